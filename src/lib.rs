@@ -1,0 +1,3 @@
+//! rowkey facade.
+pub use rowkey_core::*;
+pub use rowkey_derive::RowKey;

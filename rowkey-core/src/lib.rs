@@ -8,3 +8,7 @@ pub mod hbase;
 pub mod hotspot;
 pub mod layout;
 pub mod plan;
+pub mod codec;
+pub mod error;
+
+pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};

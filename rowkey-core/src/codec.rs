@@ -1,0 +1,1383 @@
+//! Field codecs: how one field's value becomes bytes and back.
+//!
+//! A codec is a zero-sized type chosen by the derive from the field's attributes
+//! ([`Natural`], [`Java`], [`Pad`], [`Sep`], [`SepByte`], [`ReverseTs`], [`Reverse`]); the field's
+//! type picks the implementation. Every encoding here is order-preserving (memcmp order of the
+//! bytes equals the value order) unless its docs say otherwise, and every `encode` writes exactly
+//! `len` bytes.
+//!
+//! The `mask` argument is `0x00` for ascending fields and `0xFF` for `#[desc]` fields: every
+//! byte written is XORed with it, which reverses the order of a prefix-free encoding.
+//! Variable-length content that is otherwise written raw (the last field) switches to the
+//! escaped, terminated encoding of [`Sep`] when descending, so that prefix-freeness — and with it
+//! the reversed order — holds.
+//!
+//! These are the runtime half of `#[derive(RowKey)]`; they are public so that the generated code
+//! can reach them, and documented so that the byte formats are stated in one place.
+//!
+//! ```
+//! use rowkey::codec::{Codec, Decode, Natural, Sep};
+//!
+//! let mut buf = Vec::new();
+//! <Natural as Codec<i32>>::encode(&-1, &mut buf, 0x00).unwrap();
+//! assert_eq!(buf, [0x7F, 0xFF, 0xFF, 0xFF]); // sign bit flipped
+//!
+//! buf.clear();
+//! <Sep as Codec<String>>::encode(&"a\0b".to_string(), &mut buf, 0x00).unwrap();
+//! assert_eq!(buf, b"a\x01\x00b\x00"); // 0x00 escaped, 0x00 terminator
+//! let (s, used) = <Sep as Decode<'_, String>>::decode(&buf, 0x00).unwrap();
+//! assert_eq!((s.as_str(), used), ("a\0b", 5));
+//! ```
+
+use std::borrow::Cow;
+
+use bytes::{BufMut, Bytes};
+
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+
+/// Encoding of a field of type `T`.
+#[diagnostic::on_unimplemented(
+    message = "rowkey: the encoding `{Self}` cannot be used for a field of type `{T}`",
+    label = "this field's type does not support the encoding its attributes select",
+    note = "integers, bool, char, f32/f64, [u8; N] use their natural encoding; String/&str/Box<str>/Vec<u8>/&[u8]/Bytes take #[pad(N)] or #[sep]; #[pad(N)] on integers needs an unsigned integer; #[reverse_ts] needs an integer; other types must derive RowKey"
+)]
+pub trait Codec<T> {
+    /// Width in bytes when every value encodes to the same length.
+    const WIDTH: Option<usize>;
+    /// Whether no ascending encoding is a proper prefix of another (descending encodings of
+    /// variable-length content always are prefix-free).
+    const PREFIX_FREE: bool;
+    /// Whether the byte order is the reverse of the value order (`#[reverse_ts]`).
+    const REVERSED: bool = false;
+    /// Exact encoded length.
+    fn len(v: &T, mask: u8) -> usize;
+    /// Append the encoding to `buf`. Errors carry no field name; the caller adds it.
+    fn encode<B: BufMut>(v: &T, buf: &mut B, mask: u8) -> Result<(), EncodeError>;
+}
+
+/// Decoding of a field of type `T` from the front of `input`; returns the value and the number
+/// of bytes used. Error offsets are relative to `input`.
+pub trait Decode<'de, T>: Codec<T> {
+    /// Decode one value from the front of `input`.
+    fn decode(input: &'de [u8], mask: u8) -> Result<(T, usize), DecodeError>;
+}
+
+/// The type's own order-preserving encoding: big-endian unsigned integers, sign-flipped
+/// big-endian signed integers, `0x00`/`0x01` booleans, `char` as `u32`, IEEE total-order floats,
+/// `[u8; N]` raw, and strings/bytes as raw content (valid only as the last field; escaped and
+/// terminated when `#[desc]`).
+#[derive(Debug, Clone, Copy)]
+pub struct Natural;
+
+/// HBase `Bytes.toBytes` encodings for interop with tables Java services wrote: two's-complement
+/// big-endian integers, raw IEEE bits for floats, `0x00`/`0xFF` for booleans. **Negative numbers
+/// sort after positive ones**, and negative floats in reverse: use it to read existing tables, not
+/// for new ones.
+#[derive(Debug, Clone, Copy)]
+pub struct Java;
+
+/// `#[pad(N)]` / `#[pad(N, fill = F)]`: strings and bytes right-padded with `F` to exactly `N`
+/// bytes; unsigned integers as exactly `N` ASCII decimal digits (`FILL` is then 0 and unused).
+#[derive(Debug, Clone, Copy)]
+pub struct Pad<const N: usize, const FILL: u8>;
+
+/// `#[sep]`: content with `0x00` → `0x01 0x00` and `0x01` → `0x01 0x01` escaped, then a `0x00`
+/// terminator. Order-preserving and prefix-free for all content; strings without `0x00`/`0x01`
+/// are plain UTF-8 plus one `0x00` (readable in the HBase shell, Phoenix-compatible).
+#[derive(Debug, Clone, Copy)]
+pub struct Sep;
+
+/// `#[sep(b'|')]`: content followed by the custom separator byte `S` (interop). Content containing
+/// `S` is an encode error; order is preserved only for content bytes above `S`.
+#[derive(Debug, Clone, Copy)]
+pub struct SepByte<const S: u8>;
+
+/// `#[reverse_ts]`: `i64::MAX - ts` as 8 bytes big-endian, byte-identical with Java
+/// `Bytes.toBytes(Long.MAX_VALUE - ts)`; newest first. Timestamps must be in `0..=i64::MAX`.
+#[derive(Debug, Clone, Copy)]
+pub struct ReverseTs;
+
+/// `#[reverse]`: the fixed-width encoding `C` with its bytes (integers, `[u8; N]`), characters
+/// (padded strings) or digits (padded unsigned integers) reversed: the fast-changing tail first.
+/// Only exact-match scans are meaningful on it.
+#[derive(Debug, Clone, Copy)]
+pub struct Reverse<C>(C);
+
+#[inline(always)]
+fn take<const W: usize>(input: &[u8]) -> Result<[u8; W], DecodeError> {
+    match input.first_chunk::<W>() {
+        Some(a) => Ok(*a),
+        None => Err(DecodeError::truncated(input.len(), W - input.len(), input.len())),
+    }
+}
+
+#[inline(always)]
+fn put_masked<B: BufMut>(buf: &mut B, bytes: &[u8], mask: u8) {
+    if mask == 0 {
+        buf.put_slice(bytes);
+    } else {
+        let mut tmp = [0u8; 64];
+        for chunk in bytes.chunks(64) {
+            let t = &mut tmp[..chunk.len()];
+            for (d, s) in t.iter_mut().zip(chunk) {
+                *d = s ^ mask;
+            }
+            buf.put_slice(t);
+        }
+    }
+}
+
+fn unmask(bytes: &[u8], mask: u8) -> Vec<u8> {
+    bytes.iter().map(|b| b ^ mask).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// integers
+
+/// Integer types: conversions used by `#[reverse_ts]`, `#[pad]` decimal and `#[hash_prefix]`.
+pub trait Integer: Copy {
+    /// Byte width.
+    const WIDTH: usize;
+    /// Whether it is unsigned.
+    const UNSIGNED: bool;
+    /// Widen.
+    fn to_i128(self) -> Option<i128>;
+    /// Widen an unsigned value.
+    fn to_u128(self) -> Option<u128>;
+    /// Narrow, if it fits.
+    fn from_i128(v: i128) -> Option<Self>;
+    /// Narrow, if it fits.
+    fn from_u128(v: u128) -> Option<Self>;
+}
+
+macro_rules! int_impls {
+    ($($t:ty, $u:ty, $w:expr, $signed:expr);* $(;)?) => {$(
+        impl Integer for $t {
+            const WIDTH: usize = $w;
+            const UNSIGNED: bool = !$signed;
+            #[inline(always)]
+            fn to_i128(self) -> Option<i128> { i128::try_from(self).ok() }
+            #[inline(always)]
+            fn to_u128(self) -> Option<u128> { u128::try_from(self).ok() }
+            #[inline(always)]
+            fn from_i128(v: i128) -> Option<Self> { <$t>::try_from(v).ok() }
+            #[inline(always)]
+            fn from_u128(v: u128) -> Option<Self> { <$t>::try_from(v).ok() }
+        }
+
+        impl Codec<$t> for Natural {
+            const WIDTH: Option<usize> = Some($w);
+            const PREFIX_FREE: bool = true;
+            #[inline(always)]
+            fn len(_: &$t, _: u8) -> usize { $w }
+            #[inline(always)]
+            fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+                const FLIP: $u = if $signed { 1 << ($w * 8 - 1) } else { 0 };
+                let m = <$u>::from_ne_bytes([mask; $w]);
+                buf.put_slice(&((*v as $u ^ FLIP) ^ m).to_be_bytes());
+                Ok(())
+            }
+        }
+        impl<'de> Decode<'de, $t> for Natural {
+            #[inline(always)]
+            fn decode(input: &'de [u8], mask: u8) -> Result<($t, usize), DecodeError> {
+                const FLIP: $u = if $signed { 1 << ($w * 8 - 1) } else { 0 };
+                let m = <$u>::from_ne_bytes([mask; $w]);
+                let raw = <$u>::from_be_bytes(take::<$w>(input)?);
+                Ok((((raw ^ m) ^ FLIP) as $t, $w))
+            }
+        }
+
+        impl Codec<$t> for Java {
+            const WIDTH: Option<usize> = Some($w);
+            const PREFIX_FREE: bool = true;
+            #[inline(always)]
+            fn len(_: &$t, _: u8) -> usize { $w }
+            #[inline(always)]
+            fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+                let m = <$u>::from_ne_bytes([mask; $w]);
+                buf.put_slice(&((*v as $u) ^ m).to_be_bytes());
+                Ok(())
+            }
+        }
+        impl<'de> Decode<'de, $t> for Java {
+            #[inline(always)]
+            fn decode(input: &'de [u8], mask: u8) -> Result<($t, usize), DecodeError> {
+                let m = <$u>::from_ne_bytes([mask; $w]);
+                Ok((((<$u>::from_be_bytes(take::<$w>(input)?)) ^ m) as $t, $w))
+            }
+        }
+
+        impl Codec<$t> for ReverseTs {
+            const WIDTH: Option<usize> = Some(8);
+            const PREFIX_FREE: bool = true;
+            const REVERSED: bool = true;
+            #[inline(always)]
+            fn len(_: &$t, _: u8) -> usize { 8 }
+            #[inline(always)]
+            fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+                let ts = match i64::try_from(*v) {
+                    Ok(ts) if ts >= 0 => ts,
+                    _ => return Err(reverse_ts_range(*v as i128)),
+                };
+                buf.put_u64(((i64::MAX - ts) as u64) ^ u64::from_ne_bytes([mask; 8]));
+                Ok(())
+            }
+        }
+        impl<'de> Decode<'de, $t> for ReverseTs {
+            #[inline(always)]
+            fn decode(input: &'de [u8], mask: u8) -> Result<($t, usize), DecodeError> {
+                let raw = u64::from_be_bytes(take::<8>(input)?) ^ u64::from_ne_bytes([mask; 8]);
+                let stored = raw as i64;
+                if stored < 0 {
+                    return Err(DecodeError::new(DecodeErrorKind::OutOfRange, 0));
+                }
+                match <$t>::try_from(i64::MAX - stored) {
+                    Ok(v) => Ok((v, 8)),
+                    Err(_) => Err(DecodeError::new(DecodeErrorKind::OutOfRange, 0)),
+                }
+            }
+        }
+
+        impl Codec<$t> for Reverse<Natural> {
+            const WIDTH: Option<usize> = Some($w);
+            const PREFIX_FREE: bool = true;
+            #[inline(always)]
+            fn len(_: &$t, _: u8) -> usize { $w }
+            #[inline(always)]
+            fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+                const FLIP: $u = if $signed { 1 << ($w * 8 - 1) } else { 0 };
+                let m = <$u>::from_ne_bytes([mask; $w]);
+                buf.put_slice(&((*v as $u ^ FLIP) ^ m).to_le_bytes());
+                Ok(())
+            }
+        }
+        impl<'de> Decode<'de, $t> for Reverse<Natural> {
+            #[inline(always)]
+            fn decode(input: &'de [u8], mask: u8) -> Result<($t, usize), DecodeError> {
+                const FLIP: $u = if $signed { 1 << ($w * 8 - 1) } else { 0 };
+                let m = <$u>::from_ne_bytes([mask; $w]);
+                let raw = <$u>::from_le_bytes(take::<$w>(input)?);
+                Ok((((raw ^ m) ^ FLIP) as $t, $w))
+            }
+        }
+
+        impl HashPlain for $t {
+            #[inline(always)]
+            fn with_plain<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R { f(&self.to_be_bytes()) }
+        }
+    )*};
+}
+
+#[cold]
+fn reverse_ts_range(value: i128) -> EncodeError {
+    EncodeError::new("", EncodeErrorKind::TimestampOutOfRange { value })
+}
+
+int_impls! {
+    u8, u8, 1, false; u16, u16, 2, false; u32, u32, 4, false; u64, u64, 8, false; u128, u128, 16, false;
+    i8, u8, 1, true; i16, u16, 2, true; i32, u32, 4, true; i64, u64, 8, true; i128, u128, 16, true;
+}
+
+// `#[pad(N)]` on unsigned integers: N ASCII decimal digits.
+macro_rules! decimal_impls {
+    ($($t:ty),*) => {$(
+        impl<const N: usize> Codec<$t> for Pad<N, 0> {
+            const WIDTH: Option<usize> = Some(N);
+            const PREFIX_FREE: bool = true;
+            #[inline]
+            fn len(_: &$t, _: u8) -> usize { N }
+            #[inline]
+            fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+                put_decimal(*v as u128, N, false, buf, mask)
+            }
+        }
+        impl<'de, const N: usize> Decode<'de, $t> for Pad<N, 0> {
+            #[inline]
+            fn decode(input: &'de [u8], mask: u8) -> Result<($t, usize), DecodeError> {
+                let v = get_decimal(input, N, false, mask)?;
+                <$t>::try_from(v).map(|v| (v, N)).map_err(|_| DecodeError::new(DecodeErrorKind::OutOfRange, 0))
+            }
+        }
+        impl<const N: usize> Codec<$t> for Reverse<Pad<N, 0>> {
+            const WIDTH: Option<usize> = Some(N);
+            const PREFIX_FREE: bool = true;
+            #[inline]
+            fn len(_: &$t, _: u8) -> usize { N }
+            #[inline]
+            fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+                put_decimal(*v as u128, N, true, buf, mask)
+            }
+        }
+        impl<'de, const N: usize> Decode<'de, $t> for Reverse<Pad<N, 0>> {
+            #[inline]
+            fn decode(input: &'de [u8], mask: u8) -> Result<($t, usize), DecodeError> {
+                let v = get_decimal(input, N, true, mask)?;
+                <$t>::try_from(v).map(|v| (v, N)).map_err(|_| DecodeError::new(DecodeErrorKind::OutOfRange, 0))
+            }
+        }
+    )*};
+}
+decimal_impls!(u8, u16, u32, u64, u128);
+
+fn put_decimal<B: BufMut>(
+    mut v: u128,
+    n: usize,
+    reversed: bool,
+    buf: &mut B,
+    mask: u8,
+) -> Result<(), EncodeError> {
+    // u128::MAX has 39 digits.
+    let mut digits = [b'0'; 40];
+    let orig = v;
+    let mut i = digits.len();
+    while v > 0 {
+        i -= 1;
+        digits[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+    }
+    let used = digits.len() - i;
+    if used > n {
+        return Err(EncodeError::new(
+            "",
+            EncodeErrorKind::TooManyDigits {
+                value: orig,
+                digits: n,
+            },
+        ));
+    }
+    // n may exceed 40: leading zeros first.
+    let zeros = n.saturating_sub(digits.len());
+    let start = digits.len() - (n - zeros);
+    let body = &mut digits[start..];
+    if reversed {
+        body.reverse();
+        put_masked(buf, body, mask);
+        buf.put_bytes(b'0' ^ mask, zeros);
+    } else {
+        buf.put_bytes(b'0' ^ mask, zeros);
+        put_masked(buf, body, mask);
+    }
+    Ok(())
+}
+
+fn get_decimal(input: &[u8], n: usize, reversed: bool, mask: u8) -> Result<u128, DecodeError> {
+    let Some(digits) = input.get(..n) else {
+        return Err(DecodeError::truncated(
+            input.len(),
+            n - input.len(),
+            input.len(),
+        ));
+    };
+    let mut v: u128 = 0;
+    let mut step = |i: usize, b: u8| -> Result<(), DecodeError> {
+        let d = b ^ mask;
+        if !d.is_ascii_digit() {
+            return Err(DecodeError::new(
+                DecodeErrorKind::InvalidByte {
+                    byte: b,
+                    expected: "an ASCII decimal digit",
+                },
+                i,
+            ));
+        }
+        v = v
+            .checked_mul(10)
+            .and_then(|v| v.checked_add(u128::from(d - b'0')))
+            .ok_or_else(|| DecodeError::new(DecodeErrorKind::OutOfRange, i))?;
+        Ok(())
+    };
+    if reversed {
+        for (i, &b) in digits.iter().enumerate().rev() {
+            step(i, b)?;
+        }
+    } else {
+        for (i, &b) in digits.iter().enumerate() {
+            step(i, b)?;
+        }
+    }
+    Ok(v)
+}
+
+// ---------------------------------------------------------------------------------------------
+// bool, char, floats, arrays
+
+impl Codec<bool> for Natural {
+    const WIDTH: Option<usize> = Some(1);
+    const PREFIX_FREE: bool = true;
+    #[inline(always)]
+    fn len(_: &bool, _: u8) -> usize {
+        1
+    }
+    #[inline(always)]
+    fn encode<B: BufMut>(v: &bool, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+        buf.put_u8(u8::from(*v) ^ mask);
+        Ok(())
+    }
+}
+impl<'de> Decode<'de, bool> for Natural {
+    #[inline(always)]
+    fn decode(input: &'de [u8], mask: u8) -> Result<(bool, usize), DecodeError> {
+        let [b] = take::<1>(input)?;
+        match b ^ mask {
+            0 => Ok((false, 1)),
+            1 => Ok((true, 1)),
+            _ => Err(DecodeError::new(
+                DecodeErrorKind::InvalidByte {
+                    byte: b,
+                    expected: "a boolean 0x00 or 0x01",
+                },
+                0,
+            )),
+        }
+    }
+}
+impl Codec<bool> for Java {
+    const WIDTH: Option<usize> = Some(1);
+    const PREFIX_FREE: bool = true;
+    #[inline(always)]
+    fn len(_: &bool, _: u8) -> usize {
+        1
+    }
+    #[inline(always)]
+    fn encode<B: BufMut>(v: &bool, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+        buf.put_u8(if *v { 0xFF } else { 0x00 } ^ mask);
+        Ok(())
+    }
+}
+impl<'de> Decode<'de, bool> for Java {
+    #[inline(always)]
+    fn decode(input: &'de [u8], mask: u8) -> Result<(bool, usize), DecodeError> {
+        let [b] = take::<1>(input)?;
+        match b ^ mask {
+            0x00 => Ok((false, 1)),
+            0xFF => Ok((true, 1)),
+            _ => Err(DecodeError::new(
+                DecodeErrorKind::InvalidByte {
+                    byte: b,
+                    expected: "a Java boolean 0x00 or 0xFF",
+                },
+                0,
+            )),
+        }
+    }
+}
+
+impl Codec<char> for Natural {
+    const WIDTH: Option<usize> = Some(4);
+    const PREFIX_FREE: bool = true;
+    #[inline(always)]
+    fn len(_: &char, _: u8) -> usize {
+        4
+    }
+    #[inline(always)]
+    fn encode<B: BufMut>(v: &char, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+        buf.put_u32(u32::from(*v) ^ u32::from_ne_bytes([mask; 4]));
+        Ok(())
+    }
+}
+impl<'de> Decode<'de, char> for Natural {
+    #[inline(always)]
+    fn decode(input: &'de [u8], mask: u8) -> Result<(char, usize), DecodeError> {
+        let value = u32::from_be_bytes(take::<4>(input)?) ^ u32::from_ne_bytes([mask; 4]);
+        char::from_u32(value)
+            .map(|c| (c, 4))
+            .ok_or_else(|| DecodeError::new(DecodeErrorKind::InvalidChar { value }, 0))
+    }
+}
+impl HashPlain for char {
+    fn with_plain<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
+        let mut b = [0u8; 4];
+        f(self.encode_utf8(&mut b).as_bytes())
+    }
+}
+
+macro_rules! float_impls {
+    ($($t:ty, $u:ty, $w:expr);*) => {$(
+        impl Codec<$t> for Natural {
+            const WIDTH: Option<usize> = Some($w);
+            const PREFIX_FREE: bool = true;
+            #[inline(always)]
+            fn len(_: &$t, _: u8) -> usize { $w }
+            #[inline(always)]
+            fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+                const SIGN: $u = 1 << ($w * 8 - 1);
+                let bits = v.to_bits();
+                let t = if bits & SIGN != 0 { !bits } else { bits ^ SIGN };
+                buf.put_slice(&(t ^ <$u>::from_ne_bytes([mask; $w])).to_be_bytes());
+                Ok(())
+            }
+        }
+        impl<'de> Decode<'de, $t> for Natural {
+            #[inline(always)]
+            fn decode(input: &'de [u8], mask: u8) -> Result<($t, usize), DecodeError> {
+                const SIGN: $u = 1 << ($w * 8 - 1);
+                let t = <$u>::from_be_bytes(take::<$w>(input)?) ^ <$u>::from_ne_bytes([mask; $w]);
+                let bits = if t & SIGN != 0 { t ^ SIGN } else { !t };
+                Ok((<$t>::from_bits(bits), $w))
+            }
+        }
+        impl Codec<$t> for Java {
+            const WIDTH: Option<usize> = Some($w);
+            const PREFIX_FREE: bool = true;
+            #[inline(always)]
+            fn len(_: &$t, _: u8) -> usize { $w }
+            #[inline(always)]
+            fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+                buf.put_slice(&(v.to_bits() ^ <$u>::from_ne_bytes([mask; $w])).to_be_bytes());
+                Ok(())
+            }
+        }
+        impl<'de> Decode<'de, $t> for Java {
+            #[inline(always)]
+            fn decode(input: &'de [u8], mask: u8) -> Result<($t, usize), DecodeError> {
+                let t = <$u>::from_be_bytes(take::<$w>(input)?) ^ <$u>::from_ne_bytes([mask; $w]);
+                Ok((<$t>::from_bits(t), $w))
+            }
+        }
+    )*};
+}
+float_impls!(f32, u32, 4; f64, u64, 8);
+
+impl<const N: usize> Codec<[u8; N]> for Natural {
+    const WIDTH: Option<usize> = Some(N);
+    const PREFIX_FREE: bool = true;
+    #[inline(always)]
+    fn len(_: &[u8; N], _: u8) -> usize {
+        N
+    }
+    #[inline(always)]
+    fn encode<B: BufMut>(v: &[u8; N], buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+        put_masked(buf, v, mask);
+        Ok(())
+    }
+}
+impl<'de, const N: usize> Decode<'de, [u8; N]> for Natural {
+    #[inline(always)]
+    fn decode(input: &'de [u8], mask: u8) -> Result<([u8; N], usize), DecodeError> {
+        let mut a = take::<N>(input)?;
+        if mask != 0 {
+            a.iter_mut().for_each(|b| *b ^= mask);
+        }
+        Ok((a, N))
+    }
+}
+impl<const N: usize> Codec<[u8; N]> for Reverse<Natural> {
+    const WIDTH: Option<usize> = Some(N);
+    const PREFIX_FREE: bool = true;
+    #[inline(always)]
+    fn len(_: &[u8; N], _: u8) -> usize {
+        N
+    }
+    #[inline(always)]
+    fn encode<B: BufMut>(v: &[u8; N], buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+        let mut a = *v;
+        a.reverse();
+        put_masked(buf, &a, mask);
+        Ok(())
+    }
+}
+impl<'de, const N: usize> Decode<'de, [u8; N]> for Reverse<Natural> {
+    #[inline(always)]
+    fn decode(input: &'de [u8], mask: u8) -> Result<([u8; N], usize), DecodeError> {
+        let (mut a, n) = <Natural as Decode<'de, [u8; N]>>::decode(input, mask)?;
+        a.reverse();
+        Ok((a, n))
+    }
+}
+impl<const N: usize> HashPlain for [u8; N] {
+    fn with_plain<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
+        f(self)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Option
+
+/// `Option<T>`: a presence byte (`0x00` None, `0x01` Some) then `T`; `None` sorts first.
+impl<T, C: Codec<T>> Codec<Option<T>> for C {
+    const WIDTH: Option<usize> = None;
+    const PREFIX_FREE: bool = C::PREFIX_FREE;
+    const REVERSED: bool = false;
+    #[inline]
+    fn len(v: &Option<T>, mask: u8) -> usize {
+        match v {
+            None => 1,
+            Some(v) => 1 + C::len(v, mask),
+        }
+    }
+    #[inline]
+    fn encode<B: BufMut>(v: &Option<T>, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+        match v {
+            None => {
+                buf.put_u8(mask);
+                Ok(())
+            }
+            Some(v) => {
+                buf.put_u8(1 ^ mask);
+                C::encode(v, buf, mask)
+            }
+        }
+    }
+}
+impl<'de, T, C: Decode<'de, T>> Decode<'de, Option<T>> for C {
+    #[inline]
+    fn decode(input: &'de [u8], mask: u8) -> Result<(Option<T>, usize), DecodeError> {
+        let [b] = take::<1>(input)?;
+        match b ^ mask {
+            0 => Ok((None, 1)),
+            1 => {
+                let rest = input.get(1..).unwrap_or_default();
+                let (v, n) = C::decode(rest, mask).map_err(|e| e.in_field("", 1))?;
+                Ok((Some(v), n + 1))
+            }
+            _ => Err(DecodeError::new(
+                DecodeErrorKind::InvalidByte {
+                    byte: b,
+                    expected: "an Option presence byte 0x00 or 0x01",
+                },
+                0,
+            )),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// strings and bytes
+
+/// String and byte types: their content bytes.
+pub trait AsContent {
+    /// Whether the content is UTF-8 text (reversal then works on characters).
+    const TEXT: bool;
+    /// The content bytes.
+    fn content(&self) -> &[u8];
+}
+
+/// Building a string or byte value from decoded content (borrowed when the key bytes can be
+/// used as they are).
+pub trait FromContent<'de>: Sized {
+    /// Build from content. Strings validate UTF-8.
+    fn from_content(c: Cow<'de, [u8]>) -> Result<Self, DecodeErrorKind>;
+}
+
+impl AsContent for String {
+    const TEXT: bool = true;
+    #[inline(always)]
+    fn content(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+impl AsContent for Box<str> {
+    const TEXT: bool = true;
+    #[inline(always)]
+    fn content(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+impl AsContent for &str {
+    const TEXT: bool = true;
+    #[inline(always)]
+    fn content(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+impl AsContent for Vec<u8> {
+    const TEXT: bool = false;
+    #[inline(always)]
+    fn content(&self) -> &[u8] {
+        self
+    }
+}
+impl AsContent for &[u8] {
+    const TEXT: bool = false;
+    #[inline(always)]
+    fn content(&self) -> &[u8] {
+        self
+    }
+}
+impl AsContent for Bytes {
+    const TEXT: bool = false;
+    #[inline(always)]
+    fn content(&self) -> &[u8] {
+        self
+    }
+}
+
+impl<'de> FromContent<'de> for String {
+    #[inline]
+    fn from_content(c: Cow<'de, [u8]>) -> Result<Self, DecodeErrorKind> {
+        match c {
+            Cow::Borrowed(b) => core::str::from_utf8(b)
+                .map(str::to_owned)
+                .map_err(|_| DecodeErrorKind::InvalidUtf8),
+            Cow::Owned(v) => String::from_utf8(v).map_err(|_| DecodeErrorKind::InvalidUtf8),
+        }
+    }
+}
+impl<'de> FromContent<'de> for Box<str> {
+    #[inline]
+    fn from_content(c: Cow<'de, [u8]>) -> Result<Self, DecodeErrorKind> {
+        String::from_content(c).map(String::into_boxed_str)
+    }
+}
+impl<'de: 'a, 'a> FromContent<'de> for &'a str {
+    #[inline]
+    fn from_content(c: Cow<'de, [u8]>) -> Result<Self, DecodeErrorKind> {
+        match c {
+            Cow::Borrowed(b) => core::str::from_utf8(b).map_err(|_| DecodeErrorKind::InvalidUtf8),
+            Cow::Owned(_) => Err(DecodeErrorKind::NeedsOwned),
+        }
+    }
+}
+impl<'de> FromContent<'de> for Vec<u8> {
+    #[inline]
+    fn from_content(c: Cow<'de, [u8]>) -> Result<Self, DecodeErrorKind> {
+        Ok(c.into_owned())
+    }
+}
+impl<'de: 'a, 'a> FromContent<'de> for &'a [u8] {
+    #[inline]
+    fn from_content(c: Cow<'de, [u8]>) -> Result<Self, DecodeErrorKind> {
+        match c {
+            Cow::Borrowed(b) => Ok(b),
+            Cow::Owned(_) => Err(DecodeErrorKind::NeedsOwned),
+        }
+    }
+}
+impl<'de> FromContent<'de> for Bytes {
+    #[inline]
+    fn from_content(c: Cow<'de, [u8]>) -> Result<Self, DecodeErrorKind> {
+        Ok(match c {
+            Cow::Borrowed(b) => Bytes::copy_from_slice(b),
+            Cow::Owned(v) => Bytes::from(v),
+        })
+    }
+}
+
+/// Content helpers shared by the string/bytes codecs (also used by scan builders).
+pub mod content {
+    use super::*;
+
+    /// Number of bytes `0x00`/`0x01` in `c` (each costs one escape byte).
+    #[inline]
+    pub fn escapes(c: &[u8]) -> usize {
+        c.iter().filter(|&&b| b <= 1).count()
+    }
+
+    /// Escaped length of `c`, terminator included.
+    #[inline]
+    pub fn escaped_len(c: &[u8]) -> usize {
+        c.len() + escapes(c) + 1
+    }
+
+    /// Write `c` escaped (`0x00` → `0x01 0x00`, `0x01` → `0x01 0x01`), without terminator.
+    #[inline]
+    pub fn put_escaped<B: BufMut>(c: &[u8], buf: &mut B, mask: u8) {
+        let mut rest = c;
+        while let Some(i) = rest.iter().position(|&b| b <= 1) {
+            let (run, tail) = rest.split_at(i);
+            put_masked(buf, run, mask);
+            buf.put_slice(&[1 ^ mask, tail[0] ^ mask]);
+            rest = &tail[1..];
+        }
+        put_masked(buf, rest, mask);
+    }
+
+    /// Read escaped content up to and including its `0x00` terminator.
+    pub fn get_escaped(input: &[u8], mask: u8) -> Result<(Cow<'_, [u8]>, usize), DecodeError> {
+        let first = input.iter().position(|&b| (b ^ mask) <= 1);
+        match first {
+            None => Err(DecodeError::new(DecodeErrorKind::MissingTerminator, 0)),
+            Some(i) if input[i] ^ mask == 0 => {
+                let run = &input[..i];
+                let c = if mask == 0 {
+                    Cow::Borrowed(run)
+                } else {
+                    Cow::Owned(unmask(run, mask))
+                };
+                Ok((c, i + 1))
+            }
+            Some(i) => {
+                let mut out = unmask(&input[..i], mask);
+                let mut pos = i;
+                loop {
+                    let Some(&b) = input.get(pos) else {
+                        return Err(DecodeError::new(DecodeErrorKind::MissingTerminator, pos));
+                    };
+                    match b ^ mask {
+                        0 => return Ok((Cow::Owned(out), pos + 1)),
+                        1 => match input.get(pos + 1).map(|e| e ^ mask) {
+                            Some(e @ (0 | 1)) => {
+                                out.push(e);
+                                pos += 2;
+                            }
+                            Some(_) => {
+                                return Err(DecodeError::new(
+                                    DecodeErrorKind::InvalidByte {
+                                        byte: input[pos + 1],
+                                        expected: "an escaped 0x00 or 0x01 after the escape byte 0x01",
+                                    },
+                                    pos + 1,
+                                ))
+                            }
+                            None => {
+                                return Err(DecodeError::new(
+                                    DecodeErrorKind::MissingTerminator,
+                                    pos + 1,
+                                ))
+                            }
+                        },
+                        v => {
+                            out.push(v);
+                            pos += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Check pad constraints and write `c` padded to `n` with `fill`.
+    #[inline]
+    pub fn put_padded<B: BufMut>(
+        c: &[u8],
+        n: usize,
+        fill: u8,
+        buf: &mut B,
+        mask: u8,
+    ) -> Result<(), EncodeError> {
+        check_pad(c, n, fill)?;
+        put_masked(buf, c, mask);
+        buf.put_bytes(fill ^ mask, n - c.len());
+        Ok(())
+    }
+
+    /// Pad constraints: fits, and does not end with the fill byte.
+    #[inline]
+    pub fn check_pad(c: &[u8], n: usize, fill: u8) -> Result<(), EncodeError> {
+        if c.len() > n {
+            return Err(EncodeError::new(
+                "",
+                EncodeErrorKind::TooLong {
+                    len: c.len(),
+                    max: n,
+                },
+            ));
+        }
+        if c.last() == Some(&fill) {
+            return Err(EncodeError::new("", EncodeErrorKind::EndsWithFill { fill }));
+        }
+        Ok(())
+    }
+
+    /// Read `n` padded bytes; the content is what precedes the trailing fill bytes.
+    pub fn get_padded(
+        input: &[u8],
+        n: usize,
+        fill: u8,
+        mask: u8,
+    ) -> Result<(Cow<'_, [u8]>, usize), DecodeError> {
+        let Some(field) = input.get(..n) else {
+            return Err(DecodeError::truncated(
+                input.len(),
+                n - input.len(),
+                input.len(),
+            ));
+        };
+        let end = field
+            .iter()
+            .rposition(|&b| b ^ mask != fill)
+            .map_or(0, |i| i + 1);
+        let c = if mask == 0 {
+            Cow::Borrowed(&field[..end])
+        } else {
+            Cow::Owned(unmask(&field[..end], mask))
+        };
+        Ok((c, n))
+    }
+
+    /// Write content followed by a custom separator byte.
+    #[inline]
+    pub fn put_separated<B: BufMut>(
+        c: &[u8],
+        sep: u8,
+        buf: &mut B,
+        mask: u8,
+    ) -> Result<(), EncodeError> {
+        if let Some(at) = c.iter().position(|&b| b == sep) {
+            return Err(EncodeError::new(
+                "",
+                EncodeErrorKind::ContainsSeparator { sep, at },
+            ));
+        }
+        put_masked(buf, c, mask);
+        buf.put_u8(sep ^ mask);
+        Ok(())
+    }
+
+    /// Read content up to a custom separator byte.
+    pub fn get_separated(
+        input: &[u8],
+        sep: u8,
+        mask: u8,
+    ) -> Result<(Cow<'_, [u8]>, usize), DecodeError> {
+        match input.iter().position(|&b| b ^ mask == sep) {
+            None => Err(DecodeError::new(
+                DecodeErrorKind::MissingTerminator,
+                input.len(),
+            )),
+            Some(i) => {
+                let c = if mask == 0 {
+                    Cow::Borrowed(&input[..i])
+                } else {
+                    Cow::Owned(unmask(&input[..i], mask))
+                };
+                Ok((c, i + 1))
+            }
+        }
+    }
+
+    /// Reverse content: characters for text, bytes otherwise. Returns `None` for text that is
+    /// not UTF-8.
+    pub fn reversed(c: &[u8], text: bool) -> Option<Vec<u8>> {
+        if text {
+            let s = core::str::from_utf8(c).ok()?;
+            let mut out = String::with_capacity(s.len());
+            out.extend(s.chars().rev());
+            Some(out.into_bytes())
+        } else {
+            let mut v = c.to_vec();
+            v.reverse();
+            Some(v)
+        }
+    }
+
+    /// Turn decoded content into the value, mapping failures to the field's start.
+    #[inline]
+    pub fn finish<'de, T: FromContent<'de>>(
+        c: Cow<'de, [u8]>,
+        used: usize,
+    ) -> Result<(T, usize), DecodeError> {
+        T::from_content(c)
+            .map(|v| (v, used))
+            .map_err(|k| DecodeError::new(k, 0))
+    }
+}
+
+macro_rules! content_impls {
+    ($([$($lt:lifetime)?] $t:ty),* $(,)?) => {$(
+        impl<$($lt)?> Codec<$t> for Natural {
+            const WIDTH: Option<usize> = None;
+            const PREFIX_FREE: bool = false;
+            #[inline(always)]
+            fn len(v: &$t, mask: u8) -> usize {
+                if mask == 0 { v.content().len() } else { content::escaped_len(v.content()) }
+            }
+            #[inline(always)]
+            fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+                if mask == 0 {
+                    buf.put_slice(v.content());
+                } else {
+                    content::put_escaped(v.content(), buf, mask);
+                    buf.put_u8(mask);
+                }
+                Ok(())
+            }
+        }
+        impl<'de $(: $lt, $lt)?> Decode<'de, $t> for Natural {
+            #[inline(always)]
+            fn decode(input: &'de [u8], mask: u8) -> Result<($t, usize), DecodeError> {
+                if mask == 0 {
+                    content::finish(Cow::Borrowed(input), input.len())
+                } else {
+                    let (c, used) = content::get_escaped(input, mask)?;
+                    content::finish(c, used)
+                }
+            }
+        }
+
+        impl<$($lt)?> Codec<$t> for Sep {
+            const WIDTH: Option<usize> = None;
+            const PREFIX_FREE: bool = true;
+            #[inline(always)]
+            fn len(v: &$t, _: u8) -> usize { content::escaped_len(v.content()) }
+            #[inline(always)]
+            fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+                content::put_escaped(v.content(), buf, mask);
+                buf.put_u8(mask);
+                Ok(())
+            }
+        }
+        impl<'de $(: $lt, $lt)?> Decode<'de, $t> for Sep {
+            #[inline(always)]
+            fn decode(input: &'de [u8], mask: u8) -> Result<($t, usize), DecodeError> {
+                let (c, used) = content::get_escaped(input, mask)?;
+                content::finish(c, used)
+            }
+        }
+
+        impl<$($lt,)? const S: u8> Codec<$t> for SepByte<S> {
+            const WIDTH: Option<usize> = None;
+            const PREFIX_FREE: bool = true;
+            #[inline(always)]
+            fn len(v: &$t, _: u8) -> usize { v.content().len() + 1 }
+            #[inline(always)]
+            fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+                content::put_separated(v.content(), S, buf, mask)
+            }
+        }
+        impl<'de $(: $lt, $lt)?, const S: u8> Decode<'de, $t> for SepByte<S> {
+            #[inline(always)]
+            fn decode(input: &'de [u8], mask: u8) -> Result<($t, usize), DecodeError> {
+                let (c, used) = content::get_separated(input, S, mask)?;
+                content::finish(c, used)
+            }
+        }
+
+        impl<$($lt,)? const N: usize, const F: u8> Codec<$t> for Pad<N, F> {
+            const WIDTH: Option<usize> = Some(N);
+            const PREFIX_FREE: bool = true;
+            #[inline(always)]
+            fn len(_: &$t, _: u8) -> usize { N }
+            #[inline(always)]
+            fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+                content::put_padded(v.content(), N, F, buf, mask)
+            }
+        }
+        impl<'de $(: $lt, $lt)?, const N: usize, const F: u8> Decode<'de, $t> for Pad<N, F> {
+            #[inline(always)]
+            fn decode(input: &'de [u8], mask: u8) -> Result<($t, usize), DecodeError> {
+                let (c, used) = content::get_padded(input, N, F, mask)?;
+                content::finish(c, used)
+            }
+        }
+
+        impl<$($lt,)? const N: usize, const F: u8> Codec<$t> for Reverse<Pad<N, F>> {
+            const WIDTH: Option<usize> = Some(N);
+            const PREFIX_FREE: bool = true;
+            #[inline]
+            fn len(_: &$t, _: u8) -> usize { N }
+            #[inline]
+            fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+                let c = v.content();
+                content::check_pad(c, N, F)?;
+                // Valid UTF-8 for text types, so reversal cannot fail.
+                let r = content::reversed(c, <$t as AsContent>::TEXT).unwrap_or_default();
+                content::put_padded(&r, N, F, buf, mask)
+            }
+        }
+        impl<'de $(: $lt, $lt)?, const N: usize, const F: u8> Decode<'de, $t> for Reverse<Pad<N, F>> {
+            #[inline]
+            fn decode(input: &'de [u8], mask: u8) -> Result<($t, usize), DecodeError> {
+                let (c, used) = content::get_padded(input, N, F, mask)?;
+                let r = content::reversed(&c, <$t as AsContent>::TEXT)
+                    .ok_or_else(|| DecodeError::new(DecodeErrorKind::InvalidUtf8, 0))?;
+                content::finish(Cow::Owned(r), used)
+            }
+        }
+
+        impl<$($lt)?> HashPlain for $t {
+            #[inline(always)]
+            fn with_plain<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R { f(self.content()) }
+        }
+    )*};
+}
+content_impls!([] String, [] Box<str>, ['a] &'a str, [] Vec<u8>, ['a] &'a [u8], [] Bytes);
+
+// ---------------------------------------------------------------------------------------------
+// hash prefix
+
+/// The plain bytes `#[hash_prefix]` hashes: UTF-8 for strings, raw bytes, Java `Bytes.toBytes`
+/// big-endian two's complement for integers, UTF-8 for `char`.
+#[diagnostic::on_unimplemented(
+    message = "rowkey: #[hash_prefix] cannot hash a field of type `{Self}`",
+    note = "#[hash_prefix] works on integers, char, strings and bytes (their plain bytes are hashed)"
+)]
+pub trait HashPlain {
+    /// Call `f` with the plain bytes.
+    fn with_plain<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R;
+}
+
+/// MD5 digest of `bytes`.
+#[inline]
+pub fn md5(bytes: &[u8]) -> [u8; 16] {
+    use md5::{Digest, Md5};
+    Md5::digest(bytes).into()
+}
+
+/// The hash prefix bytes of a field value: the first `width` lowercase hex characters of its MD5
+/// (or the first `width` raw digest bytes), written into `out[..width]`.
+///
+/// ```
+/// let mut out = [0u8; 32];
+/// rowkey::codec::hash_prefix(&"foo0001".to_string(), 6, false, &mut out);
+/// assert_eq!(&out[..6], b"95f18c"); // md5("foo0001").substring(0, 6)
+/// ```
+#[inline]
+pub fn hash_prefix<T: HashPlain + ?Sized>(v: &T, width: usize, raw: bool, out: &mut [u8; 32]) {
+    let digest = v.with_plain(md5);
+    if raw {
+        let w = width.min(16);
+        out[..w].copy_from_slice(&digest[..w]);
+    } else {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        for (i, b) in digest.iter().enumerate() {
+            out[2 * i] = HEX[usize::from(b >> 4)];
+            out[2 * i + 1] = HEX[usize::from(b & 15)];
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// salt
+
+/// The Phoenix salt hash: Java `Arrays.hashCode(byte[])` over signed bytes (`h = 31 * h + b`,
+/// starting at 1). Implements [`BufMut`] so that the salted prefix can be hashed by encoding it
+/// straight into the hasher, without a buffer.
+///
+/// ```
+/// use bytes::BufMut;
+/// use rowkey::codec::PhoenixHash;
+///
+/// let mut h = PhoenixHash::new();
+/// h.put_slice(b"host1");
+/// assert_eq!(h.bucket(16), 8);
+/// assert_eq!(PhoenixHash::of(b"host12").bucket(16), 6);
+/// assert_eq!(PhoenixHash::of(b"a").bucket(20), 8);
+/// ```
+#[derive(Debug, Clone)]
+pub struct PhoenixHash {
+    h: i32,
+    scratch: [u8; 32],
+}
+
+impl Default for PhoenixHash {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl PhoenixHash {
+    /// A fresh hash (`h = 1`).
+    #[inline(always)]
+    pub const fn new() -> Self {
+        Self {
+            h: 1,
+            scratch: [0; 32],
+        }
+    }
+
+    /// Hash of `bytes`.
+    #[inline]
+    pub fn of(bytes: &[u8]) -> Self {
+        let mut h = Self::new();
+        h.update(bytes);
+        h
+    }
+
+    /// Feed bytes.
+    #[inline(always)]
+    pub fn update(&mut self, bytes: &[u8]) {
+        let mut h = self.h;
+        for &b in bytes {
+            h = h.wrapping_mul(31).wrapping_add(i32::from(b as i8));
+        }
+        self.h = h;
+    }
+
+    /// The Java hash code.
+    #[inline(always)]
+    pub fn hash_code(&self) -> i32 {
+        self.h
+    }
+
+    /// `abs(h % buckets)`, the Phoenix `SaltingUtil` bucket.
+    #[inline(always)]
+    pub fn bucket(&self, buckets: u32) -> u32 {
+        // buckets <= 65536 fits i32
+        (self.h % buckets as i32).unsigned_abs()
+    }
+}
+
+// SAFETY: `chunk_mut` always returns the initialized scratch buffer, and `advance_mut` only
+// reads the first `cnt <= scratch.len()` bytes of it.
+unsafe impl BufMut for PhoenixHash {
+    #[inline(always)]
+    fn remaining_mut(&self) -> usize {
+        usize::MAX
+    }
+
+    #[inline(always)]
+    unsafe fn advance_mut(&mut self, cnt: usize) {
+        let cnt = cnt.min(self.scratch.len());
+        let scratch = self.scratch;
+        self.update(&scratch[..cnt]);
+    }
+
+    #[inline(always)]
+    fn chunk_mut(&mut self) -> &mut bytes::buf::UninitSlice {
+        bytes::buf::UninitSlice::new(&mut self.scratch)
+    }
+
+    #[inline(always)]
+    fn put_slice(&mut self, src: &[u8]) {
+        self.update(src);
+    }
+
+    #[inline(always)]
+    fn put_u8(&mut self, n: u8) {
+        self.update(&[n]);
+    }
+
+    #[inline(always)]
+    fn put_bytes(&mut self, val: u8, cnt: usize) {
+        for _ in 0..cnt {
+            self.update(&[val]);
+        }
+    }
+}
+
+/// Write a salt of `width` (1 or 2) bytes.
+#[inline(always)]
+pub fn put_salt<B: BufMut>(buf: &mut B, salt: u32, width: usize, mask: u8) {
+    if width == 1 {
+        buf.put_u8(salt as u8 ^ mask);
+    } else {
+        buf.put_u16(salt as u16 ^ u16::from_ne_bytes([mask; 2]));
+    }
+}
+
+/// Read a salt of `width` (1 or 2) bytes.
+#[inline(always)]
+pub fn get_salt(input: &[u8], width: usize, mask: u8) -> Result<u32, DecodeError> {
+    if width == 1 {
+        take::<1>(input).map(|[b]| u32::from(b ^ mask))
+    } else {
+        take::<2>(input).map(|a| u32::from(u16::from_be_bytes(a) ^ u16::from_ne_bytes([mask; 2])))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn enc<C: Codec<T>, T>(v: &T, mask: u8) -> Vec<u8> {
+        let mut b = Vec::new();
+        C::encode(v, &mut b, mask).unwrap();
+        assert_eq!(b.len(), C::len(v, mask));
+        b
+    }
+
+    #[test]
+    fn ints() {
+        assert_eq!(enc::<Natural, i64>(&i64::MIN, 0), [0; 8]);
+        assert_eq!(enc::<Natural, i64>(&-1, 0), [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]);
+        assert_eq!(enc::<Natural, u16>(&0x1234, 0), [0x12, 0x34]);
+        assert_eq!(enc::<Natural, u16>(&0x1234, 0xFF), [0xED, 0xCB]);
+        assert_eq!(enc::<Java, i32>(&-1, 0), [0xFF; 4]);
+        assert_eq!(enc::<Reverse<Natural>, u32>(&0x01020304, 0), [4, 3, 2, 1]);
+        for v in [i16::MIN, -1, 0, 1, i16::MAX] {
+            for m in [0, 0xFF] {
+                let b = enc::<Natural, i16>(&v, m);
+                assert_eq!(<Natural as Decode<i16>>::decode(&b, m).unwrap(), (v, 2));
+            }
+        }
+    }
+
+    #[test]
+    fn reverse_ts_is_java_identical() {
+        let ts: i64 = 1_700_000_000_000;
+        assert_eq!(enc::<ReverseTs, i64>(&ts, 0), (i64::MAX - ts).to_be_bytes());
+        assert!(<ReverseTs as Codec<i64>>::encode(&-1, &mut Vec::new(), 0).is_err());
+        assert!(<ReverseTs as Codec<u64>>::encode(&u64::MAX, &mut Vec::new(), 0).is_err());
+        assert_eq!(
+            <ReverseTs as Decode<u64>>::decode(&(i64::MAX - 5).to_be_bytes(), 0).unwrap(),
+            (5, 8)
+        );
+        // A stored value with the top bit set is never produced.
+        assert!(<ReverseTs as Decode<i64>>::decode(&[0x80, 0, 0, 0, 0, 0, 0, 0], 0).is_err());
+    }
+
+    #[test]
+    fn decimal() {
+        assert_eq!(enc::<Pad<6, 0>, u32>(&1, 0), b"000001");
+        assert_eq!(enc::<Reverse<Pad<6, 0>>, u32>(&12, 0), b"210000");
+        assert!(<Pad<2, 0> as Codec<u32>>::encode(&100, &mut Vec::new(), 0).is_err());
+        assert_eq!(enc::<Pad<45, 0>, u128>(&u128::MAX, 0).len(), 45);
+        let b = enc::<Pad<45, 0>, u128>(&u128::MAX, 0);
+        assert_eq!(<Pad<45, 0> as Decode<u128>>::decode(&b, 0).unwrap().0, u128::MAX);
+        assert!(<Pad<3, 0> as Decode<u8>>::decode(b"300", 0).is_err());
+        assert!(<Pad<3, 0> as Decode<u8>>::decode(b"2a5", 0).is_err());
+        assert_eq!(<Pad<3, 0> as Decode<u8>>::decode(b"255", 0).unwrap().0, 255);
+        assert!(<Pad<40, 0> as Decode<u128>>::decode(&[b'9'; 40], 0).is_err());
+    }
+
+    #[test]
+    fn floats_total_order() {
+        let vals = [
+            f64::NEG_INFINITY,
+            -1.5,
+            -0.0,
+            0.0,
+            f64::MIN_POSITIVE,
+            1.0,
+            f64::INFINITY,
+            f64::NAN,
+        ];
+        let encs: Vec<_> = vals.iter().map(|v| enc::<Natural, f64>(v, 0)).collect();
+        for w in encs.windows(2) {
+            assert!(w[0] < w[1]);
+        }
+        for v in vals {
+            let b = enc::<Natural, f64>(&v, 0);
+            let (d, _) = <Natural as Decode<f64>>::decode(&b, 0).unwrap();
+            assert_eq!(d.to_bits(), v.to_bits());
+        }
+    }
+
+    #[test]
+    fn escaped_strings() {
+        let s = |x: &[u8]| enc::<Sep, Vec<u8>>(&x.to_vec(), 0);
+        assert_eq!(s(b"host1"), b"host1\0");
+        assert_eq!(s(b"\x00\x01\x02"), b"\x01\x00\x01\x01\x02\x00");
+        assert!(s(b"host1") < s(b"host12"));
+        assert!(s(b"a") < s(b"a\0"));
+        assert!(s(b"a\0") < s(b"a\x01"));
+        for v in [&b""[..], b"\0", b"\x01", b"a\x00\x01b", b"\xFF\xFF"] {
+            for m in [0, 0xFF] {
+                let b = enc::<Sep, Vec<u8>>(&v.to_vec(), m);
+                let (d, n) = <Sep as Decode<Vec<u8>>>::decode(&b, m).unwrap();
+                assert_eq!((d.as_slice(), n), (v, b.len()));
+            }
+        }
+        assert!(<Sep as Decode<Vec<u8>>>::decode(b"ab", 0).is_err());
+        assert!(<Sep as Decode<Vec<u8>>>::decode(b"a\x01\x05\x00", 0).is_err());
+        assert!(<Sep as Decode<Vec<u8>>>::decode(b"a\x01", 0).is_err());
+    }
+
+    #[test]
+    fn borrowed_decode() {
+        let (s, _) = <Sep as Decode<&str>>::decode(b"abc\0", 0).unwrap();
+        assert_eq!(s, "abc");
+        let err = <Sep as Decode<&str>>::decode(b"a\x01\x00\0", 0).unwrap_err();
+        assert_eq!(err.kind(), &DecodeErrorKind::NeedsOwned);
+    }
+
+    #[test]
+    fn padding() {
+        assert_eq!(enc::<Pad<4, 0>, String>(&"ab".into(), 0), b"ab\0\0");
+        assert_eq!(enc::<Pad<4, b' '>, String>(&"ab".into(), 0), b"ab  ");
+        assert!(<Pad<4, 0> as Codec<String>>::encode(&"abcde".into(), &mut Vec::new(), 0).is_err());
+        assert!(<Pad<4, b' '> as Codec<String>>::encode(&"a ".into(), &mut Vec::new(), 0).is_err());
+        assert_eq!(enc::<Reverse<Pad<4, 0>>, String>(&"aé".into(), 0), "éa\0".as_bytes());
+        let b = enc::<Reverse<Pad<5, 0>>, String>(&"aé".into(), 0xFF);
+        assert_eq!(<Reverse<Pad<5, 0>> as Decode<String>>::decode(&b, 0xFF).unwrap().0, "aé");
+    }
+
+    #[test]
+    fn options() {
+        assert_eq!(enc::<Natural, Option<u8>>(&None, 0), [0]);
+        assert_eq!(enc::<Natural, Option<u8>>(&Some(7), 0), [1, 7]);
+        assert!(<Natural as Decode<Option<u8>>>::decode(&[2], 0).is_err());
+    }
+}

@@ -1,0 +1,322 @@
+//! Encode and decode errors. Both name the field; decode errors also give the byte offset.
+
+use core::fmt;
+
+/// Why a value could not be encoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EncodeErrorKind {
+    /// `#[pad(N)]`: the content is longer than N bytes (never truncated).
+    TooLong {
+        /// Content length in bytes.
+        len: usize,
+        /// The pad width.
+        max: usize,
+    },
+    /// `#[pad(N)]` on an unsigned integer: the value needs more than N decimal digits.
+    TooManyDigits {
+        /// The value, as decimal.
+        value: u128,
+        /// The pad width in digits.
+        digits: usize,
+    },
+    /// `#[pad]`: the content ends in the fill byte, so decoding could not tell content from padding.
+    EndsWithFill {
+        /// The fill byte.
+        fill: u8,
+    },
+    /// `#[sep(b'x')]`: the content contains the custom separator byte.
+    ContainsSeparator {
+        /// The separator byte.
+        sep: u8,
+        /// Offset of the first occurrence inside the content.
+        at: usize,
+    },
+    /// `#[reverse_ts]`: the timestamp is negative or does not fit `i64`.
+    TimestampOutOfRange {
+        /// The value.
+        value: i128,
+    },
+    /// `#[rowkey(max_len = N)]`: the encoded key is longer than the budget.
+    KeyTooLong {
+        /// Encoded length.
+        len: usize,
+        /// The budget.
+        max_len: usize,
+    },
+}
+
+impl fmt::Display for EncodeErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::TooLong { len, max } => write!(
+                f,
+                "content is {len} bytes, longer than #[pad({max})] (it would have to be truncated)"
+            ),
+            Self::TooManyDigits { value, digits } => {
+                write!(f, "value {value} does not fit in #[pad({digits})] decimal digits")
+            }
+            Self::EndsWithFill { fill } => write!(
+                f,
+                "content ends with the fill byte 0x{fill:02X}, so decoding could not tell it from padding"
+            ),
+            Self::ContainsSeparator { sep, at } => write!(
+                f,
+                "content contains the separator byte 0x{sep:02X} at content offset {at}"
+            ),
+            Self::TimestampOutOfRange { value } => write!(
+                f,
+                "#[reverse_ts] needs a timestamp in 0..=i64::MAX, got {value}"
+            ),
+            Self::KeyTooLong { len, max_len } => {
+                write!(f, "encoded key is {len} bytes, over max_len = {max_len}")
+            }
+        }
+    }
+}
+
+/// A value that cannot be encoded as a row key. Names the field.
+///
+/// ```
+/// use rowkey::RowKey;
+///
+/// #[derive(RowKey)]
+/// struct Host {
+///     #[pad(4)]
+///     name: String,
+///     port: u16,
+/// }
+///
+/// let err = Host { name: "host12".into(), port: 80 }.to_row_key().unwrap_err();
+/// assert_eq!(err.field(), "name");
+/// assert_eq!(
+///     err.to_string(),
+///     "cannot encode field `name`: content is 6 bytes, longer than #[pad(4)] (it would have to be truncated)"
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodeError {
+    field: String,
+    kind: EncodeErrorKind,
+}
+
+impl EncodeError {
+    /// An error for `field`.
+    #[cold]
+    pub fn new(field: &str, kind: EncodeErrorKind) -> Self {
+        Self {
+            field: field.to_owned(),
+            kind,
+        }
+    }
+
+    /// Prefix the field path with an enclosing field (nested keys): `outer.inner`.
+    #[cold]
+    #[must_use]
+    pub fn in_field(mut self, outer: &str) -> Self {
+        self.field = if self.field.is_empty() {
+            outer.to_owned()
+        } else {
+            format!("{outer}.{}", self.field)
+        };
+        self
+    }
+
+    /// The field (a dotted path for nested keys; empty for a whole-key error).
+    pub fn field(&self) -> &str {
+        &self.field
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &EncodeErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "cannot encode key: {}", self.kind)
+        } else {
+            write!(f, "cannot encode field `{}`: {}", self.field, self.kind)
+        }
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
+/// Why bytes could not be decoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DecodeErrorKind {
+    /// The key ends before the field does.
+    Truncated {
+        /// Bytes the field needs at least.
+        needed: usize,
+        /// Bytes left.
+        available: usize,
+    },
+    /// Bytes are left after the last field.
+    TrailingBytes {
+        /// How many.
+        count: usize,
+    },
+    /// A byte that this encoding never produces (bad bool, presence byte, escape, digit, …).
+    InvalidByte {
+        /// The byte.
+        byte: u8,
+        /// What was expected.
+        expected: &'static str,
+    },
+    /// The content is not UTF-8.
+    InvalidUtf8,
+    /// Not a valid `char`.
+    InvalidChar {
+        /// The code point read.
+        value: u32,
+    },
+    /// No terminator found for a separated field.
+    MissingTerminator,
+    /// A decimal or reversed-timestamp value that does not fit the field's type.
+    OutOfRange,
+    /// The salt does not match the salted prefix: the key belongs to another layout or was altered.
+    SaltMismatch {
+        /// Salt stored in the key.
+        stored: u32,
+        /// Salt recomputed from the key.
+        computed: u32,
+    },
+    /// The hash prefix does not match the field: another layout, or an altered key.
+    HashMismatch,
+    /// A code that no enum variant has.
+    UnknownVariant {
+        /// The code read.
+        code: u64,
+    },
+    /// Padding that a canonical encoding would not produce.
+    NonCanonical(&'static str),
+    /// A borrowed field (`&str`, `&[u8]`) cannot hold escaped content: use an owned type.
+    NeedsOwned,
+}
+
+impl fmt::Display for DecodeErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Truncated { needed, available } => write!(
+                f,
+                "key ends early: needs {needed} more byte(s), {available} left"
+            ),
+            Self::TrailingBytes { count } => write!(f, "{count} unexpected byte(s) after the last field"),
+            Self::InvalidByte { byte, expected } => {
+                write!(f, "invalid byte 0x{byte:02X}, expected {expected}")
+            }
+            Self::InvalidUtf8 => f.write_str("content is not valid UTF-8"),
+            Self::InvalidChar { value } => write!(f, "0x{value:X} is not a Unicode scalar value"),
+            Self::MissingTerminator => f.write_str("no terminator before the end of the key"),
+            Self::OutOfRange => f.write_str("value does not fit the field's type"),
+            Self::SaltMismatch { stored, computed } => write!(
+                f,
+                "salt mismatch: key has {stored}, its salted prefix hashes to {computed} (a key of another layout, or altered)"
+            ),
+            Self::HashMismatch => f.write_str(
+                "hash prefix does not match the field value (a key of another layout, or altered)",
+            ),
+            Self::UnknownVariant { code } => write!(f, "unknown enum code {code}"),
+            Self::NonCanonical(what) => write!(f, "non-canonical encoding: {what}"),
+            Self::NeedsOwned => f.write_str(
+                "escaped content cannot be borrowed: use String / Vec<u8> for this field",
+            ),
+        }
+    }
+}
+
+/// Bytes that are not a key of this layout. Names the field and the byte offset.
+///
+/// ```
+/// use rowkey::{DecodeErrorKind, RowKey};
+///
+/// #[derive(RowKey, Debug)]
+/// struct Event {
+///     uid: u32,
+///     #[sep]
+///     kind: String,
+/// }
+///
+/// let err = Event::from_row_key(b"\x00\x00\x00\x07click").unwrap_err();
+/// assert_eq!(err.field(), "kind");
+/// assert_eq!(err.offset(), 4);
+/// assert_eq!(err.kind(), &DecodeErrorKind::MissingTerminator);
+/// assert_eq!(
+///     err.to_string(),
+///     "cannot decode field `kind` at byte 4: no terminator before the end of the key"
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodeError {
+    field: String,
+    offset: usize,
+    kind: DecodeErrorKind,
+}
+
+impl DecodeError {
+    /// An error at `offset` (relative to where the current decoder started), not yet tied to a field.
+    #[cold]
+    pub fn new(kind: DecodeErrorKind, offset: usize) -> Self {
+        Self {
+            field: String::new(),
+            offset,
+            kind,
+        }
+    }
+
+    /// `Truncated` at `offset`.
+    #[cold]
+    pub fn truncated(offset: usize, needed: usize, available: usize) -> Self {
+        Self::new(DecodeErrorKind::Truncated { needed, available }, offset)
+    }
+
+    /// Attach the error to `field`, which starts at byte `base`: the offset becomes
+    /// `base + offset`, and a nested field path becomes `field.inner`.
+    #[cold]
+    #[must_use]
+    pub fn in_field(mut self, field: &str, base: usize) -> Self {
+        self.offset = self.offset.saturating_add(base);
+        self.field = if self.field.is_empty() {
+            field.to_owned()
+        } else {
+            format!("{field}.{}", self.field)
+        };
+        self
+    }
+
+    /// The field (a dotted path for nested keys; empty for whole-key errors such as trailing bytes).
+    pub fn field(&self) -> &str {
+        &self.field
+    }
+
+    /// Byte offset in the key where the problem is.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &DecodeErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "cannot decode key at byte {}: {}", self.offset, self.kind)
+        } else {
+            write!(
+                f,
+                "cannot decode field `{}` at byte {}: {}",
+                self.field, self.offset, self.kind
+            )
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}

@@ -1,8 +1,25 @@
-//! `#[derive(RowKey)]`.
-use proc_macro::TokenStream;
+//! `#[derive(RowKey)]` for the [`rowkey`](https://docs.rs/rowkey) crate. Use it through the
+//! `rowkey` facade (`use rowkey::RowKey;`); the generated code calls `rowkey`'s runtime.
 
-/// Derive `rowkey::RowKey`.
-#[proc_macro_derive(RowKey, attributes(rowkey, pad, sep, reverse_ts, desc, salt, hash_prefix, reverse))]
-pub fn derive_row_key(_input: TokenStream) -> TokenStream {
-    TokenStream::new()
+mod ast;
+mod attr;
+mod ctxt;
+mod expand;
+mod fallback;
+mod scan;
+mod symbol;
+mod valid;
+
+use proc_macro::TokenStream;
+use syn::{parse_macro_input, DeriveInput};
+
+/// Derive `rowkey::RowKey` (and, for structs, the typed `T::scan()` builder). See the `rowkey`
+/// crate documentation for the attributes.
+#[proc_macro_derive(
+    RowKey,
+    attributes(rowkey, pad, sep, reverse_ts, desc, salt, hash_prefix, reverse)
+)]
+pub fn derive_row_key(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    expand::derive(&input).into()
 }

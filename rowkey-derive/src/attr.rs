@@ -1,0 +1,434 @@
+//! Parse the helper attributes into typed values. Simple checks (argument shapes, ranges,
+//! duplicates, unknown names) happen here; cross-field rules live in `valid.rs`.
+
+use proc_macro2::Span;
+use syn::meta::ParseNestedMeta;
+use syn::spanned::Spanned;
+use syn::{Attribute, Lit, LitInt, Token};
+
+use crate::ctxt::Ctxt;
+use crate::symbol::*;
+
+/// An attribute value with the attribute it came from (for error spans).
+pub struct Attr<'a, T> {
+    pub original: &'a Attribute,
+    pub value: T,
+}
+
+pub struct Pad {
+    pub len: usize,
+    pub len_span: Span,
+    pub fill: Option<(u8, Span)>,
+}
+
+pub struct Salt {
+    pub buckets: u64,
+    pub buckets_span: Span,
+    pub modulo: Option<Span>,
+}
+
+pub struct HashPrefix {
+    pub len: usize,
+    pub len_span: Span,
+    pub raw: bool,
+}
+
+#[derive(Default)]
+pub struct FieldAttrs<'a> {
+    pub pad: Option<Attr<'a, Pad>>,
+    pub sep: Option<Attr<'a, Option<u8>>>,
+    pub reverse_ts: Option<Attr<'a, ()>>,
+    pub desc: Option<Attr<'a, ()>>,
+    pub salt: Option<Attr<'a, Salt>>,
+    pub hash_prefix: Option<Attr<'a, HashPrefix>>,
+    pub reverse: Option<Attr<'a, ()>>,
+    pub java: Option<Attr<'a, ()>>,
+}
+
+#[derive(Default)]
+pub struct ContainerAttrs<'a> {
+    pub salt: Option<Attr<'a, Salt>>,
+    pub max_len: Option<Attr<'a, (usize, Span)>>,
+    pub allow_hotspot: Option<Attr<'a, ()>>,
+    pub java: Option<Attr<'a, ()>>,
+    pub krate: Option<Attr<'a, syn::Path>>,
+}
+
+fn set<'a, T>(
+    cx: &Ctxt,
+    slot: &mut Option<Attr<'a, T>>,
+    original: &'a Attribute,
+    value: T,
+    name: &str,
+) {
+    if slot.is_some() {
+        cx.error_spanned_by(
+            original,
+            format!("duplicate #[{name}] attribute: each attribute may appear once per field"),
+        );
+    } else {
+        *slot = Some(Attr { original, value });
+    }
+}
+
+fn parse_usize(lit: &LitInt) -> syn::Result<usize> {
+    lit.base10_parse::<usize>()
+}
+
+fn parse_byte(meta: &ParseNestedMeta, what: &str) -> syn::Result<(u8, Span)> {
+    let lit: Lit = meta.input.parse()?;
+    byte_of(&lit, what)
+}
+
+fn byte_of(lit: &Lit, what: &str) -> syn::Result<(u8, Span)> {
+    match lit {
+        Lit::Byte(b) => Ok((b.value(), b.span())),
+        Lit::Int(i) => i.base10_parse::<u8>().map(|v| (v, i.span())).map_err(|_| {
+            syn::Error::new(i.span(), format!("{what} must be a byte: 0..=255 or b'x'"))
+        }),
+        Lit::Char(c) if c.value().is_ascii() => Ok((c.value() as u8, c.span())),
+        other => Err(syn::Error::new(
+            other.span(),
+            format!("{what} must be a byte literal such as b'|' or 0x7C"),
+        )),
+    }
+}
+
+fn marker<'a>(cx: &Ctxt, attr: &'a Attribute, name: &str) -> bool {
+    match attr.meta.require_path_only() {
+        Ok(_) => true,
+        Err(_) => {
+            cx.error_spanned_by(attr, format!("#[{name}] takes no arguments"));
+            false
+        }
+    }
+}
+
+pub fn parse_salt(meta_list: &Attribute, cx: &Ctxt) -> Option<Salt> {
+    let mut buckets: Option<(u64, Span)> = None;
+    let mut modulo = None;
+    let res = meta_list.parse_nested_meta(|meta| parse_salt_arg(&meta, &mut buckets, &mut modulo));
+    finish_salt(cx, meta_list, res, buckets, modulo)
+}
+
+fn parse_salt_arg(
+    meta: &ParseNestedMeta,
+    buckets: &mut Option<(u64, Span)>,
+    modulo: &mut Option<Span>,
+) -> syn::Result<()> {
+    if meta.path.is_ident("buckets") {
+        let lit: LitInt = meta.value()?.parse()?;
+        if buckets.is_some() {
+            return Err(meta.error("duplicate `buckets` argument"));
+        }
+        *buckets = Some((lit.base10_parse::<u64>()?, lit.span()));
+        Ok(())
+    } else if meta.path.is_ident("modulo") {
+        if modulo.is_some() {
+            return Err(meta.error("duplicate `modulo` argument"));
+        }
+        *modulo = Some(meta.path.span());
+        Ok(())
+    } else {
+        Err(meta.error(format!(
+            "unknown salt argument `{}`; valid arguments: buckets = N, modulo",
+            path_str(&meta.path)
+        )))
+    }
+}
+
+fn finish_salt(
+    cx: &Ctxt,
+    attr: &Attribute,
+    res: syn::Result<()>,
+    buckets: Option<(u64, Span)>,
+    modulo: Option<Span>,
+) -> Option<Salt> {
+    if let Err(e) = res {
+        cx.syn_error(e);
+        return None;
+    }
+    let Some((n, span)) = buckets else {
+        cx.error_spanned_by(
+            attr,
+            "salt needs a bucket count: #[salt(buckets = N)] with N in 1..=65536",
+        );
+        return None;
+    };
+    if n == 0 || n > 65536 {
+        cx.syn_error(syn::Error::new(
+            span,
+            format!(
+                "salt buckets must be in 1..=65536 (one salt byte up to 256 buckets, two above), got {n}"
+            ),
+        ));
+        return None;
+    }
+    Some(Salt {
+        buckets: n,
+        buckets_span: span,
+        modulo,
+    })
+}
+
+fn path_str(p: &syn::Path) -> String {
+    p.segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect::<Vec<_>>()
+        .join("::")
+}
+
+pub fn field_attrs<'a>(cx: &Ctxt, attrs: &'a [Attribute]) -> FieldAttrs<'a> {
+    let mut out = FieldAttrs::default();
+    for attr in attrs {
+        let Some(ident) = attr.path().get_ident() else {
+            continue;
+        };
+        let name = ident.to_string();
+        match name.as_str() {
+            PAD => {
+                let mut len: Option<(usize, Span)> = None;
+                let mut fill = None;
+                let res = attr.parse_args_with(|input: syn::parse::ParseStream| {
+                    let lit: LitInt = input.parse().map_err(|e| {
+                        syn::Error::new(e.span(), "#[pad] needs a width: #[pad(N)] or #[pad(N, fill = b' ')]")
+                    })?;
+                    len = Some((parse_usize(&lit)?, lit.span()));
+                    while !input.is_empty() {
+                        input.parse::<Token![,]>()?;
+                        if input.is_empty() {
+                            break;
+                        }
+                        let key: syn::Ident = input.parse()?;
+                        if key == "fill" {
+                            input.parse::<Token![=]>()?;
+                            let lit: Lit = input.parse()?;
+                            if fill.is_some() {
+                                return Err(syn::Error::new(key.span(), "duplicate `fill` argument"));
+                            }
+                            fill = Some(byte_of(&lit, "fill")?);
+                        } else {
+                            return Err(syn::Error::new(
+                                key.span(),
+                                format!("unknown pad argument `{key}`; valid: #[pad(N)], #[pad(N, fill = b' ')]"),
+                            ));
+                        }
+                    }
+                    Ok(())
+                });
+                match (res, len) {
+                    (Err(e), _) => cx.syn_error(e),
+                    (Ok(()), Some((0, span))) => cx.syn_error(syn::Error::new(
+                        span,
+                        "#[pad(0)] makes every value empty: give the fixed width in bytes (strings/bytes) or digits (unsigned integers)",
+                    )),
+                    (Ok(()), Some((len, len_span))) => {
+                        set(cx, &mut out.pad, attr, Pad { len, len_span, fill }, PAD)
+                    }
+                    (Ok(()), None) => {}
+                }
+            }
+            SEP => {
+                if matches!(attr.meta, syn::Meta::Path(_)) {
+                    set(cx, &mut out.sep, attr, None, SEP);
+                } else {
+                    let res = attr.parse_args_with(|input: syn::parse::ParseStream| {
+                        let lit: Lit = input.parse()?;
+                        let b = byte_of(&lit, "the separator")?;
+                        if !input.is_empty() {
+                            return Err(
+                                input.error("#[sep] takes one byte: #[sep] or #[sep(b'|')]")
+                            );
+                        }
+                        Ok(b)
+                    });
+                    match res {
+                        Err(e) => cx.syn_error(e),
+                        Ok((0, span)) => cx.syn_error(syn::Error::new(
+                            span,
+                            "#[sep(0)]: use plain #[sep], whose 0x00 terminator is escaped so that any content works",
+                        )),
+                        Ok((b, _)) => set(cx, &mut out.sep, attr, Some(b), SEP),
+                    }
+                }
+            }
+            REVERSE_TS => {
+                if marker(cx, attr, REVERSE_TS) {
+                    set(cx, &mut out.reverse_ts, attr, (), REVERSE_TS)
+                }
+            }
+            DESC => {
+                if marker(cx, attr, DESC) {
+                    set(cx, &mut out.desc, attr, (), DESC)
+                }
+            }
+            REVERSE => {
+                if marker(cx, attr, REVERSE) {
+                    set(cx, &mut out.reverse, attr, (), REVERSE)
+                }
+            }
+            SALT => {
+                if let Some(s) = parse_salt(attr, cx) {
+                    set(cx, &mut out.salt, attr, s, SALT);
+                }
+            }
+            HASH_PREFIX => {
+                let mut len: Option<(usize, Span)> = None;
+                let mut raw = false;
+                let res = attr.parse_args_with(|input: syn::parse::ParseStream| {
+                    let lit: LitInt = input.parse().map_err(|e| {
+                        syn::Error::new(e.span(), "#[hash_prefix] needs a length: #[hash_prefix(N)] or #[hash_prefix(N, raw)]")
+                    })?;
+                    len = Some((parse_usize(&lit)?, lit.span()));
+                    while !input.is_empty() {
+                        input.parse::<Token![,]>()?;
+                        if input.is_empty() {
+                            break;
+                        }
+                        let key: syn::Ident = input.parse()?;
+                        if key == "raw" {
+                            if raw {
+                                return Err(syn::Error::new(key.span(), "duplicate `raw` argument"));
+                            }
+                            raw = true;
+                        } else {
+                            return Err(syn::Error::new(
+                                key.span(),
+                                format!("unknown hash_prefix argument `{key}`; valid: #[hash_prefix(N)], #[hash_prefix(N, raw)]"),
+                            ));
+                        }
+                    }
+                    Ok(())
+                });
+                match (res, len) {
+                    (Err(e), _) => cx.syn_error(e),
+                    (Ok(()), Some((len, span))) => {
+                        let max = if raw { 16 } else { 32 };
+                        if len == 0 || len > max {
+                            let unit = if raw {
+                                "raw MD5 bytes"
+                            } else {
+                                "hex characters of MD5"
+                            };
+                            cx.syn_error(syn::Error::new(
+                                span,
+                                format!("#[hash_prefix({len}{})] is out of range: the prefix takes 1..={max} {unit}", if raw { ", raw" } else { "" }),
+                            ));
+                        } else {
+                            set(
+                                cx,
+                                &mut out.hash_prefix,
+                                attr,
+                                HashPrefix {
+                                    len,
+                                    len_span: span,
+                                    raw,
+                                },
+                                HASH_PREFIX,
+                            );
+                        }
+                    }
+                    (Ok(()), None) => {}
+                }
+            }
+            ROWKEY => {
+                let res = attr.parse_nested_meta(|meta| {
+                    if meta.path.is_ident("java") {
+                        set(cx, &mut out.java, attr, (), "rowkey(java)");
+                        Ok(())
+                    } else {
+                        Err(meta.error(format!(
+                            "unknown field attribute `rowkey({})`; on a field only #[rowkey(java)] is valid. Field attributes: {FIELD_ATTRS}",
+                            path_str(&meta.path)
+                        )))
+                    }
+                });
+                if let Err(e) = res {
+                    cx.syn_error(e);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Attributes that only make sense on fields, found on the container.
+const FIELD_ONLY: &[&str] = &[PAD, SEP, REVERSE_TS, DESC, SALT, HASH_PREFIX, REVERSE];
+
+pub fn container_attrs<'a>(cx: &Ctxt, attrs: &'a [Attribute]) -> ContainerAttrs<'a> {
+    let mut out = ContainerAttrs::default();
+    for attr in attrs {
+        let Some(ident) = attr.path().get_ident() else {
+            continue;
+        };
+        let name = ident.to_string();
+        if FIELD_ONLY.contains(&name.as_str()) {
+            let hint = if name == SALT {
+                " (to salt the whole key, write #[rowkey(salt(buckets = N))])"
+            } else {
+                ""
+            };
+            cx.error_spanned_by(
+                attr,
+                format!("#[{name}] belongs on a field, not on the type{hint}"),
+            );
+            continue;
+        }
+        if name != ROWKEY {
+            continue;
+        }
+        let res = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("salt") {
+                let mut buckets = None;
+                let mut modulo = None;
+                let r = meta.parse_nested_meta(|m| parse_salt_arg(&m, &mut buckets, &mut modulo));
+                if let Some(s) = finish_salt(cx, attr, r, buckets, modulo) {
+                    set(cx, &mut out.salt, attr, s, "rowkey(salt)");
+                }
+                Ok(())
+            } else if meta.path.is_ident("max_len") {
+                let lit: LitInt = meta.value()?.parse()?;
+                let n = parse_usize(&lit)?;
+                if n == 0 {
+                    return Err(syn::Error::new(lit.span(), "max_len must be at least 1"));
+                }
+                set(
+                    cx,
+                    &mut out.max_len,
+                    attr,
+                    (n, lit.span()),
+                    "rowkey(max_len)",
+                );
+                Ok(())
+            } else if meta.path.is_ident("allow_hotspot") {
+                set(
+                    cx,
+                    &mut out.allow_hotspot,
+                    attr,
+                    (),
+                    "rowkey(allow_hotspot)",
+                );
+                Ok(())
+            } else if meta.path.is_ident("java") {
+                set(cx, &mut out.java, attr, (), "rowkey(java)");
+                Ok(())
+            } else if meta.path.is_ident("crate") {
+                let s: syn::LitStr = meta.value()?.parse()?;
+                let p: syn::Path = s.parse()?;
+                set(cx, &mut out.krate, attr, p, "rowkey(crate)");
+                Ok(())
+            } else {
+                Err(meta.error(format!(
+                    "unknown rowkey container attribute `{}`; valid: #[rowkey({CONTAINER_ARGS})]",
+                    path_str(&meta.path)
+                )))
+            }
+        });
+        if let Err(e) = res {
+            cx.syn_error(e);
+        }
+    }
+    out
+}

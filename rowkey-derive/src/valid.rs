@@ -1,0 +1,363 @@
+//! Validation: per-field attribute/type rules and the cross-field checks of the design's
+//! section 5. Every problem is reported (collected in `Ctxt`), each pointing at its source.
+
+use quote::ToTokens;
+
+use crate::ast::{Body, Field, Input, TyKind};
+use crate::ctxt::Ctxt;
+
+pub fn check(cx: &Ctxt, input: &Input) {
+    match &input.body {
+        Body::Struct { fields, .. } => {
+            for f in fields {
+                check_field(cx, input, f, fields.len());
+            }
+            check_salts(cx, input, fields);
+            check_hotspot(cx, input, fields);
+            check_max_len(cx, input, fields);
+        }
+        Body::Enum { .. } => {
+            let a = &input.attrs;
+            for (present, what) in [
+                (a.salt.as_ref().map(|s| s.original), "salt"),
+                (a.max_len.as_ref().map(|s| s.original), "max_len"),
+                (
+                    a.allow_hotspot.as_ref().map(|s| s.original),
+                    "allow_hotspot",
+                ),
+                (a.java.as_ref().map(|s| s.original), "java"),
+            ] {
+                if let Some(attr) = present {
+                    cx.error_spanned_by(
+                        attr,
+                        format!("#[rowkey({what})] applies to key structs; an enum is a 1-code field (only #[rowkey(crate = \"...\")] applies)"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn ty_str(f: &Field) -> String {
+    f.ty.to_token_stream().to_string().replace(' ', "")
+}
+
+fn check_field(cx: &Ctxt, input: &Input, f: &Field, count: usize) {
+    let a = &f.attrs;
+    let name = &f.name;
+    let ty = ty_str(f);
+    if let Some(why) = f.kind.unsupported() {
+        cx.error_spanned_by(
+            f.ty,
+            format!("field `{name}` has unsupported type `{ty}`: {why}"),
+        );
+        return;
+    }
+    let inner = f.kind.inner();
+    let is_option = matches!(f.kind, TyKind::Option(_));
+
+    // check 1: variable length, not last, not delimited
+    if f.kind.is_var_len() && f.index + 1 != count && a.pad.is_none() && a.sep.is_none() {
+        cx.error_spanned_by(
+            f.original,
+            format!(
+                "field `{name}` ({ty}) is variable-length but not the last field: without #[pad(N)] or #[sep] \
+                 its end is unknown, so a prefix scan for `host1` also returns `host12` and keys cannot be decoded; \
+                 add #[sep] (terminated, any length) or #[pad(N)] (fixed width), or move it last"
+            ),
+        );
+    }
+
+    if let (Some(p), Some(s)) = (&a.pad, &a.sep) {
+        let _ = p;
+        cx.error_spanned_by(
+            s.original,
+            format!("#[pad] and #[sep] conflict on field `{name}`: #[pad] makes it fixed-width, #[sep] terminates it; use one"),
+        );
+    }
+
+    if let Some(p) = &a.pad {
+        match inner {
+            TyKind::Text | TyKind::Bytes | TyKind::Other => {}
+            TyKind::Unsigned(_) => {
+                if let Some((_, span)) = p.value.fill {
+                    cx.syn_error(syn::Error::new(
+                        span,
+                        format!("`fill` is for strings and bytes; #[pad({})] on the unsigned integer `{name}` writes zero-padded decimal digits", p.value.len),
+                    ));
+                }
+            }
+            TyKind::Signed(_) => cx.error_spanned_by(
+                p.original,
+                format!("#[pad] on the signed integer `{name}`: zero-padded decimal cannot order negative numbers; drop #[pad] (binary, sign-flipped, ordered) or use an unsigned type"),
+            ),
+            _ => cx.error_spanned_by(
+                p.original,
+                format!("#[pad] applies to strings, bytes and unsigned integers, not to `{name}: {ty}`, which is already fixed-width"),
+            ),
+        }
+    }
+
+    if let Some(s) = &a.sep {
+        if !matches!(inner, TyKind::Text | TyKind::Bytes | TyKind::Other) {
+            cx.error_spanned_by(
+                s.original,
+                format!("#[sep] applies to variable-length strings and bytes; `{name}: {ty}` is fixed-width and needs no separator"),
+            );
+        }
+    }
+
+    if let Some(r) = &a.reverse_ts {
+        if !matches!(
+            inner,
+            TyKind::Unsigned(_) | TyKind::Signed(_) | TyKind::Other
+        ) {
+            cx.error_spanned_by(
+                r.original,
+                format!("#[reverse_ts] stores i64::MAX - ts and needs an integer timestamp; `{name}` is `{ty}`"),
+            );
+        }
+        for (other, what) in [
+            (a.pad.as_ref().map(|x| x.original), "pad"),
+            (a.sep.as_ref().map(|x| x.original), "sep"),
+            (a.reverse.as_ref().map(|x| x.original), "reverse"),
+        ] {
+            if let Some(o) = other {
+                cx.error_spanned_by(
+                    o,
+                    format!("#[{what}] conflicts with #[reverse_ts] on field `{name}`: #[reverse_ts] always writes 8 bytes"),
+                );
+            }
+        }
+    }
+
+    if let Some(r) = &a.reverse {
+        let fixed = match inner {
+            TyKind::Unsigned(_) | TyKind::Signed(_) | TyKind::ByteArray(_) | TyKind::Other => true,
+            TyKind::Text | TyKind::Bytes => a.pad.is_some(),
+            _ => false,
+        };
+        if is_option || !fixed {
+            let why = if f.kind.is_var_len() {
+                "it is variable-length: add #[pad(N)] so reversal happens within a fixed width"
+            } else if is_option {
+                "an Option is not fixed-width"
+            } else {
+                "#[reverse] applies to integers, [u8; N] and padded strings or bytes"
+            };
+            cx.error_spanned_by(
+                r.original,
+                format!("#[reverse] on field `{name}` ({ty}): {why}"),
+            );
+        }
+        if let Some(s) = &a.sep {
+            cx.error_spanned_by(
+                s.original,
+                format!("#[sep] conflicts with #[reverse] on field `{name}`: reversal needs a fixed width (#[pad(N)])"),
+            );
+        }
+    }
+
+    if let Some(h) = &a.hash_prefix {
+        if is_option
+            || !matches!(
+                inner,
+                TyKind::Unsigned(_)
+                    | TyKind::Signed(_)
+                    | TyKind::Text
+                    | TyKind::Bytes
+                    | TyKind::ByteArray(_)
+                    | TyKind::Char
+                    | TyKind::Other
+            )
+        {
+            cx.error_spanned_by(
+                h.original,
+                format!("#[hash_prefix] hashes the plain bytes of an integer, string or bytes value; `{name}` is `{ty}`"),
+            );
+        }
+    }
+
+    if let Some(j) = &a.java {
+        if !matches!(
+            inner,
+            TyKind::Unsigned(_) | TyKind::Signed(_) | TyKind::Float(_) | TyKind::Bool
+        ) {
+            cx.error_spanned_by(
+                j.original,
+                format!("#[rowkey(java)] selects Java Bytes.toBytes encodings of integers, floats and booleans; `{name}` is `{ty}`"),
+            );
+        }
+        for (other, what) in [
+            (a.pad.as_ref().map(|x| x.original), "pad"),
+            (a.sep.as_ref().map(|x| x.original), "sep"),
+            (a.reverse_ts.as_ref().map(|x| x.original), "reverse_ts"),
+            (a.reverse.as_ref().map(|x| x.original), "reverse"),
+        ] {
+            if let Some(o) = other {
+                cx.error_spanned_by(
+                    o,
+                    format!("#[{what}] conflicts with #[rowkey(java)] on field `{name}`: each selects the encoding"),
+                );
+            }
+        }
+    }
+
+    if let Some(s) = &a.salt {
+        if let Some(m) = s.value.modulo {
+            if f.index != 0 || !matches!(f.kind, TyKind::Unsigned(_)) {
+                let what = if f.index != 0 {
+                    format!("the salted prefix here is fields 0..={} (through `{name}`), not a single field", f.index)
+                } else {
+                    format!("`{name}` is `{ty}`")
+                };
+                cx.syn_error(syn::Error::new(
+                    m,
+                    format!("#[salt(buckets = N, modulo)] computes value % N of a single unsigned-integer salted prefix (time buckets); {what}. Use #[salt(buckets = N)] (hash) instead"),
+                ));
+            }
+        }
+    }
+    let _ = input;
+}
+
+fn check_salts(cx: &Ctxt, input: &Input, fields: &[Field]) {
+    let mut first: Option<String> = input
+        .attrs
+        .salt
+        .as_ref()
+        .map(|_| "#[rowkey(salt(...))]".to_owned());
+    if let Some(s) = &input.attrs.salt {
+        if let Some(m) = s.value.modulo {
+            if fields.len() != 1 || !matches!(fields[0].kind, TyKind::Unsigned(_)) {
+                cx.syn_error(syn::Error::new(
+                    m,
+                    "#[rowkey(salt(buckets = N, modulo))] salts the whole key with value % N, which needs a key of a single unsigned-integer field; use #[salt(buckets = N, modulo)] on a leading unsigned field, or a hash salt",
+                ));
+            }
+        }
+    }
+    for f in fields {
+        if let Some(s) = &f.attrs.salt {
+            match &first {
+                Some(prev) => cx.error_spanned_by(
+                    s.original,
+                    format!("only one salt per key: a key starts with a single salt, and {prev} already sets it"),
+                ),
+                None => first = Some(format!("#[salt] on field `{}`", f.name)),
+            }
+        }
+    }
+}
+
+fn looks_like_time(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    matches!(
+        n.as_str(),
+        "ts" | "time" | "timestamp" | "created" | "updated" | "epoch"
+    ) || [
+        "_ts",
+        "_ms",
+        "_at",
+        "_time",
+        "_timestamp",
+        "_millis",
+        "_secs",
+        "_nanos",
+        "_micros",
+    ]
+    .iter()
+    .any(|s| n.ends_with(s))
+}
+
+fn check_hotspot(cx: &Ctxt, input: &Input, fields: &[Field]) {
+    if input.attrs.allow_hotspot.is_some() || input.attrs.salt.is_some() {
+        return;
+    }
+    if fields.iter().any(|f| f.attrs.salt.is_some()) {
+        return;
+    }
+    let Some(f0) = fields.first() else { return };
+    if f0.attrs.hash_prefix.is_some() {
+        return;
+    }
+    let int = matches!(f0.kind.inner(), TyKind::Unsigned(_) | TyKind::Signed(_));
+    let why = if f0.attrs.reverse_ts.is_some() {
+        "a #[reverse_ts] timestamp"
+    } else if int && looks_like_time(&f0.name) {
+        "a timestamp"
+    } else {
+        return;
+    };
+    cx.error_spanned_by(
+        f0.original,
+        format!(
+            "key `{}` leads with {why} (`{}`): monotonically increasing keys write to one region at a time (hotspotting). \
+             Put a salt or hash before it (#[salt(buckets = N)] or #[hash_prefix(N)] on a leading field, or #[rowkey(salt(buckets = N))]), \
+             lead with another field such as a host or user id, or add #[rowkey(allow_hotspot)] if the write rate is low",
+            input.name(),
+            f0.name
+        ),
+    );
+}
+
+/// Width of a field when the syntax tells (hash prefix included).
+pub fn syntactic_width(f: &Field) -> Option<usize> {
+    let a = &f.attrs;
+    let value = if a.reverse_ts.is_some() {
+        Some(8)
+    } else if let Some(p) = &a.pad {
+        if matches!(f.kind, TyKind::Option(_)) {
+            None
+        } else {
+            Some(p.value.len)
+        }
+    } else if a.sep.is_some() {
+        None
+    } else {
+        f.kind.natural_width()
+    };
+    Some(value? + a.hash_prefix.as_ref().map_or(0, |h| h.value.len))
+}
+
+pub fn salt_width(input: &Input, fields: &[Field]) -> usize {
+    let buckets = input
+        .attrs
+        .salt
+        .as_ref()
+        .map(|s| s.value.buckets)
+        .or_else(|| {
+            fields
+                .iter()
+                .find_map(|f| f.attrs.salt.as_ref().map(|s| s.value.buckets))
+        });
+    match buckets {
+        None => 0,
+        Some(b) if b <= 256 => 1,
+        Some(_) => 2,
+    }
+}
+
+fn check_max_len(cx: &Ctxt, input: &Input, fields: &[Field]) {
+    let Some(m) = &input.attrs.max_len else {
+        return;
+    };
+    let (max, span) = m.value;
+    let mut total = salt_width(input, fields);
+    for f in fields {
+        match syntactic_width(f) {
+            Some(w) => total += w,
+            None => return,
+        }
+    }
+    if total > max {
+        cx.syn_error(syn::Error::new(
+            span,
+            format!(
+                "key `{}` is fixed-width and {total} bytes long, over #[rowkey(max_len = {max})]: \
+                 every byte of a row key is stored again in every cell of the row; shorten fields (codes instead of names, binary instead of decimal) or raise max_len",
+                input.name()
+            ),
+        ));
+    }
+}

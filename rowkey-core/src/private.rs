@@ -265,3 +265,13 @@ pub const fn add_width(a: Option<usize>, b: Option<usize>) -> Option<usize> {
         _ => None,
     }
 }
+
+/// A range bound of an unsigned integer as `u128` (modulo-salt bucket selection).
+pub fn map_bound_u128<T: crate::codec::Integer>(b: core::ops::Bound<&T>) -> core::ops::Bound<u128> {
+    use core::ops::Bound;
+    match b {
+        Bound::Included(v) => Bound::Included(v.to_u128().unwrap_or_default()),
+        Bound::Excluded(v) => Bound::Excluded(v.to_u128().unwrap_or_default()),
+        Bound::Unbounded => Bound::Unbounded,
+    }
+}

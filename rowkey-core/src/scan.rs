@@ -221,3 +221,405 @@ mod tests {
         assert!(!r.contains(b"\xFE"));
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Scan building (called by the code `#[derive(RowKey)]` generates for `T::scan()`)
+
+use core::ops::RangeBounds;
+
+use crate::codec::{self, Codec, HashPlain, PhoenixHash};
+
+/// How a layout is salted, as the scan builder needs it.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SaltSpec {
+    /// No salt.
+    None,
+    /// Phoenix hash over fields `0..=through`.
+    Phoenix {
+        /// Buckets.
+        buckets: u32,
+        /// Salt bytes.
+        width: usize,
+    },
+    /// `value % buckets` of field 0.
+    Modulo {
+        /// Buckets.
+        buckets: u32,
+        /// Salt bytes.
+        width: usize,
+    },
+}
+
+impl SaltSpec {
+    fn width(self) -> usize {
+        match self {
+            SaltSpec::None => 0,
+            SaltSpec::Phoenix { width, .. } | SaltSpec::Modulo { width, .. } => width,
+        }
+    }
+    fn buckets(self) -> u32 {
+        match self {
+            SaltSpec::None => 1,
+            SaltSpec::Phoenix { buckets, .. } | SaltSpec::Modulo { buckets, .. } => buckets,
+        }
+    }
+}
+
+/// Where a scan part starts, relative to the fixed prefix.
+#[derive(Debug, Clone)]
+enum Lower {
+    /// At the prefix.
+    Prefix,
+    /// At `prefix ++ bytes`.
+    At(Vec<u8>),
+    /// After every key starting with `prefix ++ bytes`.
+    After(Vec<u8>),
+}
+
+/// Where a scan part stops (exclusive), relative to the fixed prefix.
+#[derive(Debug, Clone)]
+enum Upper {
+    /// After every key starting with the prefix.
+    PrefixEnd,
+    /// At `prefix ++ bytes`.
+    At(Vec<u8>),
+    /// After every key starting with `prefix ++ bytes`.
+    After(Vec<u8>),
+}
+
+/// The state of a typed scan builder: the encoded bytes of the fields fixed so far (after a
+/// placeholder for the salt), and what is known of the salt. Not used directly: `T::scan()`
+/// wraps it in one typed stage per field.
+#[doc(hidden)]
+#[derive(Debug, Clone)]
+pub struct ScanBuilder {
+    buf: Vec<u8>,
+    salt: SaltSpec,
+    salt_value: Option<u32>,
+    /// Salt buckets a range on a modulo-salted field can touch.
+    buckets: Option<Vec<u32>>,
+    impossible: bool,
+    complete: bool,
+}
+
+/// A finished scan: call [`ranges`](Scan::ranges).
+///
+/// Returned by the `_range` and `_starts_with` methods of a typed scan builder, which end the
+/// chain.
+#[derive(Debug, Clone)]
+#[must_use = "call .ranges() to get the byte ranges to scan"]
+pub struct Scan {
+    base: ScanBuilder,
+    parts: Vec<(Lower, Upper)>,
+}
+
+/// Byte encoding of a string/bytes prefix under a codec, for `_starts_with` scans.
+#[doc(hidden)]
+pub trait ContentPrefix {
+    /// The bytes every encoded value starting with `p` starts with, and the encoding of the
+    /// one value whose encoding also starts with them without starting with `p` (padding).
+    /// `None` when no value can start with `p`.
+    fn prefix_parts(p: &[u8], mask: u8) -> Option<(Vec<u8>, Option<Vec<u8>>)>;
+}
+
+fn masked(bytes: &[u8], mask: u8) -> Vec<u8> {
+    bytes.iter().map(|b| b ^ mask).collect()
+}
+
+fn escaped(p: &[u8], mask: u8) -> Vec<u8> {
+    let mut v = Vec::with_capacity(p.len() + codec::content::escapes(p));
+    codec::content::put_escaped(p, &mut v, mask);
+    v
+}
+
+impl ContentPrefix for codec::Natural {
+    fn prefix_parts(p: &[u8], mask: u8) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
+        Some((
+            if mask == 0 {
+                p.to_vec()
+            } else {
+                escaped(p, mask)
+            },
+            None,
+        ))
+    }
+}
+impl ContentPrefix for codec::Sep {
+    fn prefix_parts(p: &[u8], mask: u8) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
+        Some((escaped(p, mask), None))
+    }
+}
+impl<const S: u8> ContentPrefix for codec::SepByte<S> {
+    fn prefix_parts(p: &[u8], mask: u8) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
+        if p.contains(&S) {
+            None
+        } else {
+            Some((masked(p, mask), None))
+        }
+    }
+}
+impl<const N: usize, const F: u8> ContentPrefix for codec::Pad<N, F> {
+    fn prefix_parts(p: &[u8], mask: u8) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
+        if p.len() > N {
+            return None;
+        }
+        let stripped = p.iter().rposition(|&b| b != F).map_or(0, |i| i + 1);
+        let block = (stripped < p.len()).then(|| {
+            let mut x = masked(&p[..stripped], mask);
+            x.resize(N, F ^ mask);
+            x
+        });
+        Some((masked(p, mask), block))
+    }
+}
+
+impl ScanBuilder {
+    /// A builder for a layout salted as `salt`.
+    pub fn new(salt: SaltSpec) -> Self {
+        let mut buf = Vec::with_capacity(64);
+        buf.resize(salt.width(), 0);
+        Self {
+            buf,
+            salt,
+            salt_value: None,
+            buckets: None,
+            impossible: false,
+            complete: false,
+        }
+    }
+
+    /// Fix the next field to `v`. A value that cannot be encoded cannot be in the table: the
+    /// scan becomes empty.
+    #[inline]
+    pub fn eq<C: Codec<T>, T>(&mut self, v: &T, mask: u8) {
+        if C::encode(v, &mut self.buf, mask).is_err() {
+            self.impossible = true;
+        }
+    }
+
+    /// Write the hash prefix of the next field.
+    #[inline]
+    pub fn hash<T: HashPlain + ?Sized>(&mut self, v: &T, width: usize, raw: bool) {
+        crate::__private::put_hash(v, width, raw, &mut self.buf);
+    }
+
+    /// Every field is fixed: the scan is the one key.
+    #[inline]
+    pub fn complete(&mut self) {
+        self.complete = true;
+    }
+
+    /// The salted prefix is fixed: compute the Phoenix salt from it.
+    #[inline]
+    pub fn fix_salt(&mut self) {
+        let w = self.salt.width();
+        let h = PhoenixHash::of(self.buf.get(w..).unwrap_or_default());
+        self.salt_value = Some(h.bucket(self.salt.buckets()));
+    }
+
+    /// The salt is known (modulo salts).
+    #[inline]
+    pub fn fix_salt_value(&mut self, salt: u32) {
+        self.salt_value = Some(salt);
+    }
+
+    /// End with a range over the next field. `swap` when the byte order is the reverse of the
+    /// value order (`#[desc]` xor `#[reverse_ts]`); `prefix_free` when the field's encoding is
+    /// (otherwise it is a raw last field). `modulo`: the numeric range of a modulo-salted field.
+    pub fn range<C: Codec<T>, T, R: RangeBounds<T>>(
+        mut self,
+        r: R,
+        mask: u8,
+        modulo: Option<(Bound<u128>, Bound<u128>)>,
+    ) -> Scan {
+        let swap = (mask != 0) != C::REVERSED;
+        let prefix_free = C::PREFIX_FREE || mask != 0;
+        let enc = |v: &T| -> Option<Vec<u8>> {
+            let mut b = Vec::with_capacity(C::len(v, mask));
+            C::encode(v, &mut b, mask).ok().map(|()| b)
+        };
+        // Bounds in byte order.
+        let (lo, hi) = if swap {
+            (r.end_bound(), r.start_bound())
+        } else {
+            (r.start_bound(), r.end_bound())
+        };
+        let lower = match lo {
+            Bound::Unbounded => Some(Lower::Prefix),
+            Bound::Included(v) => enc(v).map(Lower::At),
+            Bound::Excluded(v) => enc(v).map(|b| {
+                if prefix_free {
+                    Lower::After(b)
+                } else {
+                    let mut b = b;
+                    b.push(0);
+                    Lower::At(b)
+                }
+            }),
+        };
+        let upper = match hi {
+            Bound::Unbounded => Some(Upper::PrefixEnd),
+            Bound::Excluded(v) => enc(v).map(Upper::At),
+            Bound::Included(v) => enc(v).map(|b| {
+                if prefix_free {
+                    Upper::After(b)
+                } else {
+                    let mut b = b;
+                    b.push(0);
+                    Upper::At(b)
+                }
+            }),
+        };
+        if let (SaltSpec::Modulo { buckets, .. }, Some((lo, hi))) = (self.salt, modulo) {
+            self.buckets = Some(modulo_buckets(lo, hi, buckets));
+        }
+        match (lower, upper) {
+            (Some(l), Some(u)) => Scan {
+                base: self,
+                parts: vec![(l, u)],
+            },
+            // A bound that cannot be encoded (e.g. a negative #[reverse_ts] time): no exact
+            // range exists for it, so the scan matches nothing rather than too much.
+            _ => {
+                self.impossible = true;
+                Scan {
+                    base: self,
+                    parts: Vec::new(),
+                }
+            }
+        }
+    }
+
+    /// End with a starts-with condition on the next (string or bytes) field.
+    pub fn starts_with<C: ContentPrefix>(mut self, p: &[u8], mask: u8) -> Scan {
+        match C::prefix_parts(p, mask) {
+            None => {
+                self.impossible = true;
+                Scan {
+                    base: self,
+                    parts: Vec::new(),
+                }
+            }
+            Some((e, None)) => Scan {
+                base: self,
+                parts: vec![(Lower::At(e.clone()), Upper::After(e))],
+            },
+            Some((e, Some(x))) => Scan {
+                base: self,
+                parts: vec![
+                    (Lower::At(e.clone()), Upper::At(x.clone())),
+                    (Lower::After(x), Upper::After(e)),
+                ],
+            },
+        }
+    }
+
+    /// The ranges of everything that matches the fields fixed so far.
+    pub fn ranges(self) -> ScanRanges {
+        let parts = if self.complete {
+            vec![(Lower::Prefix, Upper::At(vec![0]))]
+        } else {
+            vec![(Lower::Prefix, Upper::PrefixEnd)]
+        };
+        Scan { base: self, parts }.ranges()
+    }
+
+    fn salts(&self) -> Vec<u32> {
+        match (self.salt, self.salt_value, &self.buckets) {
+            (SaltSpec::None, _, _) => vec![0],
+            (_, Some(s), _) => vec![s],
+            (_, None, Some(b)) => b.clone(),
+            (s, None, None) => (0..s.buckets()).collect(),
+        }
+    }
+}
+
+/// Buckets `v % n` for `v` in a range; all of them when the range spans `n` values or more.
+fn modulo_buckets(lo: Bound<u128>, hi: Bound<u128>, n: u32) -> Vec<u32> {
+    let n128 = u128::from(n);
+    let lo = match lo {
+        Bound::Unbounded => 0,
+        Bound::Included(v) => v,
+        Bound::Excluded(v) => match v.checked_add(1) {
+            Some(v) => v,
+            None => return Vec::new(),
+        },
+    };
+    let hi = match hi {
+        Bound::Unbounded => return (0..n).collect(),
+        Bound::Included(v) => v,
+        Bound::Excluded(0) => return Vec::new(),
+        Bound::Excluded(v) => v - 1,
+    };
+    if hi < lo {
+        return Vec::new();
+    }
+    if hi - lo + 1 >= n128 {
+        return (0..n).collect();
+    }
+    let mut b: Vec<u32> = (lo..=hi).map(|v| (v % n128) as u32).collect();
+    b.sort_unstable();
+    b
+}
+
+impl Scan {
+    /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch (one in
+    /// all when the salted prefix is fixed).
+    pub fn ranges(self) -> ScanRanges {
+        let base = self.base;
+        if base.impossible {
+            return ScanRanges::default();
+        }
+        let salts = base.salts();
+        let width = base.salt.width();
+        let single = salts.len() == 1 && self.parts.len() == 1;
+        let mut out = Vec::with_capacity(salts.len() * self.parts.len());
+        let mut buf = base.buf;
+        for salt in salts {
+            let mut head = core::mem::take(&mut buf);
+            let salt_bytes = if width == 1 {
+                [salt as u8, 0]
+            } else {
+                (salt as u16).to_be_bytes()
+            };
+            head[..width].copy_from_slice(&salt_bytes[..width]);
+            for (lower, upper) in &self.parts {
+                let r = build(&head, lower, upper, single);
+                out.extend(r);
+            }
+            buf = head;
+        }
+        ScanRanges::new(out)
+    }
+}
+
+/// One range from the fixed prefix `head` and a part; `None` if it is empty for sure.
+fn build(head: &[u8], lower: &Lower, upper: &Upper, _single: bool) -> Option<ScanRange> {
+    let mut buf = Vec::with_capacity(2 * head.len() + 16);
+    buf.extend_from_slice(head);
+    match lower {
+        Lower::Prefix => {}
+        Lower::At(b) => buf.extend_from_slice(b),
+        Lower::After(b) => {
+            buf.extend_from_slice(b);
+            if !successor_in_place(&mut buf, 0) {
+                return None;
+            }
+        }
+    }
+    let start_len = buf.len();
+    buf.extend_from_slice(head);
+    let bounded = match upper {
+        Upper::PrefixEnd => successor_in_place(&mut buf, start_len),
+        Upper::At(b) => {
+            buf.extend_from_slice(b);
+            true
+        }
+        Upper::After(b) => {
+            buf.extend_from_slice(b);
+            successor_in_place(&mut buf, start_len)
+        }
+    };
+    Some(ScanRange::from_parts(buf, start_len, bounded))
+}

@@ -1,6 +1,5 @@
 //! The derive input lowered to a typed AST that borrows from syn (thiserror's `ast.rs`).
 
-use proc_macro2::Span;
 use quote::format_ident;
 use syn::{Data, DeriveInput, Fields, Type};
 
@@ -308,9 +307,4 @@ fn repr_of(cx: &Ctxt, attrs: &[syn::Attribute]) -> Option<(syn::Ident, TyKind)> 
         });
     }
     out
-}
-
-pub fn span_of(f: &Field) -> Span {
-    use syn::spanned::Spanned;
-    f.original.span()
 }

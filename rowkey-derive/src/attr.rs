@@ -17,19 +17,16 @@ pub struct Attr<'a, T> {
 
 pub struct Pad {
     pub len: usize,
-    pub len_span: Span,
     pub fill: Option<(u8, Span)>,
 }
 
 pub struct Salt {
     pub buckets: u64,
-    pub buckets_span: Span,
     pub modulo: Option<Span>,
 }
 
 pub struct HashPrefix {
     pub len: usize,
-    pub len_span: Span,
     pub raw: bool,
 }
 
@@ -73,11 +70,6 @@ fn set<'a, T>(
 
 fn parse_usize(lit: &LitInt) -> syn::Result<usize> {
     lit.base10_parse::<usize>()
-}
-
-fn parse_byte(meta: &ParseNestedMeta, what: &str) -> syn::Result<(u8, Span)> {
-    let lit: Lit = meta.input.parse()?;
-    byte_of(&lit, what)
 }
 
 fn byte_of(lit: &Lit, what: &str) -> syn::Result<(u8, Span)> {
@@ -164,11 +156,7 @@ fn finish_salt(
         ));
         return None;
     }
-    Some(Salt {
-        buckets: n,
-        buckets_span: span,
-        modulo,
-    })
+    Some(Salt { buckets: n, modulo })
 }
 
 fn path_str(p: &syn::Path) -> String {
@@ -223,8 +211,8 @@ pub fn field_attrs<'a>(cx: &Ctxt, attrs: &'a [Attribute]) -> FieldAttrs<'a> {
                         span,
                         "#[pad(0)] makes every value empty: give the fixed width in bytes (strings/bytes) or digits (unsigned integers)",
                     )),
-                    (Ok(()), Some((len, len_span))) => {
-                        set(cx, &mut out.pad, attr, Pad { len, len_span, fill }, PAD)
+                    (Ok(()), Some((len, _))) => {
+                        set(cx, &mut out.pad, attr, Pad { len, fill }, PAD)
                     }
                     (Ok(()), None) => {}
                 }
@@ -320,11 +308,7 @@ pub fn field_attrs<'a>(cx: &Ctxt, attrs: &'a [Attribute]) -> FieldAttrs<'a> {
                                 cx,
                                 &mut out.hash_prefix,
                                 attr,
-                                HashPrefix {
-                                    len,
-                                    len_span: span,
-                                    raw,
-                                },
+                                HashPrefix { len, raw },
                                 HASH_PREFIX,
                             );
                         }

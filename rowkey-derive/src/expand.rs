@@ -465,14 +465,14 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
         (format!("{name_str} {{ "), " }")
     };
 
-    let scan = crate::scan::expand(
-        p,
-        krate,
-        fields,
-        &gens.iter().map(|g| g.codec.clone()).collect::<Vec<_>>(),
-        salt.as_ref()
-            .map(|s| (s.buckets, s.width, s.through, s.modulo)),
-    );
+    let codecs: Vec<_> = gens.iter().map(|g| g.codec.clone()).collect();
+    let salt_info = salt.as_ref().map(|s| crate::scan::SaltInfo {
+        buckets: s.buckets,
+        width: s.width,
+        through: s.through,
+        modulo: s.modulo,
+    });
+    let scan = crate::scan::expand(p, krate, fields, &codecs, salt_info.as_ref());
 
     quote! {
         #item_checks
@@ -629,7 +629,6 @@ fn expand_enum(
         .map(|v| crate::ast::unraw(v.ident))
         .collect();
     let repr_str = repr_ty.to_string();
-    let scan = crate::scan::expand_enum(p, krate);
     quote! {
         #(#code_consts)*
 
@@ -704,10 +703,5 @@ fn expand_enum(
                 out.push_str(match self { #(#name::#idents => #names,)* });
             }
         }
-
-        #scan
     }
 }
-
-#[allow(dead_code)]
-fn unused(_: &Ctxt) {}

@@ -9,6 +9,7 @@ pub mod error;
 pub mod hbase;
 pub mod hotspot;
 pub mod layout;
+pub mod merge;
 pub mod plan;
 
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
@@ -80,11 +81,11 @@ pub trait RowKey: Sized {
     /// that do not decode are shown with the error and the rest in HBase `toStringBinary` form.
     fn describe(bytes: &[u8]) -> String;
 
-    // TEMP-SPLIT2 Region split points derived from the layout: salt bucket boundaries, or even splits of
-    // TEMP-SPLIT3
-    // TEMP-SPLIT fn split_points(regions: usize) -> Result<Vec<Vec<u8>>, plan::PlanError> {
-    // TEMP-SPLIT     plan::layout_split_points(Self::LAYOUT, regions)
-    // TEMP-SPLIT }
+    /// Region split points derived from the layout: salt bucket boundaries, or even splits of
+    /// the hash-prefix space. See [`plan::layout_split_points`].
+    fn split_points(regions: usize) -> Result<Vec<Vec<u8>>, plan::PlanError> {
+        plan::layout_split_points(Self::LAYOUT, regions)
+    }
 }
 
 /// Decoding of a derived key from bytes that live for `'de` (fields of type `&str`/`&[u8]`

@@ -1,0 +1,280 @@
+//! K-way merge of the result streams of a fanned-out scan back into logical key order.
+//!
+//! A salted scan returns one range per bucket; each range's results are sorted, but the
+//! buckets interleave in logical order. [`merge`] compares keys **after the salt** (skip the
+//! salt width, [`crate::layout::SaltLayout::width`]) and yields one sorted sequence. Ties keep
+//! the order of the streams; empty streams are fine.
+//!
+//! ```
+//! use rowkey::merge::merge;
+//!
+//! // two buckets (salt byte first), each sorted
+//! let b0 = vec![b"\x00b".to_vec(), b"\x00d".to_vec()];
+//! let b1 = vec![b"\x01a".to_vec(), b"\x01c".to_vec(), b"\x01e".to_vec()];
+//! let merged: Vec<_> = merge(vec![b0.into_iter(), b1.into_iter()], 1).collect();
+//! assert_eq!(merged, [&b"\x01a"[..], b"\x00b", b"\x01c", b"\x00d", b"\x01e"]);
+//! ```
+//!
+//! With the `async` feature, [`merge_streams`] does the same for `futures::Stream`s (one per
+//! region server scan, say).
+
+use core::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// An item of a scan result stream: something with a row key.
+pub trait MergeKey {
+    /// The full row key (salt included).
+    fn merge_key(&self) -> &[u8];
+}
+
+impl MergeKey for Vec<u8> {
+    fn merge_key(&self) -> &[u8] {
+        self
+    }
+}
+impl MergeKey for &[u8] {
+    fn merge_key(&self) -> &[u8] {
+        self
+    }
+}
+impl MergeKey for bytes::Bytes {
+    fn merge_key(&self) -> &[u8] {
+        self
+    }
+}
+impl<const N: usize> MergeKey for [u8; N] {
+    fn merge_key(&self) -> &[u8] {
+        self
+    }
+}
+/// `(key, value)` pairs, as most clients return rows.
+impl<K: AsRef<[u8]>, V> MergeKey for (K, V) {
+    fn merge_key(&self) -> &[u8] {
+        self.0.as_ref()
+    }
+}
+impl<T: MergeKey, E> MergeKey for Result<T, E> {
+    /// Errors sort first, so that they surface as soon as they are seen.
+    fn merge_key(&self) -> &[u8] {
+        match self {
+            Ok(t) => t.merge_key(),
+            Err(_) => &[],
+        }
+    }
+}
+
+fn logical(key: &[u8], skip: usize) -> &[u8] {
+    key.get(skip..).unwrap_or_default()
+}
+
+struct Head<T> {
+    item: T,
+    stream: usize,
+    skip: usize,
+}
+
+impl<T: MergeKey> Ord for Head<T> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // BinaryHeap is a max-heap: reverse for the smallest first.
+        logical(other.item.merge_key(), other.skip)
+            .cmp(logical(self.item.merge_key(), self.skip))
+            .then(other.stream.cmp(&self.stream))
+    }
+}
+impl<T: MergeKey> PartialOrd for Head<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<T: MergeKey> PartialEq for Head<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl<T: MergeKey> Eq for Head<T> {}
+
+/// Merge sorted iterators into one sorted iterator, comparing keys after `skip` salt bytes.
+pub fn merge<I>(streams: impl IntoIterator<Item = I>, skip: usize) -> Merge<I>
+where
+    I: Iterator,
+    I::Item: MergeKey,
+{
+    let mut streams: Vec<I> = streams.into_iter().collect();
+    let mut heap = BinaryHeap::with_capacity(streams.len());
+    for (i, s) in streams.iter_mut().enumerate() {
+        if let Some(item) = s.next() {
+            heap.push(Head {
+                item,
+                stream: i,
+                skip,
+            });
+        }
+    }
+    Merge {
+        streams,
+        heap,
+        skip,
+    }
+}
+
+/// The iterator of [`merge`].
+pub struct Merge<I: Iterator> {
+    streams: Vec<I>,
+    heap: BinaryHeap<Head<I::Item>>,
+    skip: usize,
+}
+
+impl<I> Iterator for Merge<I>
+where
+    I: Iterator,
+    I::Item: MergeKey,
+{
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        let Head { item, stream, .. } = self.heap.pop()?;
+        if let Some(next) = self.streams.get_mut(stream).and_then(Iterator::next) {
+            self.heap.push(Head {
+                item: next,
+                stream,
+                skip: self.skip,
+            });
+        }
+        Some(item)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let (mut lo, mut hi) = (self.heap.len(), Some(self.heap.len()));
+        for s in &self.streams {
+            let (l, h) = s.size_hint();
+            lo = lo.saturating_add(l);
+            hi = match (hi, h) {
+                (Some(a), Some(b)) => a.checked_add(b),
+                _ => None,
+            };
+        }
+        (lo, hi)
+    }
+}
+
+#[cfg(feature = "async")]
+pub use self::stream::{merge_streams, MergeStreams};
+
+#[cfg(feature = "async")]
+mod stream {
+    use core::pin::Pin;
+    use core::task::{Context, Poll};
+
+    use futures_core::Stream;
+
+    use super::{logical, MergeKey};
+
+    /// Merge sorted streams into one sorted stream, comparing keys after `skip` salt bytes.
+    /// Waits until every unfinished stream has its next item before yielding the smallest.
+    ///
+    /// ```
+    /// # futures::executor::block_on(async {
+    /// use futures::{stream, StreamExt};
+    /// use rowkey::merge::merge_streams;
+    ///
+    /// let a = stream::iter(vec![b"\x00b".to_vec(), b"\x00d".to_vec()]);
+    /// let b = stream::iter(vec![b"\x01a".to_vec(), b"\x01c".to_vec()]);
+    /// let merged: Vec<_> = merge_streams(vec![a, b], 1).collect().await;
+    /// assert_eq!(merged, [&b"\x01a"[..], b"\x00b", b"\x01c", b"\x00d"]);
+    /// # });
+    /// ```
+    pub fn merge_streams<S>(streams: impl IntoIterator<Item = S>, skip: usize) -> MergeStreams<S>
+    where
+        S: Stream + Unpin,
+        S::Item: MergeKey,
+    {
+        let streams: Vec<S> = streams.into_iter().collect();
+        let n = streams.len();
+        MergeStreams {
+            streams,
+            heads: (0..n).map(|_| None).collect(),
+            done: vec![false; n],
+            skip,
+        }
+    }
+
+    /// The stream of [`merge_streams`].
+    pub struct MergeStreams<S: Stream> {
+        streams: Vec<S>,
+        heads: Vec<Option<S::Item>>,
+        done: Vec<bool>,
+        skip: usize,
+    }
+
+    impl<S: Stream + Unpin> Unpin for MergeStreams<S> {}
+
+    impl<S> Stream for MergeStreams<S>
+    where
+        S: Stream + Unpin,
+        S::Item: MergeKey,
+    {
+        type Item = S::Item;
+
+        fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<S::Item>> {
+            let this = self.get_mut();
+            let mut pending = false;
+            for i in 0..this.streams.len() {
+                if this.heads[i].is_none() && !this.done[i] {
+                    match Pin::new(&mut this.streams[i]).poll_next(cx) {
+                        Poll::Ready(Some(item)) => this.heads[i] = Some(item),
+                        Poll::Ready(None) => this.done[i] = true,
+                        Poll::Pending => pending = true,
+                    }
+                }
+            }
+            if pending {
+                return Poll::Pending;
+            }
+            let skip = this.skip;
+            let mut best: Option<usize> = None;
+            for (i, h) in this.heads.iter().enumerate() {
+                if let Some(item) = h {
+                    let better = match best.and_then(|b| this.heads[b].as_ref()) {
+                        None => true,
+                        Some(cur) => {
+                            logical(item.merge_key(), skip) < logical(cur.merge_key(), skip)
+                        }
+                    };
+                    if better {
+                        best = Some(i);
+                    }
+                }
+            }
+            Poll::Ready(best.and_then(|i| this.heads[i].take()))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ties_and_empty_streams() {
+        let a: Vec<Vec<u8>> = vec![];
+        let b = vec![b"\x01x".to_vec(), b"\x01y".to_vec()];
+        let c = vec![b"\x02x".to_vec()];
+        let out: Vec<_> = merge(vec![a.into_iter(), b.into_iter(), c.into_iter()], 1).collect();
+        assert_eq!(
+            out,
+            [b"\x01x".to_vec(), b"\x02x".to_vec(), b"\x01y".to_vec()]
+        );
+        let none: Vec<std::vec::IntoIter<Vec<u8>>> = vec![];
+        assert_eq!(merge(none, 1).count(), 0);
+    }
+
+    #[test]
+    fn pairs() {
+        let a = vec![(b"\x00b".to_vec(), 1), (b"\x00c".to_vec(), 2)];
+        let b = vec![(b"\x01a".to_vec(), 3)];
+        let out: Vec<i32> = merge(vec![a.into_iter(), b.into_iter()], 1)
+            .map(|(_, v)| v)
+            .collect();
+        assert_eq!(out, [3, 1, 2]);
+    }
+}

@@ -50,29 +50,47 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("wrote {} events for 200 users", rows.len());
 
     let sample = EventKey::from_row_key(&rows[0].0)?;
-    println!("a key:      {}", rowkey::hbase::to_string_binary(&rows[0].0));
+    println!(
+        "a key:      {}",
+        rowkey::hbase::to_string_binary(&rows[0].0)
+    );
     println!("described:  {}", EventKey::describe(&rows[0].0));
     assert_eq!(sample.uid, 1);
 
     // Served by one prefix scan each:
-    let show = |label: &str, ranges: rowkey::ScanRanges| -> Result<(), Box<dyn std::error::Error>> {
-        let found: Vec<EventKey> = store
-            .scan_each(&ranges)?
-            .into_iter()
-            .flatten()
-            .map(|(k, _)| EventKey::from_row_key(&k))
-            .collect::<Result<_, _>>()?;
-        println!("{label:<48} {} range(s), {:>3} rows", ranges.len(), found.len());
-        if let Some(first) = found.first() {
-            println!("{:<48} first: {first:?}", "");
-        }
-        Ok(())
-    };
+    let show =
+        |label: &str, ranges: rowkey::ScanRanges| -> Result<(), Box<dyn std::error::Error>> {
+            let found: Vec<EventKey> = store
+                .scan_each(&ranges)?
+                .into_iter()
+                .flatten()
+                .map(|(k, _)| EventKey::from_row_key(&k))
+                .collect::<Result<_, _>>()?;
+            println!(
+                "{label:<48} {} range(s), {:>3} rows",
+                ranges.len(),
+                found.len()
+            );
+            if let Some(first) = found.first() {
+                println!("{:<48} first: {first:?}", "");
+            }
+            Ok(())
+        };
     show("all events of user 42", EventKey::scan().uid(42).ranges())?;
-    show("user 42, clicks", EventKey::scan().uid(42).event_type(EventType::Click).ranges())?;
+    show(
+        "user 42, clicks",
+        EventKey::scan()
+            .uid(42)
+            .event_type(EventType::Click)
+            .ranges(),
+    )?;
     show(
         "user 42, clicks in \"shop\" (not \"shopping\")",
-        EventKey::scan().uid(42).event_type(EventType::Click).biz_type("shop").ranges(),
+        EventKey::scan()
+            .uid(42)
+            .event_type(EventType::Click)
+            .biz_type("shop")
+            .ranges(),
     )?;
     show(
         "user 42, clicks in biz starting with \"shop\"",

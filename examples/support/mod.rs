@@ -21,7 +21,10 @@ impl Store {
         let path = std::env::temp_dir().join(format!("rowkey-{name}-{}.redb", std::process::id()));
         let _ = std::fs::remove_file(&path);
         let db = Database::create(&path)?;
-        Ok(Store { db, path: Some(path) })
+        Ok(Store {
+            db,
+            path: Some(path),
+        })
     }
 
     /// A store in memory.

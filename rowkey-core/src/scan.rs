@@ -147,7 +147,16 @@ impl fmt::Debug for ScanRange {
 /// when the scan fans out).
 #[derive(Clone, PartialEq, Eq, Default)]
 pub struct ScanRanges {
-    ranges: Vec<ScanRange>,
+    ranges: Ranges,
+}
+
+/// One range inline (the common fixed-prefix case costs no extra allocation), or many.
+#[derive(Clone, PartialEq, Eq, Default)]
+enum Ranges {
+    #[default]
+    None,
+    One(ScanRange),
+    Many(Vec<ScanRange>),
 }
 
 impl ScanRanges {
@@ -155,46 +164,93 @@ impl ScanRanges {
     pub fn new(mut ranges: Vec<ScanRange>) -> Self {
         ranges.retain(|r| !r.is_empty());
         ranges.sort_by(|a, b| a.start().cmp(b.start()));
-        Self { ranges }
+        Self {
+            ranges: Ranges::Many(ranges),
+        }
+    }
+
+    /// A single range (none if it is empty).
+    pub fn one(range: ScanRange) -> Self {
+        Self {
+            ranges: if range.is_empty() {
+                Ranges::None
+            } else {
+                Ranges::One(range)
+            },
+        }
     }
 
     /// The ranges, in key order.
     pub fn iter(&self) -> core::slice::Iter<'_, ScanRange> {
-        self.ranges.iter()
+        self.as_slice().iter()
     }
 
     /// Number of ranges.
     pub fn len(&self) -> usize {
-        self.ranges.len()
+        self.as_slice().len()
     }
 
     /// Whether there are none (the scan can match nothing).
     pub fn is_empty(&self) -> bool {
-        self.ranges.is_empty()
+        self.as_slice().is_empty()
     }
 
     /// Whether any range contains `key`.
     pub fn contains(&self, key: &[u8]) -> bool {
-        self.ranges.iter().any(|r| r.contains(key))
+        self.iter().any(|r| r.contains(key))
     }
 
     /// The ranges as a slice.
     pub fn as_slice(&self) -> &[ScanRange] {
-        &self.ranges
+        match &self.ranges {
+            Ranges::None => &[],
+            Ranges::One(r) => core::slice::from_ref(r),
+            Ranges::Many(v) => v,
+        }
     }
 }
 
 impl fmt::Debug for ScanRanges {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(&self.ranges).finish()
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// The owning iterator of [`ScanRanges`].
+#[derive(Debug)]
+pub struct IntoIter(IntoIterInner);
+
+#[derive(Debug)]
+enum IntoIterInner {
+    One(core::option::IntoIter<ScanRange>),
+    Many(std::vec::IntoIter<ScanRange>),
+}
+
+impl Iterator for IntoIter {
+    type Item = ScanRange;
+    fn next(&mut self) -> Option<ScanRange> {
+        match &mut self.0 {
+            IntoIterInner::One(i) => i.next(),
+            IntoIterInner::Many(i) => i.next(),
+        }
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match &self.0 {
+            IntoIterInner::One(i) => i.size_hint(),
+            IntoIterInner::Many(i) => i.size_hint(),
+        }
     }
 }
 
 impl IntoIterator for ScanRanges {
     type Item = ScanRange;
-    type IntoIter = std::vec::IntoIter<ScanRange>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.ranges.into_iter()
+    type IntoIter = IntoIter;
+    fn into_iter(self) -> IntoIter {
+        IntoIter(match self.ranges {
+            Ranges::None => IntoIterInner::One(None.into_iter()),
+            Ranges::One(r) => IntoIterInner::One(Some(r).into_iter()),
+            Ranges::Many(v) => IntoIterInner::Many(v.into_iter()),
+        })
     }
 }
 
@@ -202,7 +258,7 @@ impl<'a> IntoIterator for &'a ScanRanges {
     type Item = &'a ScanRange;
     type IntoIter = core::slice::Iter<'a, ScanRange>;
     fn into_iter(self) -> Self::IntoIter {
-        self.ranges.iter()
+        self.iter()
     }
 }
 
@@ -286,6 +342,8 @@ enum Upper {
     At(Vec<u8>),
     /// After every key starting with `prefix ++ bytes`.
     After(Vec<u8>),
+    /// At `prefix ++ 0x00`: the range of exactly the prefix (a full key).
+    AtZero,
 }
 
 /// The state of a typed scan builder: the encoded bytes of the fields fixed so far (after a
@@ -311,7 +369,7 @@ pub struct ScanBuilder {
 #[must_use = "call .ranges() to get the byte ranges to scan"]
 pub struct Scan {
     base: ScanBuilder,
-    parts: Vec<(Lower, Upper)>,
+    parts: [Option<(Lower, Upper)>; 2],
 }
 
 /// Byte encoding of a string/bytes prefix under a codec, for `_starts_with` scans.
@@ -477,7 +535,7 @@ impl ScanBuilder {
         match (lower, upper) {
             (Some(l), Some(u)) => Scan {
                 base: self,
-                parts: vec![(l, u)],
+                parts: [Some((l, u)), None],
             },
             // A bound that cannot be encoded (e.g. a negative #[reverse_ts] time): no exact
             // range exists for it, so the scan matches nothing rather than too much.
@@ -485,7 +543,7 @@ impl ScanBuilder {
                 self.impossible = true;
                 Scan {
                     base: self,
-                    parts: Vec::new(),
+                    parts: [None, None],
                 }
             }
         }
@@ -498,18 +556,18 @@ impl ScanBuilder {
                 self.impossible = true;
                 Scan {
                     base: self,
-                    parts: Vec::new(),
+                    parts: [None, None],
                 }
             }
             Some((e, None)) => Scan {
                 base: self,
-                parts: vec![(Lower::At(e.clone()), Upper::After(e))],
+                parts: [Some((Lower::At(e.clone()), Upper::After(e))), None],
             },
             Some((e, Some(x))) => Scan {
                 base: self,
-                parts: vec![
-                    (Lower::At(e.clone()), Upper::At(x.clone())),
-                    (Lower::After(x), Upper::After(e)),
+                parts: [
+                    Some((Lower::At(e.clone()), Upper::At(x.clone()))),
+                    Some((Lower::After(x), Upper::After(e))),
                 ],
             },
         }
@@ -517,21 +575,16 @@ impl ScanBuilder {
 
     /// The ranges of everything that matches the fields fixed so far.
     pub fn ranges(self) -> ScanRanges {
-        let parts = if self.complete {
-            vec![(Lower::Prefix, Upper::At(vec![0]))]
+        let part = if self.complete {
+            (Lower::Prefix, Upper::AtZero)
         } else {
-            vec![(Lower::Prefix, Upper::PrefixEnd)]
+            (Lower::Prefix, Upper::PrefixEnd)
         };
-        Scan { base: self, parts }.ranges()
-    }
-
-    fn salts(&self) -> Vec<u32> {
-        match (self.salt, self.salt_value, &self.buckets) {
-            (SaltSpec::None, _, _) => vec![0],
-            (_, Some(s), _) => vec![s],
-            (_, None, Some(b)) => b.clone(),
-            (s, None, None) => (0..s.buckets()).collect(),
+        Scan {
+            base: self,
+            parts: [Some(part), None],
         }
+        .ranges()
     }
 }
 
@@ -567,49 +620,80 @@ impl Scan {
     /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch (one in
     /// all when the salted prefix is fixed).
     pub fn ranges(self) -> ScanRanges {
-        let base = self.base;
+        let mut base = self.base;
         if base.impossible {
             return ScanRanges::default();
         }
-        let salts = base.salts();
         let width = base.salt.width();
-        let single = salts.len() == 1 && self.parts.len() == 1;
-        let mut out = Vec::with_capacity(salts.len() * self.parts.len());
-        let mut buf = base.buf;
-        for salt in salts {
-            let mut head = core::mem::take(&mut buf);
-            let salt_bytes = if width == 1 {
-                [salt as u8, 0]
-            } else {
-                (salt as u16).to_be_bytes()
+        let single_salt = match (base.salt, base.salt_value) {
+            (SaltSpec::None, _) => Some(0),
+            (_, Some(s)) => Some(s),
+            _ => None,
+        };
+        let parts = || self.parts.iter().flatten();
+        let n_parts = parts().count();
+        if let (Some(salt), 1, Some((lower, upper))) = (single_salt, n_parts, parts().next()) {
+            // The common case: one range, built in the builder's own buffer.
+            put_salt_bytes(&mut base.buf, salt, width);
+            return match build_in(base.buf, lower, upper) {
+                Some(r) => ScanRanges::one(r),
+                None => ScanRanges::default(),
             };
-            head[..width].copy_from_slice(&salt_bytes[..width]);
-            for (lower, upper) in &self.parts {
-                let r = build(&head, lower, upper, single);
-                out.extend(r);
+        }
+        let n_salts = match (single_salt, &base.buckets) {
+            (Some(_), _) => 1,
+            (None, Some(b)) => b.len(),
+            (None, None) => base.salt.buckets() as usize,
+        };
+        let mut out = Vec::with_capacity(n_salts * n_parts);
+        let mut head = base.buf;
+        for i in 0..n_salts {
+            let salt = match (single_salt, &base.buckets) {
+                (Some(s), _) => s,
+                (None, Some(b)) => b.get(i).copied().unwrap_or_default(),
+                (None, None) => i as u32,
+            };
+            put_salt_bytes(&mut head, salt, width);
+            for (lower, upper) in parts() {
+                let mut buf = Vec::with_capacity(2 * head.len() + 16);
+                buf.extend_from_slice(&head);
+                out.extend(build_in(buf, lower, upper));
             }
-            buf = head;
         }
         ScanRanges::new(out)
     }
 }
 
-/// One range from the fixed prefix `head` and a part; `None` if it is empty for sure.
-fn build(head: &[u8], lower: &Lower, upper: &Upper, _single: bool) -> Option<ScanRange> {
-    let mut buf = Vec::with_capacity(2 * head.len() + 16);
-    buf.extend_from_slice(head);
+fn put_salt_bytes(head: &mut [u8], salt: u32, width: usize) {
+    let bytes = if width == 1 {
+        [salt as u8, 0]
+    } else {
+        (salt as u16).to_be_bytes()
+    };
+    if let (Some(dst), Some(src)) = (head.get_mut(..width), bytes.get(..width)) {
+        dst.copy_from_slice(src);
+    }
+}
+
+/// One range from `buf` (holding the fixed prefix) and a part, reusing `buf`; `None` if it is
+/// empty for sure.
+fn build_in(mut buf: Vec<u8>, lower: &Lower, upper: &Upper) -> Option<ScanRange> {
+    let head_len = buf.len();
+    buf.reserve(head_len + 16);
     match lower {
         Lower::Prefix => {}
         Lower::At(b) => buf.extend_from_slice(b),
         Lower::After(b) => {
             buf.extend_from_slice(b);
-            if !successor_in_place(&mut buf, 0) {
+            // If `b` is all 0xFF the successor lands on or past the end of the prefix: nothing
+            // after it can be in the range.
+            if !successor_in_place(&mut buf, 0) || buf.len() <= head_len {
                 return None;
             }
         }
     }
     let start_len = buf.len();
-    buf.extend_from_slice(head);
+    buf.extend_from_within(..head_len);
     let bounded = match upper {
         Upper::PrefixEnd => successor_in_place(&mut buf, start_len),
         Upper::At(b) => {
@@ -619,6 +703,10 @@ fn build(head: &[u8], lower: &Lower, upper: &Upper, _single: bool) -> Option<Sca
         Upper::After(b) => {
             buf.extend_from_slice(b);
             successor_in_place(&mut buf, start_len)
+        }
+        Upper::AtZero => {
+            buf.push(0);
+            true
         }
     };
     Some(ScanRange::from_parts(buf, start_len, bounded))

@@ -107,7 +107,11 @@ pub struct Reverse<C>(C);
 fn take<const W: usize>(input: &[u8]) -> Result<[u8; W], DecodeError> {
     match input.first_chunk::<W>() {
         Some(a) => Ok(*a),
-        None => Err(DecodeError::truncated(input.len(), W - input.len(), input.len())),
+        None => Err(DecodeError::truncated(
+            input.len(),
+            W - input.len(),
+            input.len(),
+        )),
     }
 }
 
@@ -815,7 +819,8 @@ pub mod content {
                                 return Err(DecodeError::new(
                                     DecodeErrorKind::InvalidByte {
                                         byte: input[pos + 1],
-                                        expected: "an escaped 0x00 or 0x01 after the escape byte 0x01",
+                                        expected:
+                                            "an escaped 0x00 or 0x01 after the escape byte 0x01",
                                     },
                                     pos + 1,
                                 ))
@@ -1271,7 +1276,10 @@ mod tests {
     #[test]
     fn ints() {
         assert_eq!(enc::<Natural, i64>(&i64::MIN, 0), [0; 8]);
-        assert_eq!(enc::<Natural, i64>(&-1, 0), [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]);
+        assert_eq!(
+            enc::<Natural, i64>(&-1, 0),
+            [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+        );
         assert_eq!(enc::<Natural, u16>(&0x1234, 0), [0x12, 0x34]);
         assert_eq!(enc::<Natural, u16>(&0x1234, 0xFF), [0xED, 0xCB]);
         assert_eq!(enc::<Java, i32>(&-1, 0), [0xFF; 4]);
@@ -1305,7 +1313,10 @@ mod tests {
         assert!(<Pad<2, 0> as Codec<u32>>::encode(&100, &mut Vec::new(), 0).is_err());
         assert_eq!(enc::<Pad<45, 0>, u128>(&u128::MAX, 0).len(), 45);
         let b = enc::<Pad<45, 0>, u128>(&u128::MAX, 0);
-        assert_eq!(<Pad<45, 0> as Decode<u128>>::decode(&b, 0).unwrap().0, u128::MAX);
+        assert_eq!(
+            <Pad<45, 0> as Decode<u128>>::decode(&b, 0).unwrap().0,
+            u128::MAX
+        );
         assert!(<Pad<3, 0> as Decode<u8>>::decode(b"300", 0).is_err());
         assert!(<Pad<3, 0> as Decode<u8>>::decode(b"2a5", 0).is_err());
         assert_eq!(<Pad<3, 0> as Decode<u8>>::decode(b"255", 0).unwrap().0, 255);
@@ -1369,9 +1380,17 @@ mod tests {
         assert_eq!(enc::<Pad<4, b' '>, String>(&"ab".into(), 0), b"ab  ");
         assert!(<Pad<4, 0> as Codec<String>>::encode(&"abcde".into(), &mut Vec::new(), 0).is_err());
         assert!(<Pad<4, b' '> as Codec<String>>::encode(&"a ".into(), &mut Vec::new(), 0).is_err());
-        assert_eq!(enc::<Reverse<Pad<4, 0>>, String>(&"aé".into(), 0), "éa\0".as_bytes());
+        assert_eq!(
+            enc::<Reverse<Pad<4, 0>>, String>(&"aé".into(), 0),
+            "éa\0".as_bytes()
+        );
         let b = enc::<Reverse<Pad<5, 0>>, String>(&"aé".into(), 0xFF);
-        assert_eq!(<Reverse<Pad<5, 0>> as Decode<String>>::decode(&b, 0xFF).unwrap().0, "aé");
+        assert_eq!(
+            <Reverse<Pad<5, 0>> as Decode<String>>::decode(&b, 0xFF)
+                .unwrap()
+                .0,
+            "aé"
+        );
     }
 
     #[test]

@@ -308,7 +308,11 @@ impl DecodeError {
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.field.is_empty() {
-            write!(f, "cannot decode key at byte {}: {}", self.offset, self.kind)
+            write!(
+                f,
+                "cannot decode key at byte {}: {}",
+                self.offset, self.kind
+            )
         } else {
             write!(
                 f,

@@ -15,7 +15,7 @@
 //! assert_eq!(merged, [&b"\x01a"[..], b"\x00b", b"\x01c", b"\x00d", b"\x01e"]);
 //! ```
 //!
-//! With the `async` feature, [`merge_streams`] does the same for `futures::Stream`s (one per
+//! With the `async` feature, `merge_streams` does the same for `futures::Stream`s (one per
 //! region server scan, say).
 
 use core::cmp::Ordering;

@@ -86,7 +86,7 @@ fn byte_of(lit: &Lit, what: &str) -> syn::Result<(u8, Span)> {
     }
 }
 
-fn marker<'a>(cx: &Ctxt, attr: &'a Attribute, name: &str) -> bool {
+fn marker(cx: &Ctxt, attr: &Attribute, name: &str) -> bool {
     match attr.meta.require_path_only() {
         Ok(_) => true,
         Err(_) => {
@@ -241,21 +241,11 @@ pub fn field_attrs<'a>(cx: &Ctxt, attrs: &'a [Attribute]) -> FieldAttrs<'a> {
                     }
                 }
             }
-            REVERSE_TS => {
-                if marker(cx, attr, REVERSE_TS) {
-                    set(cx, &mut out.reverse_ts, attr, (), REVERSE_TS)
-                }
+            REVERSE_TS if marker(cx, attr, REVERSE_TS) => {
+                set(cx, &mut out.reverse_ts, attr, (), REVERSE_TS)
             }
-            DESC => {
-                if marker(cx, attr, DESC) {
-                    set(cx, &mut out.desc, attr, (), DESC)
-                }
-            }
-            REVERSE => {
-                if marker(cx, attr, REVERSE) {
-                    set(cx, &mut out.reverse, attr, (), REVERSE)
-                }
-            }
+            DESC if marker(cx, attr, DESC) => set(cx, &mut out.desc, attr, (), DESC),
+            REVERSE if marker(cx, attr, REVERSE) => set(cx, &mut out.reverse, attr, (), REVERSE),
             SALT => {
                 if let Some(s) = parse_salt(attr, cx) {
                     set(cx, &mut out.salt, attr, s, SALT);

@@ -68,7 +68,7 @@ fn salted_layouts() {
     let keys = || {
         (0..20_000u32).map(|i| {
             Salted {
-                host: i,
+                host: i.wrapping_mul(2_654_435_761),
                 ts: u64::from(i),
             }
             .to_row_key()

@@ -602,7 +602,7 @@ impl<const N: usize> HashPlain for [u8; N] {
 impl<T, C: Codec<T>> Codec<Option<T>> for C {
     const WIDTH: Option<usize> = None;
     const PREFIX_FREE: bool = C::PREFIX_FREE;
-    const REVERSED: bool = false;
+    const REVERSED: bool = C::REVERSED;
     #[inline]
     fn len(v: &Option<T>, mask: u8) -> usize {
         match v {
@@ -632,7 +632,7 @@ impl<'de, T, C: Decode<'de, T>> Decode<'de, Option<T>> for C {
             0 => Ok((None, 1)),
             1 => {
                 let rest = input.get(1..).unwrap_or_default();
-                let (v, n) = C::decode(rest, mask).map_err(|e| e.in_field("", 1))?;
+                let (v, n) = C::decode(rest, mask).map_err(|e| e.shifted(1))?;
                 Ok((Some(v), n + 1))
             }
             _ => Err(DecodeError::new(

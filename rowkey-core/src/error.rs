@@ -289,6 +289,14 @@ impl DecodeError {
         self
     }
 
+    /// Move the offset by `by` bytes (the error happened `by` bytes into an enclosing value).
+    #[cold]
+    #[must_use]
+    pub fn shifted(mut self, by: usize) -> Self {
+        self.offset = self.offset.saturating_add(by);
+        self
+    }
+
     /// The field (a dotted path for nested keys; empty for whole-key errors such as trailing bytes).
     pub fn field(&self) -> &str {
         &self.field

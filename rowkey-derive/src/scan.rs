@@ -105,7 +105,11 @@ pub fn expand(
                 #next { b, _k: ::core::marker::PhantomData }
             }
         }];
-        let orderable = f.attrs.hash_prefix.is_none() && f.attrs.reverse.is_none();
+        // No range where the byte order is not the value order: hashed and reversed fields,
+        // and an `Option` under `#[reverse_ts]` (None first, then newest first).
+        let orderable = f.attrs.hash_prefix.is_none()
+            && f.attrs.reverse.is_none()
+            && !(matches!(f.kind, TyKind::Option(_)) && f.attrs.reverse_ts.is_some());
         if orderable {
             let range_name = method_ident(f, "_range");
             let modulo = if salt.is_some_and(|s| s.modulo && s.through == i) {

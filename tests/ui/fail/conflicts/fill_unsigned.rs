@@ -1,0 +1,10 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct K {
+    #[pad(6, fill = b' ')]
+    seq: u32,
+    id: u32,
+}
+
+fn main() {}

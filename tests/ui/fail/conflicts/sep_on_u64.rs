@@ -1,0 +1,11 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct K {
+    #[sep]
+    id: u64,
+    #[sep]
+    name: String,
+}
+
+fn main() {}

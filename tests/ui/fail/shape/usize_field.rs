@@ -1,0 +1,8 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct K {
+    id: usize,
+}
+
+fn main() {}

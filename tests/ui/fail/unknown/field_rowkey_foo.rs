@@ -1,0 +1,9 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct K {
+    #[rowkey(foo)]
+    id: u64,
+}
+
+fn main() {}

@@ -57,6 +57,10 @@ pub trait Codec<T> {
 
 /// Decoding of a field of type `T` from the front of `input`; returns the value and the number
 /// of bytes used. Error offsets are relative to `input`.
+#[diagnostic::on_unimplemented(
+    message = "rowkey: the encoding `{Self}` cannot decode a field of type `{T}`",
+    note = "field types must be integers, bool, char, f32/f64, [u8; N], strings/bytes, Option of those, or types deriving RowKey"
+)]
 pub trait Decode<'de, T>: Codec<T> {
     /// Decode one value from the front of `input`.
     fn decode(input: &'de [u8], mask: u8) -> Result<(T, usize), DecodeError>;

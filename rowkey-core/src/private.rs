@@ -34,6 +34,10 @@ impl Visit for NoVisit {
 }
 
 /// Human-readable rendering of a field value for `describe`.
+#[diagnostic::on_unimplemented(
+    message = "rowkey: `{Self}` is not a row-key field type",
+    note = "field types must be integers, bool, char, f32/f64, [u8; N], strings/bytes, Option of those, or types deriving RowKey"
+)]
 pub trait Show {
     fn show(&self, out: &mut String);
 }

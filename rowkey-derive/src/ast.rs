@@ -33,7 +33,7 @@ impl TyKind {
             Type::Group(g) => TyKind::of(&g.elem),
             Type::Paren(p) => TyKind::of(&p.elem),
             Type::Reference(r) => match &*r.elem {
-                Type::Path(p) if p.qself.is_none() && p.path.is_ident("str") => TyKind::Text,
+                Type::Path(p) if is_prim(p, "str") => TyKind::Text,
                 Type::Slice(s) if is_u8(&s.elem) => TyKind::Bytes,
                 _ => TyKind::Unsupported(
                     "references other than &str and &[u8] cannot be key fields",
@@ -60,6 +60,17 @@ impl TyKind {
                 let Some(last) = p.path.segments.last() else {
                     return TyKind::Other;
                 };
+                // A multi-segment path is one of ours only under a known crate root: a user's
+                // `own::Bytes` is their own type (a nested key, say), not `bytes::Bytes`.
+                if p.path.segments.len() > 1 {
+                    let root = p.path.segments.first().map(|s| s.ident.to_string());
+                    if !matches!(
+                        root.as_deref(),
+                        Some("std" | "core" | "alloc" | "bytes" | "rowkey")
+                    ) {
+                        return TyKind::Other;
+                    }
+                }
                 let name = last.ident.to_string();
                 let arg = match &last.arguments {
                     syn::PathArguments::AngleBracketed(a) if a.args.len() == 1 => {
@@ -91,7 +102,7 @@ impl TyKind {
                     ("f64", None) if plain => TyKind::Float(8),
                     ("String", None) if plain => TyKind::Text,
                     ("Bytes", None) if plain => TyKind::Bytes,
-                    ("Box", Some(Type::Path(t))) if t.path.is_ident("str") => TyKind::Text,
+                    ("Box", Some(Type::Path(t))) if is_prim(t, "str") => TyKind::Text,
                     ("Vec", Some(t)) if is_u8(t) => TyKind::Bytes,
                     ("Vec", Some(_)) => TyKind::Unsupported(
                         "Vec<T> is only supported as Vec<u8> (bytes): a list has no order-preserving key encoding here",
@@ -144,7 +155,55 @@ impl TyKind {
 }
 
 fn is_u8(ty: &Type) -> bool {
-    matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.is_ident("u8"))
+    matches!(ty, Type::Path(p) if is_prim(p, "u8"))
+}
+
+/// `name`, or `::core::primitive::name` / `std::primitive::name`.
+fn is_prim(p: &syn::TypePath, name: &str) -> bool {
+    if p.qself.is_some() {
+        return false;
+    }
+    let segs: Vec<String> = p
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    match segs.as_slice() {
+        [n] => n == name,
+        [root, prim, n] => (root == "core" || root == "std") && prim == "primitive" && n == name,
+        _ => false,
+    }
+}
+
+/// A type as users write it: `&'a str`, `Option<Vec<u8>>`, `[u8; 4]`.
+pub fn type_string(ty: &Type) -> String {
+    use quote::ToTokens;
+    let raw = ty.to_token_stream().to_string();
+    let mut out = String::with_capacity(raw.len());
+    let chars: Vec<char> = raw.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if c == ' ' {
+            let prev = out.chars().last();
+            let next = chars.get(i + 1).copied();
+            let wordy = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+            // after a lifetime (`'a`), always keep the space: `&'a str`, `&'a [u8]`
+            let word_start = out
+                .trim_end_matches(|c: char| c.is_alphanumeric() || c == '_')
+                .chars()
+                .last();
+            let after_lifetime = wordy(prev) && word_start == Some('\'');
+            let keep = (wordy(prev) && (wordy(next) || next == Some('\'')))
+                || prev == Some(';')
+                || after_lifetime;
+            if keep {
+                out.push(' ');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 pub struct Field<'a> {

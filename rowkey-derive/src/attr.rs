@@ -32,6 +32,8 @@ pub struct HashPrefix {
 
 #[derive(Default)]
 pub struct FieldAttrs<'a> {
+    /// A `#[pad]` or `#[sep]` was written, even if invalid (so check 1 does not pile on).
+    pub delimited: bool,
     pub pad: Option<Attr<'a, Pad>>,
     pub sep: Option<Attr<'a, Option<u8>>>,
     pub reverse_ts: Option<Attr<'a, ()>>,
@@ -176,6 +178,7 @@ pub fn field_attrs<'a>(cx: &Ctxt, attrs: &'a [Attribute]) -> FieldAttrs<'a> {
         let name = ident.to_string();
         match name.as_str() {
             PAD => {
+                out.delimited = true;
                 let mut len: Option<(usize, Span)> = None;
                 let mut fill = None;
                 let res = attr.parse_args_with(|input: syn::parse::ParseStream| {
@@ -218,6 +221,7 @@ pub fn field_attrs<'a>(cx: &Ctxt, attrs: &'a [Attribute]) -> FieldAttrs<'a> {
                 }
             }
             SEP => {
+                out.delimited = true;
                 if matches!(attr.meta, syn::Meta::Path(_)) {
                     set(cx, &mut out.sep, attr, None, SEP);
                 } else {

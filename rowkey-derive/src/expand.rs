@@ -53,6 +53,25 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     })
 }
 
+/// Give every token of `ts` the span `span` (a field's type), so that trait errors in the
+/// generated code point at the field rather than at `#[derive(RowKey)]`.
+pub fn respan(ts: TokenStream, span: Span) -> TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    ts.into_iter()
+        .map(|tt| match tt {
+            TokenTree::Group(g) => {
+                let mut ng = Group::new(g.delimiter(), respan(g.stream(), span));
+                ng.set_span(span);
+                TokenTree::Group(ng)
+            }
+            mut other => {
+                other.set_span(span);
+                other
+            }
+        })
+        .collect()
+}
+
 pub fn krate_path(p: &Input) -> TokenStream {
     match &p.attrs.krate {
         Some(k) => k.value.to_token_stream(),
@@ -127,7 +146,7 @@ fn encoding_expr(
     if a.reverse.is_some() {
         let padded = a.pad.is_some();
         quote!(#e::Reverse {
-            len: match <#codec_ty as #krate::__private::Codec<#ty>>::WIDTH { ::core::option::Option::Some(w) => w, ::core::option::Option::None => 0 },
+            len: match <#codec_ty as #krate::__private::Codec<#ty>>::WIDTH { ::core::option::Option::Some(__w) => __w, ::core::option::Option::None => 0 },
             padded: #padded,
         })
     } else {
@@ -146,7 +165,7 @@ struct Gen<'a> {
 fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) -> TokenStream {
     let name = p.name();
     let name_str = crate::ast::unraw(name);
-    let (impl_g, ty_g, where_c) = p.original.generics.split_for_impl();
+    let (impl_g, ty_g, _) = p.original.generics.split_for_impl();
     let generic = p.original.generics.type_params().next().is_some()
         || p.original.generics.const_params().next().is_some();
     let container_java = p.attrs.java.is_some();
@@ -158,9 +177,9 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
             f,
             codec: codec(f, container_java, krate),
             mask: if f.attrs.desc.is_some() {
-                quote!(mask ^ 0xFF)
+                quote!(__mask ^ 0xFF)
             } else {
-                quote!(mask)
+                quote!(__mask)
             },
             hash: f
                 .attrs
@@ -216,7 +235,7 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
         quote_spanned! {*span=>
             #hash
             <#codec as #pv::Codec<#ty>>::encode(&self.#member, #target, #mask)
-                .map_err(|e| e.in_field(#fname))?;
+                .map_err(|__e| __e.in_field(#fname))?;
         }
     };
 
@@ -226,20 +245,23 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
         let width = s.width;
         if s.modulo {
             let f = &fields[0].member;
-            quote!(#pv::put_salt(buf, #pv::modulo_salt(self.#f, #buckets), #width, mask);)
+            quote!(#pv::put_salt(__buf, #pv::modulo_salt(self.#f, #buckets), #width, __mask);)
         } else {
             let hashed: Vec<_> = gens[..=s.through]
                 .iter()
-                .map(|g| encode_field(g, quote!(&mut __h)))
+                .map(|g| respan(encode_field(g, quote!(&mut __h)), g.span))
                 .collect();
             quote! {
                 let mut __h = #pv::PhoenixHash::new();
                 #(#hashed)*
-                #pv::put_salt(buf, __h.bucket(#buckets), #width, mask);
+                #pv::put_salt(__buf, __h.bucket(#buckets), #width, __mask);
             }
         }
     });
-    let encodes: Vec<_> = gens.iter().map(|g| encode_field(g, quote!(buf))).collect();
+    let encodes: Vec<_> = gens
+        .iter()
+        .map(|g| respan(encode_field(g, quote!(__buf)), g.span))
+        .collect();
 
     let lens: Vec<_> = gens
         .iter()
@@ -254,7 +276,7 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
             let member = &f.member;
             let ty = f.ty;
             let h = hash.map_or(0, |(l, _)| l);
-            quote_spanned!(*span=> + #h + <#codec as #pv::Codec<#ty>>::len(&self.#member, #mask))
+            respan(quote_spanned!(*span=> + #h + <#codec as #pv::Codec<#ty>>::len(&self.#member, #mask)), *span)
         })
         .collect();
 
@@ -270,11 +292,11 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
                 Some((len, raw)) => (
                     Some(quote! {
                         let __hp_at = __pos;
-                        let __hp = #pv::take_hash(input, __pos, #len).map_err(|e| e.in_field(#fname, 0))?;
+                        let __hp = #pv::take_hash(__input, __pos, #len).map_err(|__e| __e.in_field(#fname, 0))?;
                         __pos += #len;
                     }),
                     Some(quote! {
-                        #pv::check_hash(&#var, #len, #raw, __hp).map_err(|e| e.in_field(#fname, __hp_at))?;
+                        #pv::check_hash(&#var, #len, #raw, __hp).map_err(|__e| __e.in_field(#fname, __hp_at))?;
                     }),
                 ),
                 None => (None, None),
@@ -284,30 +306,30 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
                 let sname = &s.field_name;
                 if s.modulo {
                     quote! {
-                        #pv::check_salt_value(__salt, #pv::modulo_salt(#var, #buckets)).map_err(|e| e.in_field(#sname, 0))?;
+                        #pv::check_salt_value(__salt, #pv::modulo_salt(#var, #buckets)).map_err(|__e| __e.in_field(#sname, 0))?;
                     }
                 } else {
                     quote! {
-                        #pv::check_salt(#pv::slice(input, #salt_width, __pos), __salt, #buckets).map_err(|e| e.in_field(#sname, 0))?;
+                        #pv::check_salt(#pv::slice(__input, #salt_width, __pos), __salt, #buckets).map_err(|__e| __e.in_field(#sname, 0))?;
                     }
                 }
             });
-            quote_spanned! {*span=>
+            respan(quote_spanned! {*span=>
                 #take_hash
-                let (#var, __n) = <#codec as #pv::Decode<'__de, #ty>>::decode(#pv::rest(input, __pos), #mask)
-                    .map_err(|e| e.in_field(#fname, __pos))?;
+                let (#var, __n) = <#codec as #pv::Decode<'__de, #ty>>::decode(#pv::rest(__input, __pos), #mask)
+                    .map_err(|__e| __e.in_field(#fname, __pos))?;
                 #check_hash
                 __pos += __n;
                 #salt_check
                 __visit.field(#fname, __pos, &#var);
-            }
+            }, *span)
         })
         .collect();
     let salt_decode = salt.as_ref().map(|s| {
         let width = s.width;
         let sname = &s.field_name;
         quote! {
-            let __salt = #pv::get_salt(input, #width, mask).map_err(|e| e.in_field(#sname, 0))?;
+            let __salt = #pv::get_salt(__input, #width, __mask).map_err(|__e| __e.in_field(#sname, 0))?;
             __pos += #width;
             __visit.salt(__salt);
         }
@@ -327,7 +349,7 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
             let f = g.f;
             let fname = &f.name;
             let ty = f.ty;
-            let ty_str = ty.to_token_stream().to_string().replace(' ', "");
+            let ty_str = crate::ast::type_string(ty);
             let codec = &g.codec;
             let enc = encoding_expr(f, codec, krate, container_java);
             let desc = f.attrs.desc.is_some();
@@ -335,7 +357,7 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
                 Some((w, raw)) => quote!(::core::option::Option::Some(#krate::layout::HashPrefix { width: #w, raw: #raw })),
                 None => quote!(::core::option::Option::None),
             };
-            quote! {
+            respan(quote! {
                 #krate::layout::FieldLayout {
                     name: #fname,
                     ty: #ty_str,
@@ -344,15 +366,19 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
                     desc: #desc,
                     hash_prefix: #hp,
                 }
-            }
+            }, g.span)
         })
         .collect();
-    let width_sum = gens.iter().fold(quote!(::core::option::Option::Some(#salt_width)), |acc, g| {
-        let codec = &g.codec;
-        let ty = g.f.ty;
-        let h = g.hash.map_or(0, |(l, _)| l);
-        quote!(#pv::add_width(#pv::add_width(#acc, ::core::option::Option::Some(#h)), <#codec as #pv::Codec<#ty>>::WIDTH))
-    });
+    let width_sum = gens.iter().fold(
+        quote!(::core::option::Option::Some(#salt_width)),
+        |acc, g| {
+            let codec = &g.codec;
+            let ty = g.f.ty;
+            let h = g.hash.map_or(0, |(l, _)| l);
+            let w = respan(quote!(<#codec as #pv::Codec<#ty>>::WIDTH), g.span);
+            quote!(#pv::add_width(#pv::add_width(#acc, ::core::option::Option::Some(#h)), #w))
+        },
+    );
     let salt_layout = match &salt {
         Some(s) => {
             let (b, w, t) = (s.buckets, s.width, s.through);
@@ -388,15 +414,21 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
             let codec = &g.codec;
             let ty = g.f.ty;
             let msg = format!(
-                "rowkey: field `{}` of `{}` is not self-delimiting but not the last field: its encoding must be fixed-width or terminated (add #[sep] or #[pad(N)], or make the nested key end in a fixed-width or separated field)",
-                g.f.name, name_str
+                "rowkey: field `{}` of `{}` is not the last field, but its type `{}` does not mark its own end \
+                 (a nested key whose last field is variable-length and unterminated): a prefix scan for `web1` would also return `web12`, \
+                 and keys could not be decoded. Give the last field of that type #[sep] or #[pad(N)], or move `{}` last",
+                g.f.name,
+                name_str,
+                crate::ast::type_string(g.f.ty),
+                g.f.name
             );
-            quote_spanned!(g.span=> ::core::assert!(<#codec as #pv::Codec<#ty>>::PREFIX_FREE, #msg);)
+            respan(quote!(::core::assert!(<#codec as #pv::Codec<#ty>>::PREFIX_FREE, #msg);), g.span)
         })
         .collect();
     let max_len_const = max_len.map(|m| {
         let msg = format!(
-            "rowkey: key `{name_str}` is fixed-width and longer than #[rowkey(max_len = {m})]"
+            "rowkey: key `{name_str}` is fixed-width and longer than #[rowkey(max_len = {m})]: every byte of a row key is stored again \
+             in every cell of the row; shorten fields (codes instead of names, binary instead of decimal) or raise max_len"
         );
         let span = p
             .attrs
@@ -404,8 +436,8 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
             .as_ref()
             .map_or(Span::call_site(), |a| a.value.1);
         quote_spanned! {span=>
-            if let ::core::option::Option::Some(w) = <#name as #krate::RowKey>::LAYOUT.fixed_width {
-                ::core::assert!(w <= #m, #msg);
+            if let ::core::option::Option::Some(__w) = <#name as #krate::RowKey>::LAYOUT.fixed_width {
+                ::core::assert!(__w <= #m, #msg);
             }
         }
     });
@@ -440,6 +472,11 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
     let last_g = &gens[last];
     let last_codec = &last_g.codec;
     let last_ty = last_g.f.ty;
+    let (where_enc, where_dec, where_all) = generic_bounds(p, &gens, krate);
+    let last_prefix_free = respan(
+        quote!(<#last_codec as #pv::Codec<#last_ty>>::PREFIX_FREE),
+        last_g.span,
+    );
 
     let show_fields: Vec<_> = fields
         .iter()
@@ -453,9 +490,10 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
                 format!("{}: ", f.name)
             };
             let label = format!("{sep}{label}");
+            let show = respan(quote!(#pv::Show::show(&self.#member, __out);), f.ty.span());
             quote! {
-                out.push_str(#label);
-                #pv::Show::show(&self.#member, out);
+                __out.push_str(#label);
+                #show
             }
         })
         .collect();
@@ -472,12 +510,12 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
         through: s.through,
         modulo: s.modulo,
     });
-    let scan = crate::scan::expand(p, krate, fields, &codecs, salt_info.as_ref());
+    let scan = crate::scan::expand(p, krate, fields, &codecs, salt_info.as_ref(), &where_enc);
 
     quote! {
         #item_checks
 
-        impl #impl_g #krate::RowKey for #name #ty_g #where_c {
+        impl #impl_g #krate::RowKey for #name #ty_g #where_all {
             const LAYOUT: &'static #krate::layout::Layout = &#krate::layout::Layout {
                 name: #name_str,
                 fields: &[#(#field_layouts),*],
@@ -487,24 +525,24 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
             };
 
             #[inline]
-            fn encode_into<__B: #pv::bytes::BufMut>(&self, buf: &mut __B) -> ::core::result::Result<(), #pv::EncodeError> {
+            fn encode_into<__B: #pv::bytes::BufMut>(&self, __buf: &mut __B) -> ::core::result::Result<(), #pv::EncodeError> {
                 #max_len_check
-                <Self as #pv::KeyParts>::encode_masked(self, buf, 0)
+                <Self as #pv::KeyParts>::encode_masked(self, __buf, 0)
             }
 
             #[inline]
-            fn encoded_len(&self) -> usize {
+            fn encoded_len(&self) -> ::core::primitive::usize {
                 <Self as #pv::KeyParts>::len_masked(self, 0)
             }
 
-            fn describe(bytes: &[u8]) -> #pv::std::string::String {
-                #pv::describe::<#elided>(bytes)
+            fn describe(__bytes: &[::core::primitive::u8]) -> #pv::std::string::String {
+                #pv::describe::<#elided>(__bytes)
             }
         }
 
-        impl #impl_g #pv::KeyParts for #name #ty_g #where_c {
+        impl #impl_g #pv::KeyParts for #name #ty_g #where_enc {
             #[inline]
-            fn encode_masked<__B: #pv::bytes::BufMut>(&self, buf: &mut __B, mask: u8) -> ::core::result::Result<(), #pv::EncodeError> {
+            fn encode_masked<__B: #pv::bytes::BufMut>(&self, __buf: &mut __B, __mask: ::core::primitive::u8) -> ::core::result::Result<(), #pv::EncodeError> {
                 #inline_checks
                 #salt_encode
                 #(#encodes)*
@@ -512,49 +550,49 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
             }
 
             #[inline]
-            fn len_masked(&self, mask: u8) -> usize {
+            fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
                 #salt_width #(#lens)*
             }
         }
 
-        impl #de_impl_g #krate::DecodeRowKey<'__de> for #name #ty_g #where_c {
+        impl #de_impl_g #krate::DecodeRowKey<'__de> for #name #ty_g #where_dec {
             #[inline]
-            fn decode_visit<__V: #pv::Visit>(input: &'__de [u8], mask: u8, __visit: &mut __V)
-                -> ::core::result::Result<(Self, usize), #pv::DecodeError>
+            fn decode_visit<__V: #pv::Visit>(__input: &'__de [::core::primitive::u8], __mask: ::core::primitive::u8, __visit: &mut __V)
+                -> ::core::result::Result<(Self, ::core::primitive::usize), #pv::DecodeError>
             {
                 #inline_checks
-                let mut __pos: usize = 0;
+                let mut __pos: ::core::primitive::usize = 0;
                 #salt_decode
                 #(#decodes)*
                 ::core::result::Result::Ok((#construct, __pos))
             }
         }
 
-        impl #impl_g #pv::Codec<#name #ty_g> for #krate::codec::Natural #where_c {
-            const WIDTH: ::core::option::Option<usize> = <#name #ty_g as #krate::RowKey>::LAYOUT.fixed_width;
-            const PREFIX_FREE: bool = <#last_codec as #pv::Codec<#last_ty>>::PREFIX_FREE;
+        impl #impl_g #pv::Codec<#name #ty_g> for #krate::codec::Natural #where_all {
+            const WIDTH: ::core::option::Option<::core::primitive::usize> = <#name #ty_g as #krate::RowKey>::LAYOUT.fixed_width;
+            const PREFIX_FREE: ::core::primitive::bool = #last_prefix_free;
             #[inline]
-            fn len(v: &#name #ty_g, mask: u8) -> usize {
-                <#name #ty_g as #pv::KeyParts>::len_masked(v, mask)
+            fn len(__v: &#name #ty_g, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
+                <#name #ty_g as #pv::KeyParts>::len_masked(__v, __mask)
             }
             #[inline]
-            fn encode<__B: #pv::bytes::BufMut>(v: &#name #ty_g, buf: &mut __B, mask: u8) -> ::core::result::Result<(), #pv::EncodeError> {
-                <#name #ty_g as #pv::KeyParts>::encode_masked(v, buf, mask)
-            }
-        }
-
-        impl #de_impl_g #pv::Decode<'__de, #name #ty_g> for #krate::codec::Natural #where_c {
-            #[inline]
-            fn decode(input: &'__de [u8], mask: u8) -> ::core::result::Result<(#name #ty_g, usize), #pv::DecodeError> {
-                <#name #ty_g as #krate::DecodeRowKey<'__de>>::decode_visit(input, mask, &mut #pv::NoVisit)
+            fn encode<__B: #pv::bytes::BufMut>(__v: &#name #ty_g, __buf: &mut __B, __mask: ::core::primitive::u8) -> ::core::result::Result<(), #pv::EncodeError> {
+                <#name #ty_g as #pv::KeyParts>::encode_masked(__v, __buf, __mask)
             }
         }
 
-        impl #impl_g #pv::Show for #name #ty_g #where_c {
-            fn show(&self, out: &mut #pv::std::string::String) {
-                out.push_str(#open);
+        impl #de_impl_g #pv::Decode<'__de, #name #ty_g> for #krate::codec::Natural #where_dec {
+            #[inline]
+            fn decode(__input: &'__de [::core::primitive::u8], __mask: ::core::primitive::u8) -> ::core::result::Result<(#name #ty_g, ::core::primitive::usize), #pv::DecodeError> {
+                <#name #ty_g as #krate::DecodeRowKey<'__de>>::decode_visit(__input, __mask, &mut #pv::NoVisit)
+            }
+        }
+
+        impl #impl_g #pv::Show for #name #ty_g #where_enc {
+            fn show(&self, __out: &mut #pv::std::string::String) {
+                __out.push_str(#open);
                 #(#show_fields)*
-                out.push_str(#close);
+                __out.push_str(#close);
             }
         }
 
@@ -592,8 +630,8 @@ fn expand_enum(
     let pv = quote!(#krate::__private);
     let (impl_g, ty_g, where_c) = p.original.generics.split_for_impl();
     let repr_ty = match repr {
-        Some((id, _)) => quote!(#id),
-        None => quote!(u8),
+        Some((id, _)) => quote!(::core::primitive::#id),
+        None => quote!(::core::primitive::u8),
     };
     let codes: Vec<_> = variants
         .iter()
@@ -615,9 +653,9 @@ fn expand_enum(
                 quote!(const #c: #repr_ty = #name::#id as #repr_ty;)
             } else {
                 quote_spanned! {span=>
-                    const #c: u8 = {
-                        ::core::assert!((#name::#id as i128) >= 0 && (#name::#id as i128) <= 255, #msg);
-                        #name::#id as u8
+                    const #c: ::core::primitive::u8 = {
+                        ::core::assert!((#name::#id as ::core::primitive::i128) >= 0 && (#name::#id as ::core::primitive::i128) <= 255, #msg);
+                        #name::#id as ::core::primitive::u8
                     };
                 }
             }
@@ -628,30 +666,30 @@ fn expand_enum(
         .iter()
         .map(|v| crate::ast::unraw(v.ident))
         .collect();
-    let repr_str = repr_ty.to_string();
+    let repr_str = repr.map_or_else(|| "u8".to_owned(), |(id, _)| id.to_string());
     quote! {
         #(#code_consts)*
 
         impl #impl_g #pv::Codec<#name #ty_g> for #krate::codec::Natural #where_c {
-            const WIDTH: ::core::option::Option<usize> = <#krate::codec::Natural as #pv::Codec<#repr_ty>>::WIDTH;
-            const PREFIX_FREE: bool = true;
+            const WIDTH: ::core::option::Option<::core::primitive::usize> = <#krate::codec::Natural as #pv::Codec<#repr_ty>>::WIDTH;
+            const PREFIX_FREE: ::core::primitive::bool = true;
             #[inline]
-            fn len(_: &#name #ty_g, _: u8) -> usize {
+            fn len(_: &#name #ty_g, _: ::core::primitive::u8) -> ::core::primitive::usize {
                 ::core::mem::size_of::<#repr_ty>()
             }
             #[inline]
-            fn encode<__B: #pv::bytes::BufMut>(v: &#name #ty_g, buf: &mut __B, mask: u8) -> ::core::result::Result<(), #pv::EncodeError> {
-                let code: #repr_ty = match v { #(#name::#idents => #codes,)* };
-                <#krate::codec::Natural as #pv::Codec<#repr_ty>>::encode(&code, buf, mask)
+            fn encode<__B: #pv::bytes::BufMut>(__v: &#name #ty_g, __buf: &mut __B, __mask: ::core::primitive::u8) -> ::core::result::Result<(), #pv::EncodeError> {
+                let __code: #repr_ty = match __v { #(#name::#idents => #codes,)* };
+                <#krate::codec::Natural as #pv::Codec<#repr_ty>>::encode(&__code, __buf, __mask)
             }
         }
 
         impl<'__de> #pv::Decode<'__de, #name #ty_g> for #krate::codec::Natural #where_c {
             #[inline]
-            fn decode(input: &'__de [u8], mask: u8) -> ::core::result::Result<(#name #ty_g, usize), #pv::DecodeError> {
-                let (code, n) = <#krate::codec::Natural as #pv::Decode<'__de, #repr_ty>>::decode(input, mask)?;
-                #( if code == #codes { return ::core::result::Result::Ok((#name::#idents, n)); } )*
-                ::core::result::Result::Err(#pv::unknown_variant(code as u64))
+            fn decode(__input: &'__de [::core::primitive::u8], __mask: ::core::primitive::u8) -> ::core::result::Result<(#name #ty_g, ::core::primitive::usize), #pv::DecodeError> {
+                let (__code, __n) = <#krate::codec::Natural as #pv::Decode<'__de, #repr_ty>>::decode(__input, __mask)?;
+                #( if __code == #codes { return ::core::result::Result::Ok((#name::#idents, __n)); } )*
+                ::core::result::Result::Err(#pv::unknown_variant(__code as ::core::primitive::u64))
             }
         }
 
@@ -672,36 +710,83 @@ fn expand_enum(
             };
 
             #[inline]
-            fn encode_into<__B: #pv::bytes::BufMut>(&self, buf: &mut __B) -> ::core::result::Result<(), #pv::EncodeError> {
-                <#krate::codec::Natural as #pv::Codec<Self>>::encode(self, buf, 0)
+            fn encode_into<__B: #pv::bytes::BufMut>(&self, __buf: &mut __B) -> ::core::result::Result<(), #pv::EncodeError> {
+                <#krate::codec::Natural as #pv::Codec<Self>>::encode(self, __buf, 0)
             }
 
             #[inline]
-            fn encoded_len(&self) -> usize {
+            fn encoded_len(&self) -> ::core::primitive::usize {
                 ::core::mem::size_of::<#repr_ty>()
             }
 
-            fn describe(bytes: &[u8]) -> #pv::std::string::String {
-                #pv::describe::<Self>(bytes)
+            fn describe(__bytes: &[::core::primitive::u8]) -> #pv::std::string::String {
+                #pv::describe::<Self>(__bytes)
             }
         }
 
         impl<'__de> #krate::DecodeRowKey<'__de> for #name #ty_g #where_c {
             #[inline]
-            fn decode_visit<__V: #pv::Visit>(input: &'__de [u8], mask: u8, __visit: &mut __V)
-                -> ::core::result::Result<(Self, usize), #pv::DecodeError>
+            fn decode_visit<__V: #pv::Visit>(__input: &'__de [::core::primitive::u8], __mask: ::core::primitive::u8, __visit: &mut __V)
+                -> ::core::result::Result<(Self, ::core::primitive::usize), #pv::DecodeError>
             {
-                let (v, n) = <#krate::codec::Natural as #pv::Decode<'__de, Self>>::decode(input, mask)
-                    .map_err(|e| e.in_field("code", 0))?;
-                __visit.field("code", n, &v);
-                ::core::result::Result::Ok((v, n))
+                let (__v, __n) = <#krate::codec::Natural as #pv::Decode<'__de, Self>>::decode(__input, __mask)
+                    .map_err(|__e| __e.in_field("code", 0))?;
+                __visit.field("code", __n, &__v);
+                ::core::result::Result::Ok((__v, __n))
             }
         }
 
         impl #impl_g #pv::Show for #name #ty_g #where_c {
-            fn show(&self, out: &mut #pv::std::string::String) {
-                out.push_str(match self { #(#name::#idents => #names,)* });
+            fn show(&self, __out: &mut #pv::std::string::String) {
+                __out.push_str(match self { #(#name::#idents => #names,)* });
             }
         }
     }
+}
+
+/// For generic keys: the bounds each field's type needs, added to the impls' where clauses so
+/// that users write none. Returns (encode + show, decode at `'__de`, encode + show + decode at
+/// every lifetime).
+fn generic_bounds(
+    p: &Input,
+    gens: &[Gen],
+    krate: &TokenStream,
+) -> (syn::WhereClause, syn::WhereClause, syn::WhereClause) {
+    let generics = &p.original.generics;
+    let params: Vec<String> = generics
+        .type_params()
+        .map(|t| t.ident.to_string())
+        .collect();
+    let mut enc = generics
+        .where_clause
+        .clone()
+        .unwrap_or_else(|| syn::parse_quote!(where));
+    let mut dec = enc.clone();
+    let mut all = enc.clone();
+    let pv = quote!(#krate::__private);
+    for g in gens {
+        if !mentions(g.f.ty.to_token_stream(), &params) {
+            continue;
+        }
+        let (codec, ty) = (&g.codec, g.f.ty);
+        enc.predicates
+            .push(syn::parse_quote!(#codec: #pv::Codec<#ty>));
+        enc.predicates.push(syn::parse_quote!(#ty: #pv::Show));
+        dec.predicates
+            .push(syn::parse_quote!(#codec: for<'__x> #pv::Decode<'__x, #ty>));
+        dec.predicates.push(syn::parse_quote!(#ty: #pv::Show));
+        all.predicates
+            .push(syn::parse_quote!(#codec: for<'__x> #pv::Decode<'__x, #ty>));
+        all.predicates.push(syn::parse_quote!(#ty: #pv::Show));
+    }
+    (enc, dec, all)
+}
+
+fn mentions(ts: TokenStream, params: &[String]) -> bool {
+    use proc_macro2::TokenTree;
+    ts.into_iter().any(|tt| match tt {
+        TokenTree::Ident(i) => params.iter().any(|p| i == p),
+        TokenTree::Group(g) => mentions(g.stream(), params),
+        _ => false,
+    })
 }

@@ -10,26 +10,69 @@ pub fn expand(input: &DeriveInput, error: syn::Error) -> TokenStream {
     let name = &input.ident;
     let (impl_g, ty_g, where_c) = input.generics.split_for_impl();
     let errors = error.to_compile_error();
+    let mut de_generics = input.generics.clone();
+    de_generics.params.insert(
+        0,
+        syn::GenericParam::Lifetime(syn::LifetimeParam::new(syn::Lifetime::new(
+            "'__de",
+            proc_macro2::Span::call_site(),
+        ))),
+    );
+    let (de_impl_g, _, _) = de_generics.split_for_impl();
     let pv = quote!(#krate::__private);
     quote! {
         #errors
 
-        #[allow(unused_qualifications, unused_variables, clippy::all)]
+        #[allow(unused_qualifications, unused_variables, non_snake_case, clippy::all)]
         const _: () = {
             impl #impl_g #krate::RowKey for #name #ty_g #where_c {
                 const LAYOUT: &'static #krate::layout::Layout = &#krate::layout::Layout {
                     name: "", fields: &[], salt: ::core::option::Option::None,
                     fixed_width: ::core::option::Option::None, max_len: ::core::option::Option::None,
                 };
-                fn encode_into<__B: #pv::bytes::BufMut>(&self, buf: &mut __B) -> ::core::result::Result<(), #pv::EncodeError> {
+                fn encode_into<__B: #pv::bytes::BufMut>(&self, __buf: &mut __B) -> ::core::result::Result<(), #pv::EncodeError> {
                     ::core::unreachable!()
                 }
-                fn encoded_len(&self) -> usize {
+                fn encoded_len(&self) -> ::core::primitive::usize {
                     ::core::unreachable!()
                 }
-                fn describe(bytes: &[u8]) -> #pv::std::string::String {
+                fn describe(__bytes: &[::core::primitive::u8]) -> #pv::std::string::String {
                     ::core::unreachable!()
                 }
+            }
+            impl #de_impl_g #krate::DecodeRowKey<'__de> for #name #ty_g #where_c {
+                fn decode_visit<__V: #pv::Visit>(
+                    __input: &'__de [::core::primitive::u8],
+                    __mask: ::core::primitive::u8,
+                    __visit: &mut __V,
+                ) -> ::core::result::Result<(Self, ::core::primitive::usize), #pv::DecodeError> {
+                    ::core::unreachable!()
+                }
+            }
+            impl #impl_g #pv::Codec<#name #ty_g> for #krate::codec::Natural #where_c {
+                const WIDTH: ::core::option::Option<::core::primitive::usize> = ::core::option::Option::None;
+                const PREFIX_FREE: ::core::primitive::bool = true;
+                fn len(__v: &#name #ty_g, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
+                    ::core::unreachable!()
+                }
+                fn encode<__B: #pv::bytes::BufMut>(
+                    __v: &#name #ty_g,
+                    __buf: &mut __B,
+                    __mask: ::core::primitive::u8,
+                ) -> ::core::result::Result<(), #pv::EncodeError> {
+                    ::core::unreachable!()
+                }
+            }
+            impl #de_impl_g #pv::Decode<'__de, #name #ty_g> for #krate::codec::Natural #where_c {
+                fn decode(
+                    __input: &'__de [::core::primitive::u8],
+                    __mask: ::core::primitive::u8,
+                ) -> ::core::result::Result<(#name #ty_g, ::core::primitive::usize), #pv::DecodeError> {
+                    ::core::unreachable!()
+                }
+            }
+            impl #impl_g #pv::Show for #name #ty_g #where_c {
+                fn show(&self, __out: &mut #pv::std::string::String) {}
             }
         };
     }

@@ -7,6 +7,8 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 
+use syn::spanned::Spanned;
+
 use crate::ast::{Field, Input, TyKind};
 
 pub struct SaltInfo {
@@ -30,12 +32,14 @@ pub fn expand(
     fields: &[Field],
     codecs: &[TokenStream],
     salt: Option<&SaltInfo>,
+    where_enc: &syn::WhereClause,
 ) -> TokenStream {
     let name = p.name();
     let pv = quote!(#krate::__private);
     let sc = quote!(#krate::scan);
     let generics = &p.original.generics;
-    let (impl_g, ty_g, where_c) = generics.split_for_impl();
+    let (impl_g, ty_g, _) = generics.split_for_impl();
+    let where_c = where_enc;
     let stage = |i: usize| format_ident!("__RowKeyScan{}", i, span = Span::call_site());
     let phantom = quote!(::core::marker::PhantomData<fn() -> #name #ty_g>);
     let salt_spec = match salt {
@@ -59,52 +63,63 @@ pub fn expand(
         let mask: u8 = if f.attrs.desc.is_some() { 0xFF } else { 0 };
         let fname = &f.name;
         let (arg_ty, enc_ty, val_ref) = match &f.kind {
-            TyKind::Text => (quote!(&str), quote!(&str), quote!(&v)),
-            TyKind::Bytes => (quote!(&[u8]), quote!(&[u8]), quote!(&v)),
+            TyKind::Text => (
+                quote!(&::core::primitive::str),
+                quote!(&::core::primitive::str),
+                quote!(&__v),
+            ),
+            TyKind::Bytes => (
+                quote!(&[::core::primitive::u8]),
+                quote!(&[::core::primitive::u8]),
+                quote!(&__v),
+            ),
             TyKind::Option(inner) if matches!(**inner, TyKind::Text) => (
-                quote!(::core::option::Option<&str>),
-                quote!(::core::option::Option<&str>),
-                quote!(&v),
+                quote!(::core::option::Option<&::core::primitive::str>),
+                quote!(::core::option::Option<&::core::primitive::str>),
+                quote!(&__v),
             ),
             TyKind::Option(inner) if matches!(**inner, TyKind::Bytes) => (
-                quote!(::core::option::Option<&[u8]>),
-                quote!(::core::option::Option<&[u8]>),
-                quote!(&v),
+                quote!(::core::option::Option<&[::core::primitive::u8]>),
+                quote!(::core::option::Option<&[::core::primitive::u8]>),
+                quote!(&__v),
             ),
-            k if is_plain(k) => (quote!(#ty), quote!(#ty), quote!(&v)),
+            k if is_plain(k) => (quote!(#ty), quote!(#ty), quote!(&__v)),
             _ => (
                 quote!(impl ::core::borrow::Borrow<#ty>),
                 quote!(#ty),
-                quote!(::core::borrow::Borrow::<#ty>::borrow(&v)),
+                quote!(::core::borrow::Borrow::<#ty>::borrow(&__v)),
             ),
         };
         let hash = f.attrs.hash_prefix.as_ref().map(|h| {
             let (w, raw) = (h.value.len, h.value.raw);
-            quote!(b.hash(#val_ref, #w, #raw);)
+            quote!(__b.hash(#val_ref, #w, #raw);)
         });
         let fix_salt = salt.filter(|s| s.through == i).map(|s| {
             let n = s.buckets;
             if s.modulo {
-                quote!(b.fix_salt_value(#pv::modulo_salt(v, #n));)
+                quote!(__b.fix_salt_value(#pv::modulo_salt(__v, #n));)
             } else {
-                quote!(b.fix_salt();)
+                quote!(__b.fix_salt();)
             }
         });
-        let complete = (i == last).then(|| quote!(b.complete();));
+        let complete = (i == last).then(|| quote!(__b.complete();));
         let eq_name = method_ident(f, "");
         let eq_doc = format!("Fix `{fname}` to a value (equality) and go on to the next field.");
-        let mut methods = vec![quote! {
-            #[doc = #eq_doc]
-            #[inline]
-            pub fn #eq_name(self, v: #arg_ty) -> #next #ty_g {
-                let mut b = self.b;
-                #hash
-                b.eq::<#codec, #enc_ty>(#val_ref, #mask);
-                #fix_salt
-                #complete
-                #next { b, _k: ::core::marker::PhantomData }
-            }
-        }];
+        let mut methods = vec![crate::expand::respan(
+            quote! {
+                #[doc = #eq_doc]
+                #[inline]
+                pub fn #eq_name(self, __v: #arg_ty) -> #next #ty_g {
+                    let mut __b = self.__b;
+                    #hash
+                    __b.eq::<#codec, #enc_ty>(#val_ref, #mask);
+                    #fix_salt
+                    #complete
+                    #next { __b, _k: ::core::marker::PhantomData }
+                }
+            },
+            f.ty.span(),
+        )];
         // No range where the byte order is not the value order: hashed and reversed fields,
         // and an `Option` under `#[reverse_ts]` (None first, then newest first).
         let orderable = f.attrs.hash_prefix.is_none()
@@ -114,8 +129,8 @@ pub fn expand(
             let range_name = method_ident(f, "_range");
             let modulo = if salt.is_some_and(|s| s.modulo && s.through == i) {
                 quote!(::core::option::Option::Some((
-                    #pv::map_bound_u128(::core::ops::RangeBounds::start_bound(&r)),
-                    #pv::map_bound_u128(::core::ops::RangeBounds::end_bound(&r)),
+                    #pv::map_bound_u128(::core::ops::RangeBounds::start_bound(&__r)),
+                    #pv::map_bound_u128(::core::ops::RangeBounds::end_bound(&__r)),
                 )))
             } else {
                 quote!(::core::option::Option::None)
@@ -123,30 +138,33 @@ pub fn expand(
             let doc = format!(
                 "Constrain `{fname}` to a range of values (in the value's natural order; reversed encodings are handled) and end the scan."
             );
-            methods.push(quote! {
+            methods.push(crate::expand::respan(quote! {
                 #[doc = #doc]
                 #[inline]
-                pub fn #range_name<__R: ::core::ops::RangeBounds<#ty>>(self, r: __R) -> #sc::Scan {
-                    let m = #modulo;
-                    self.b.range::<#codec, #ty, __R>(r, #mask, m)
+                pub fn #range_name<__R: ::core::ops::RangeBounds<#ty>>(self, __r: __R) -> #sc::Scan {
+                    let __m = #modulo;
+                    self.__b.range::<#codec, #ty, __R>(__r, #mask, __m)
                 }
-            });
+            }, f.ty.span()));
             let content = match f.kind {
-                TyKind::Text => Some((quote!(&str), quote!(p.as_bytes()))),
-                TyKind::Bytes => Some((quote!(&[u8]), quote!(p))),
+                TyKind::Text => Some((quote!(&::core::primitive::str), quote!(__p.as_bytes()))),
+                TyKind::Bytes => Some((quote!(&[::core::primitive::u8]), quote!(__p))),
                 _ => None,
             };
             if let Some((pty, bytes)) = content {
                 let sw = method_ident(f, "_starts_with");
                 let doc =
                     format!("Constrain `{fname}` to values starting with `p` and end the scan.");
-                methods.push(quote! {
-                    #[doc = #doc]
-                    #[inline]
-                    pub fn #sw(self, p: #pty) -> #sc::Scan {
-                        self.b.starts_with::<#codec>(#bytes, #mask)
-                    }
-                });
+                methods.push(crate::expand::respan(
+                    quote! {
+                        #[doc = #doc]
+                        #[inline]
+                        pub fn #sw(self, __p: #pty) -> #sc::Scan {
+                            self.__b.starts_with::<#codec>(#bytes, #mask)
+                        }
+                    },
+                    f.ty.span(),
+                ));
             }
         }
         let doc = format!("Scan builder for `{name}`, at field `{fname}`.");
@@ -155,16 +173,17 @@ pub fn expand(
             #[derive(Clone, Debug)]
             #[must_use = "call .ranges() to get the byte ranges to scan"]
             pub struct #this #impl_g #where_c {
-                b: #sc::ScanBuilder,
+                __b: #sc::ScanBuilder,
                 _k: #phantom,
             }
+            #[allow(dead_code)]
             impl #impl_g #this #ty_g #where_c {
                 #(#methods)*
 
                 /// The ranges of every key matching the fields fixed so far.
                 #[inline]
                 pub fn ranges(self) -> #sc::ScanRanges {
-                    self.b.ranges()
+                    self.__b.ranges()
                 }
             }
         });
@@ -178,21 +197,23 @@ pub fn expand(
         #[derive(Clone, Debug)]
         #[must_use = "call .ranges() to get the byte ranges to scan"]
         pub struct #done #impl_g #where_c {
-            b: #sc::ScanBuilder,
+            __b: #sc::ScanBuilder,
             _k: #phantom,
         }
+        #[allow(dead_code)]
         impl #impl_g #done #ty_g #where_c {
             /// The range holding exactly the one key.
             #[inline]
             pub fn ranges(self) -> #sc::ScanRanges {
-                self.b.ranges()
+                self.__b.ranges()
             }
         }
+        #[allow(dead_code)]
         impl #impl_g #name #ty_g #where_c {
             /// A typed scan over this key layout: one method per field, in key order.
             #[inline]
             pub fn scan() -> #first #ty_g {
-                #first { b: #sc::ScanBuilder::new(#salt_spec), _k: ::core::marker::PhantomData }
+                #first { __b: #sc::ScanBuilder::new(#salt_spec), _k: ::core::marker::PhantomData }
             }
         }
     }

@@ -1,8 +1,6 @@
 //! Validation: per-field attribute/type rules and the cross-field checks of the design's
 //! section 5. Every problem is reported (collected in `Ctxt`), each pointing at its source.
 
-use quote::ToTokens;
-
 use crate::ast::{Body, Field, Input, TyKind};
 use crate::ctxt::Ctxt;
 
@@ -39,7 +37,7 @@ pub fn check(cx: &Ctxt, input: &Input) {
 }
 
 fn ty_str(f: &Field) -> String {
-    f.ty.to_token_stream().to_string().replace(' ', "")
+    crate::ast::type_string(f.ty)
 }
 
 fn check_field(cx: &Ctxt, input: &Input, f: &Field, count: usize) {
@@ -57,7 +55,7 @@ fn check_field(cx: &Ctxt, input: &Input, f: &Field, count: usize) {
     let is_option = matches!(f.kind, TyKind::Option(_));
 
     // check 1: variable length, not last, not delimited
-    if f.kind.is_var_len() && f.index + 1 != count && a.pad.is_none() && a.sep.is_none() {
+    if f.kind.is_var_len() && f.index + 1 != count && !a.delimited {
         cx.error_spanned_by(
             f.original,
             format!(

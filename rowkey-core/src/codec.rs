@@ -53,6 +53,35 @@ pub trait Codec<T> {
     fn len(v: &T, mask: u8) -> usize;
     /// Append the encoding to `buf`. Errors carry no field name; the caller adds it.
     fn encode<B: BufMut>(v: &T, buf: &mut B, mask: u8) -> Result<(), EncodeError>;
+
+    /// A range bound `v` (a lower bound unless `upper`, in the value's natural order) as the
+    /// equivalent bound over the values this encoding can hold: a value too long for `#[pad]`,
+    /// ending in the fill byte, beyond `#[pad]`'s digits or outside `#[reverse_ts]`'s
+    /// `0..=i64::MAX` becomes the nearest bound that selects the same encodable values.
+    fn bound(v: &T, mask: u8, upper: bool, inclusive: bool) -> Bound {
+        let _ = upper;
+        let mut bytes = Vec::with_capacity(Self::len(v, mask));
+        match Self::encode(v, &mut bytes, mask) {
+            Ok(()) => Bound::Bytes { bytes, inclusive },
+            Err(_) => Bound::Nothing,
+        }
+    }
+}
+
+/// A range bound over encodable values, as bytes (see [`Codec::bound`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Bound {
+    /// At the value (or prefix) encoded as `bytes`; `inclusive` keeps keys with it.
+    Bytes {
+        /// The encoding.
+        bytes: Vec<u8>,
+        /// Whether the bound includes the value itself.
+        inclusive: bool,
+    },
+    /// No limit on this side: every encodable value passes.
+    All,
+    /// No encodable value passes.
+    Nothing,
 }
 
 /// Decoding of a field of type `T` from the front of `input`; returns the value and the number
@@ -156,6 +185,8 @@ pub trait Integer: Copy {
     fn from_i128(v: i128) -> Option<Self>;
     /// Narrow, if it fits.
     fn from_u128(v: u128) -> Option<Self>;
+    /// The largest value, widened (0 for negative-only types; used for unsigned types).
+    fn max_u128() -> u128;
 }
 
 macro_rules! int_impls {
@@ -171,6 +202,8 @@ macro_rules! int_impls {
             fn from_i128(v: i128) -> Option<Self> { <$t>::try_from(v).ok() }
             #[inline(always)]
             fn from_u128(v: u128) -> Option<Self> { <$t>::try_from(v).ok() }
+            #[inline(always)]
+            fn max_u128() -> u128 { u128::try_from(<$t>::MAX).unwrap_or_default() }
         }
 
         impl Codec<$t> for Natural {
@@ -230,6 +263,18 @@ macro_rules! int_impls {
                 };
                 buf.put_u64(((i64::MAX - ts) as u64) ^ u64::from_ne_bytes([mask; 8]));
                 Ok(())
+            }
+            fn bound(v: &$t, mask: u8, upper: bool, inclusive: bool) -> Bound {
+                let x = *v as i128;
+                if x < 0 {
+                    if upper { Bound::Nothing } else { Bound::All }
+                } else if x > i128::from(i64::MAX) {
+                    if upper { Bound::All } else { Bound::Nothing }
+                } else {
+                    let mut bytes = Vec::with_capacity(8);
+                    bytes.put_u64(((i64::MAX - x as i64) as u64) ^ u64::from_ne_bytes([mask; 8]));
+                    Bound::Bytes { bytes, inclusive }
+                }
             }
         }
         impl<'de> Decode<'de, $t> for ReverseTs {
@@ -298,6 +343,15 @@ macro_rules! decimal_impls {
             #[inline]
             fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
                 put_decimal(*v as u128, N, false, buf, mask)
+            }
+            fn bound(v: &$t, mask: u8, upper: bool, inclusive: bool) -> Bound {
+                let mut bytes = Vec::with_capacity(N);
+                match put_decimal(*v as u128, N, false, &mut bytes, mask) {
+                    Ok(()) => Bound::Bytes { bytes, inclusive },
+                    // more digits than N: above every encodable value
+                    Err(_) if upper => Bound::All,
+                    Err(_) => Bound::Nothing,
+                }
             }
         }
         impl<'de, const N: usize> Decode<'de, $t> for Pad<N, 0> {
@@ -627,6 +681,36 @@ impl<T, C: Codec<T>> Codec<Option<T>> for C {
             }
         }
     }
+    fn bound(v: &Option<T>, mask: u8, upper: bool, inclusive: bool) -> Bound {
+        let Some(inner) = v else {
+            return Bound::Bytes {
+                bytes: vec![mask],
+                inclusive,
+            };
+        };
+        match C::bound(inner, mask, upper, inclusive) {
+            Bound::Bytes { bytes, inclusive } => {
+                let mut b = Vec::with_capacity(bytes.len() + 1);
+                b.push(1 ^ mask);
+                b.extend_from_slice(&bytes);
+                Bound::Bytes {
+                    bytes: b,
+                    inclusive,
+                }
+            }
+            // every Some(..) value: the presence byte as a prefix
+            Bound::All => Bound::Bytes {
+                bytes: vec![1 ^ mask],
+                inclusive: true,
+            },
+            // no Some(..) value: only None is at or below
+            Bound::Nothing if upper => Bound::Bytes {
+                bytes: vec![mask],
+                inclusive: true,
+            },
+            Bound::Nothing => Bound::Nothing,
+        }
+    }
 }
 impl<'de, T, C: Decode<'de, T>> Decode<'de, Option<T>> for C {
     #[inline]
@@ -879,6 +963,35 @@ pub mod content {
         Ok(())
     }
 
+    /// [`Codec::bound`] for padded content: a bound longer than `n`, or ending in the fill byte,
+    /// is not a value; over the values that exist (at most `n` bytes, not ending in `fill`),
+    /// `v >= b` ⇔ `v > s` and `v <= b` ⇔ `v <= s`, where `s` is `b` cut to `n` bytes and
+    /// stripped of trailing fill bytes (exact for the order-preserving fill `0x00`).
+    pub fn pad_bound(
+        c: &[u8],
+        n: usize,
+        fill: u8,
+        mask: u8,
+        upper: bool,
+        inclusive: bool,
+    ) -> Bound {
+        let cut = &c[..c.len().min(n)];
+        let stripped = &cut[..cut.iter().rposition(|&b| b != fill).map_or(0, |i| i + 1)];
+        let mut bytes = Vec::with_capacity(n);
+        if stripped.len() == c.len() {
+            // a value: encode as is
+            put_masked(&mut bytes, c, mask);
+            bytes.put_bytes(fill ^ mask, n - c.len());
+            return Bound::Bytes { bytes, inclusive };
+        }
+        put_masked(&mut bytes, stripped, mask);
+        bytes.put_bytes(fill ^ mask, n - stripped.len());
+        Bound::Bytes {
+            bytes,
+            inclusive: upper,
+        }
+    }
+
     /// Read `n` padded bytes; the content is what precedes the trailing fill bytes.
     pub fn get_padded(
         input: &[u8],
@@ -1052,6 +1165,9 @@ macro_rules! content_impls {
             fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
                 content::put_padded(v.content(), N, F, buf, mask)
             }
+            fn bound(v: &$t, mask: u8, upper: bool, inclusive: bool) -> Bound {
+                content::pad_bound(v.content(), N, F, mask, upper, inclusive)
+            }
         }
         impl<'de $(: $lt, $lt)?, const N: usize, const F: u8> Decode<'de, $t> for Pad<N, F> {
             #[inline(always)]
@@ -1079,6 +1195,13 @@ macro_rules! content_impls {
             #[inline]
             fn decode(input: &'de [u8], mask: u8) -> Result<($t, usize), DecodeError> {
                 let (c, used) = content::get_padded(input, N, F, mask)?;
+                if c.first() == Some(&F) {
+                    // the reversed content would end with the fill byte: never encoded
+                    return Err(DecodeError::new(
+                        DecodeErrorKind::NonCanonical("reversed content starting with the fill byte"),
+                        0,
+                    ));
+                }
                 let r = content::reversed(&c, <$t as AsContent>::TEXT)
                     .ok_or_else(|| DecodeError::new(DecodeErrorKind::InvalidUtf8, 0))?;
                 content::finish(Cow::Owned(r), used)

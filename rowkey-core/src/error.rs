@@ -197,6 +197,13 @@ pub enum DecodeErrorKind {
     NonCanonical(&'static str),
     /// A borrowed field (`&str`, `&[u8]`) cannot hold escaped content: use an owned type.
     NeedsOwned,
+    /// Longer than the layout's `#[rowkey(max_len = N)]`: never written by this layout.
+    KeyTooLong {
+        /// Key length.
+        len: usize,
+        /// The budget.
+        max_len: usize,
+    },
 }
 
 impl fmt::Display for DecodeErrorKind {
@@ -223,6 +230,9 @@ impl fmt::Display for DecodeErrorKind {
             ),
             Self::UnknownVariant { code } => write!(f, "unknown enum code {code}"),
             Self::NonCanonical(what) => write!(f, "non-canonical encoding: {what}"),
+            Self::KeyTooLong { len, max_len } => {
+                write!(f, "key is {len} bytes, over max_len = {max_len}")
+            }
             Self::NeedsOwned => f.write_str(
                 "escaped content cannot be borrowed: use String / Vec<u8> for this field",
             ),

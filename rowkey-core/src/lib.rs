@@ -72,6 +72,9 @@ pub trait RowKey: Sized {
     where
         Self: DecodeRowKey<'de>,
     {
+        if let Some(max_len) = Self::LAYOUT.max_len {
+            __private::check_decode_max_len(bytes.len(), max_len)?;
+        }
         let (v, used) = Self::decode_visit(bytes, 0, &mut __private::NoVisit)?;
         __private::check_end(used, bytes.len())?;
         Ok(v)

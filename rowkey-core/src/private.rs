@@ -243,6 +243,19 @@ pub fn check_max_len(len: usize, max_len: usize) -> Result<(), EncodeError> {
     }
 }
 
+/// `max_len` on decode: a key this layout would never write.
+#[inline(always)]
+pub fn check_decode_max_len(len: usize, max_len: usize) -> Result<(), DecodeError> {
+    if len > max_len {
+        Err(DecodeError::new(
+            DecodeErrorKind::KeyTooLong { len, max_len },
+            max_len,
+        ))
+    } else {
+        Ok(())
+    }
+}
+
 /// Trailing-bytes check of a whole key.
 #[inline(always)]
 pub fn check_end(used: usize, len: usize) -> Result<(), DecodeError> {
@@ -270,12 +283,17 @@ pub const fn add_width(a: Option<usize>, b: Option<usize>) -> Option<usize> {
     }
 }
 
-/// A range bound of an unsigned integer as `u128` (modulo-salt bucket selection).
-pub fn map_bound_u128<T: crate::codec::Integer>(b: core::ops::Bound<&T>) -> core::ops::Bound<u128> {
+/// A range bound of an unsigned integer as `u128` (modulo-salt bucket selection); an open
+/// upper end is the type's maximum, so that a range near it touches only its buckets.
+pub fn map_bound_u128<T: crate::codec::Integer>(
+    b: core::ops::Bound<&T>,
+    upper: bool,
+) -> core::ops::Bound<u128> {
     use core::ops::Bound;
     match b {
         Bound::Included(v) => Bound::Included(v.to_u128().unwrap_or_default()),
         Bound::Excluded(v) => Bound::Excluded(v.to_u128().unwrap_or_default()),
+        Bound::Unbounded if upper => Bound::Included(T::max_u128()),
         Bound::Unbounded => Bound::Unbounded,
     }
 }

@@ -482,9 +482,10 @@ impl ScanBuilder {
         self.salt_value = Some(salt);
     }
 
-    /// End with a range over the next field. `swap` when the byte order is the reverse of the
-    /// value order (`#[desc]` xor `#[reverse_ts]`); `prefix_free` when the field's encoding is
-    /// (otherwise it is a raw last field). `modulo`: the numeric range of a modulo-salted field.
+    /// End with a range over the next field, in the value's natural order: bounds are swapped
+    /// when the byte order is reversed (`#[desc]` xor `#[reverse_ts]`), and an exclusive bound on
+    /// a raw last field becomes `bytes ++ 0x00`. `modulo`: the numeric range of a modulo-salted
+    /// field, to touch only the buckets it can.
     pub fn range<C: Codec<T>, T, R: RangeBounds<T>>(
         mut self,
         r: R,
@@ -493,41 +494,52 @@ impl ScanBuilder {
     ) -> Scan {
         let swap = (mask != 0) != C::REVERSED;
         let prefix_free = C::PREFIX_FREE || mask != 0;
-        let enc = |v: &T| -> Option<Vec<u8>> {
-            let mut b = Vec::with_capacity(C::len(v, mask));
-            C::encode(v, &mut b, mask).ok().map(|()| b)
+        // Each bound over the values the field can hold (see `Codec::bound`), in value order.
+        let bound = |b: Bound<&T>, upper: bool| match b {
+            Bound::Unbounded => codec::Bound::All,
+            Bound::Included(v) => C::bound(v, mask, upper, true),
+            Bound::Excluded(v) => C::bound(v, mask, upper, false),
         };
-        // Bounds in byte order.
-        let (lo, hi) = if swap {
-            (r.end_bound(), r.start_bound())
-        } else {
-            (r.start_bound(), r.end_bound())
-        };
+        let (lo, hi) = (bound(r.start_bound(), false), bound(r.end_bound(), true));
+        // ... then in byte order.
+        let (lo, hi) = if swap { (hi, lo) } else { (lo, hi) };
         let lower = match lo {
-            Bound::Unbounded => Some(Lower::Prefix),
-            Bound::Included(v) => enc(v).map(Lower::At),
-            Bound::Excluded(v) => enc(v).map(|b| {
-                if prefix_free {
-                    Lower::After(b)
-                } else {
-                    let mut b = b;
-                    b.push(0);
-                    Lower::At(b)
-                }
-            }),
+            codec::Bound::Nothing => None,
+            codec::Bound::All => Some(Lower::Prefix),
+            codec::Bound::Bytes {
+                bytes,
+                inclusive: true,
+            } => Some(Lower::At(bytes)),
+            codec::Bound::Bytes {
+                bytes,
+                inclusive: false,
+            } if prefix_free => Some(Lower::After(bytes)),
+            codec::Bound::Bytes {
+                mut bytes,
+                inclusive: false,
+            } => {
+                bytes.push(0);
+                Some(Lower::At(bytes))
+            }
         };
         let upper = match hi {
-            Bound::Unbounded => Some(Upper::PrefixEnd),
-            Bound::Excluded(v) => enc(v).map(Upper::At),
-            Bound::Included(v) => enc(v).map(|b| {
-                if prefix_free {
-                    Upper::After(b)
-                } else {
-                    let mut b = b;
-                    b.push(0);
-                    Upper::At(b)
-                }
-            }),
+            codec::Bound::Nothing => None,
+            codec::Bound::All => Some(Upper::PrefixEnd),
+            codec::Bound::Bytes {
+                bytes,
+                inclusive: false,
+            } => Some(Upper::At(bytes)),
+            codec::Bound::Bytes {
+                bytes,
+                inclusive: true,
+            } if prefix_free => Some(Upper::After(bytes)),
+            codec::Bound::Bytes {
+                mut bytes,
+                inclusive: true,
+            } => {
+                bytes.push(0);
+                Some(Upper::At(bytes))
+            }
         };
         if let (SaltSpec::Modulo { buckets, .. }, Some((lo, hi))) = (self.salt, modulo) {
             self.buckets = Some(modulo_buckets(lo, hi, buckets));
@@ -537,8 +549,7 @@ impl ScanBuilder {
                 base: self,
                 parts: [Some((l, u)), None],
             },
-            // A bound that cannot be encoded (e.g. a negative #[reverse_ts] time): no exact
-            // range exists for it, so the scan matches nothing rather than too much.
+            // A bound no encodable value passes (e.g. an upper time bound below 0).
             _ => {
                 self.impossible = true;
                 Scan {

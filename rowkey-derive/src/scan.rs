@@ -121,16 +121,20 @@ pub fn expand(
             f.ty.span(),
         )];
         // No range where the byte order is not the value order: hashed and reversed fields,
-        // and an `Option` under `#[reverse_ts]` (None first, then newest first).
+        // an `Option` under `#[reverse_ts]` (None first, then newest first), and custom
+        // separators.
         let orderable = f.attrs.hash_prefix.is_none()
             && f.attrs.reverse.is_none()
             && !(matches!(f.kind, TyKind::Option(_)) && f.attrs.reverse_ts.is_some());
-        if orderable {
+        // A custom separator orders content only above its byte: no exact range exists
+        // (starts-with stays exact).
+        let rangeable = !matches!(f.attrs.sep.as_ref().map(|s| s.value), Some(Some(_)));
+        if orderable && rangeable {
             let range_name = method_ident(f, "_range");
             let modulo = if salt.is_some_and(|s| s.modulo && s.through == i) {
                 quote!(::core::option::Option::Some((
-                    #pv::map_bound_u128(::core::ops::RangeBounds::start_bound(&__r)),
-                    #pv::map_bound_u128(::core::ops::RangeBounds::end_bound(&__r)),
+                    #pv::map_bound_u128(::core::ops::RangeBounds::start_bound(&__r), false),
+                    #pv::map_bound_u128(::core::ops::RangeBounds::end_bound(&__r), true),
                 )))
             } else {
                 quote!(::core::option::Option::None)
@@ -146,6 +150,8 @@ pub fn expand(
                     self.__b.range::<#codec, #ty, __R>(__r, #mask, __m)
                 }
             }, f.ty.span()));
+        }
+        if orderable {
             let content = match f.kind {
                 TyKind::Text => Some((quote!(&::core::primitive::str), quote!(__p.as_bytes()))),
                 TyKind::Bytes => Some((quote!(&[::core::primitive::u8]), quote!(__p))),

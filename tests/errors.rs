@@ -1073,8 +1073,8 @@ struct RevPad {
 
 #[test]
 fn decode_non_canonical() {
-    // "\0ab" + one fill byte: decoded as the content "\0ab" reversed = "ba\0", a value whose
-    // encoding fails (EndsWithFill); decode must reject it instead of returning it.
+    // "\0ab" + one fill byte: the content "\0ab" reversed would be "ba\0", a value whose
+    // encoding fails (EndsWithFill), so no key holds these bytes: rejected, not returned.
     let bytes = b"\x01\x00ab\x00";
     match RevPad::from_row_key(bytes) {
         Ok(v) => {
@@ -1089,6 +1089,32 @@ fn decode_non_canonical() {
                 .starts_with("cannot decode field `name` at byte 1: non-canonical encoding: "));
         }
     }
+}
+
+#[test]
+fn decode_key_too_long() {
+    // a key over the layout's max_len is never written by it
+    let mut b = Budget {
+        id: 1,
+        name: "abcde".into(),
+    }
+    .to_row_key()
+    .unwrap()
+    .to_vec();
+    assert_eq!(b.len(), 10);
+    assert!(Budget::from_row_key(&b).is_ok());
+    b.insert(9, b'f');
+    let e = decode_err::<Budget>(&b);
+    assert_decode(
+        &e,
+        "",
+        10,
+        DecodeErrorKind::KeyTooLong {
+            len: 11,
+            max_len: 10,
+        },
+        "cannot decode key at byte 10: key is 11 bytes, over max_len = 10",
+    );
 }
 
 #[test]

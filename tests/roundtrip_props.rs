@@ -1287,12 +1287,6 @@ fn canonical<K: Case>(bytes: &[u8]) -> Result<(), TestCaseError> {
                 bytes,
                 k
             ),
-            // Known bug (see `decode_rejects_keys_over_max_len`): tolerated here so that the
-            // property stays deterministic; set `TOLERATE_MAX_LEN_BUG` to false once fixed.
-            Err(e)
-                if TOLERATE_MAX_LEN_BUG
-                    && matches!(e.kind(), EncodeErrorKind::KeyTooLong { .. })
-                    && K::LAYOUT.max_len.is_some_and(|m| bytes.len() > m) => {}
             Err(e) => {
                 return Err(TestCaseError::fail(format!(
                     "{bytes:02X?} decodes to {k:?}, which does not encode: {e}"
@@ -1303,11 +1297,8 @@ fn canonical<K: Case>(bytes: &[u8]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// `from_row_key` does not check `max_len`; see the ignored test below.
-const TOLERATE_MAX_LEN_BUG: bool = true;
-
-/// A key longer than `#[rowkey(max_len = N)]` cannot come from `to_row_key`, so decode must
-/// reject it (found by `decode_mutated_whole_salted` with `PROPTEST_RNG_SEED=11
+/// Regression: a key longer than `#[rowkey(max_len = N)]` cannot come from `to_row_key`, so
+/// decode rejects it (found by `decode_mutated_whole_salted` with `PROPTEST_RNG_SEED=11
 /// PROPTEST_CASES=20000`: an extension of the last field whose salt happened to match).
 #[test]
 fn decode_rejects_keys_over_max_len() {
@@ -1326,7 +1317,16 @@ fn decode_rejects_keys_over_max_len() {
             key.len(),
             k.to_row_key()
         ),
-        Err(e) => assert!(e.to_string().starts_with("cannot decode"), "{e}"),
+        Err(e) => {
+            assert_eq!((e.field(), e.offset()), ("", 24));
+            assert_eq!(
+                e.kind(),
+                &DecodeErrorKind::KeyTooLong {
+                    len: 25,
+                    max_len: 24
+                }
+            );
+        }
     }
 }
 
@@ -1672,25 +1672,27 @@ proptest! {
 proptest! {
     #![proptest_config(config(CASES))]
 
-    /// Decode of `#[reverse] #[pad]` fields accepts a leading fill byte, which no value encodes to.
+    /// `#[reverse] #[pad]`: a stored leading fill byte (no value encodes to it) is rejected.
     #[test]
     fn decode_mutated_reverse_padded(k in rev_paddeds(), m in mutations()) {
         mutated(&k, &m)?;
     }
 }
 
-/// The known non-canonical inputs of the ignored property above, as a plain regression test.
+/// Regression: non-canonical `#[reverse] #[pad]` inputs once decoded to values that cannot be
+/// encoded; they are rejected as `NonCanonical`.
 #[test]
 fn reverse_padded_leading_fill_is_rejected() {
     for bytes in [
         &b"\x01\x00ab\x00\x00\x00\xD1\xD1\xD1\xD1\xD1"[..], // name: "\0ab" reversed -> "ba\0"
         &b"\x01ab\x00\x00\x00\x00\xD1\xD1\xD1\x9D\xD1"[..], // code: leading '.' (desc: 0xD1)
     ] {
-        if let Ok(k) = RevPadded::from_row_key(bytes) {
-            panic!(
+        match RevPadded::from_row_key(bytes) {
+            Ok(k) => panic!(
                 "{bytes:02X?} decodes to {k:?}, which encodes to {:?}",
                 k.to_row_key()
-            );
+            ),
+            Err(e) => assert!(matches!(e.kind(), DecodeErrorKind::NonCanonical(_)), "{e}"),
         }
     }
 }

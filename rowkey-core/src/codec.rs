@@ -155,11 +155,12 @@ fn put_masked<B: BufMut>(buf: &mut B, bytes: &[u8], mask: u8) {
     } else {
         let mut tmp = [0u8; 64];
         for chunk in bytes.chunks(64) {
-            let t = &mut tmp[..chunk.len()];
-            for (d, s) in t.iter_mut().zip(chunk) {
-                *d = s ^ mask;
+            if let Some(t) = tmp.get_mut(..chunk.len()) {
+                for (d, s) in t.iter_mut().zip(chunk) {
+                    *d = s ^ mask;
+                }
+                buf.put_slice(t);
             }
-            buf.put_slice(t);
         }
     }
 }
@@ -392,13 +393,15 @@ fn put_decimal<B: BufMut>(
     // u128::MAX has 39 digits.
     let mut digits = [b'0'; 40];
     let orig = v;
-    let mut i = digits.len();
-    while v > 0 {
-        i -= 1;
-        digits[i] = b'0' + (v % 10) as u8;
+    let mut used = 0;
+    for d in digits.iter_mut().rev() {
+        if v == 0 {
+            break;
+        }
+        *d = b'0' + (v % 10) as u8;
         v /= 10;
+        used += 1;
     }
-    let used = digits.len() - i;
     if used > n {
         return Err(EncodeError::new(
             "",
@@ -411,7 +414,7 @@ fn put_decimal<B: BufMut>(
     // n may exceed 40: leading zeros first.
     let zeros = n.saturating_sub(digits.len());
     let start = digits.len() - (n - zeros);
-    let body = &mut digits[start..];
+    let body = digits.get_mut(start..).unwrap_or_default();
     if reversed {
         body.reverse();
         put_masked(buf, body, mask);
@@ -867,21 +870,26 @@ pub mod content {
     pub fn put_escaped<B: BufMut>(c: &[u8], buf: &mut B, mask: u8) {
         let mut rest = c;
         while let Some(i) = rest.iter().position(|&b| b <= 1) {
-            let (run, tail) = rest.split_at(i);
+            let (run, tail) = rest.split_at_checked(i).unwrap_or((rest, &[]));
+            let Some((&b, after)) = tail.split_first() else {
+                break;
+            };
             put_masked(buf, run, mask);
-            buf.put_slice(&[1 ^ mask, tail[0] ^ mask]);
-            rest = &tail[1..];
+            buf.put_slice(&[1 ^ mask, b ^ mask]);
+            rest = after;
         }
         put_masked(buf, rest, mask);
     }
 
     /// Read escaped content up to and including its `0x00` terminator.
     pub fn get_escaped(input: &[u8], mask: u8) -> Result<(Cow<'_, [u8]>, usize), DecodeError> {
-        let first = input.iter().position(|&b| (b ^ mask) <= 1);
+        let first = input
+            .iter()
+            .position(|&b| (b ^ mask) <= 1)
+            .and_then(|i| Some((i, input.get(i)? ^ mask, input.get(..i)?)));
         match first {
             None => Err(DecodeError::new(DecodeErrorKind::MissingTerminator, 0)),
-            Some(i) if input[i] ^ mask == 0 => {
-                let run = &input[..i];
+            Some((i, 0, run)) => {
                 let c = if mask == 0 {
                     Cow::Borrowed(run)
                 } else {
@@ -889,8 +897,8 @@ pub mod content {
                 };
                 Ok((c, i + 1))
             }
-            Some(i) => {
-                let mut out = unmask(&input[..i], mask);
+            Some((i, _, run)) => {
+                let mut out = unmask(run, mask);
                 let mut pos = i;
                 loop {
                     let Some(&b) = input.get(pos) else {
@@ -903,10 +911,10 @@ pub mod content {
                                 out.push(e);
                                 pos += 2;
                             }
-                            Some(_) => {
+                            Some(e) => {
                                 return Err(DecodeError::new(
                                     DecodeErrorKind::InvalidByte {
-                                        byte: input[pos + 1],
+                                        byte: e ^ mask,
                                         expected:
                                             "an escaped 0x00 or 0x01 after the escape byte 0x01",
                                     },
@@ -975,8 +983,9 @@ pub mod content {
         upper: bool,
         inclusive: bool,
     ) -> Bound {
-        let cut = &c[..c.len().min(n)];
-        let stripped = &cut[..cut.iter().rposition(|&b| b != fill).map_or(0, |i| i + 1)];
+        let cut = c.get(..n).unwrap_or(c);
+        let keep = cut.iter().rposition(|&b| b != fill).map_or(0, |i| i + 1);
+        let stripped = cut.get(..keep).unwrap_or_default();
         let mut bytes = Vec::with_capacity(n);
         if stripped.len() == c.len() {
             // a value: encode as is
@@ -1010,10 +1019,11 @@ pub mod content {
             .iter()
             .rposition(|&b| b ^ mask != fill)
             .map_or(0, |i| i + 1);
+        let content = field.get(..end).unwrap_or_default();
         let c = if mask == 0 {
-            Cow::Borrowed(&field[..end])
+            Cow::Borrowed(content)
         } else {
-            Cow::Owned(unmask(&field[..end], mask))
+            Cow::Owned(unmask(content, mask))
         };
         Ok((c, n))
     }
@@ -1049,10 +1059,11 @@ pub mod content {
                 input.len(),
             )),
             Some(i) => {
+                let content = input.get(..i).unwrap_or_default();
                 let c = if mask == 0 {
-                    Cow::Borrowed(&input[..i])
+                    Cow::Borrowed(content)
                 } else {
-                    Cow::Owned(unmask(&input[..i], mask))
+                    Cow::Owned(unmask(content, mask))
                 };
                 Ok((c, i + 1))
             }
@@ -1230,6 +1241,15 @@ pub trait HashPlain {
     fn with_plain<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R;
 }
 
+#[inline(always)]
+fn hex_lower(n: u8) -> u8 {
+    if n < 10 {
+        b'0' + n
+    } else {
+        b'a' + n - 10
+    }
+}
+
 /// MD5 digest of `bytes`.
 #[inline]
 pub fn md5(bytes: &[u8]) -> [u8; 16] {
@@ -1249,13 +1269,15 @@ pub fn md5(bytes: &[u8]) -> [u8; 16] {
 pub fn hash_prefix<T: HashPlain + ?Sized>(v: &T, width: usize, raw: bool, out: &mut [u8; 32]) {
     let digest = v.with_plain(md5);
     if raw {
-        let w = width.min(16);
-        out[..w].copy_from_slice(&digest[..w]);
+        for (o, d) in out.iter_mut().zip(digest.iter()).take(width) {
+            *o = *d;
+        }
     } else {
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        for (i, b) in digest.iter().enumerate() {
-            out[2 * i] = HEX[usize::from(b >> 4)];
-            out[2 * i + 1] = HEX[usize::from(b & 15)];
+        for (pair, b) in out.chunks_exact_mut(2).zip(digest.iter()) {
+            if let [hi, lo] = pair {
+                *hi = hex_lower(b >> 4);
+                *lo = hex_lower(b & 15);
+            }
         }
     }
 }
@@ -1341,9 +1363,8 @@ unsafe impl BufMut for PhoenixHash {
 
     #[inline(always)]
     unsafe fn advance_mut(&mut self, cnt: usize) {
-        let cnt = cnt.min(self.scratch.len());
         let scratch = self.scratch;
-        self.update(&scratch[..cnt]);
+        self.update(scratch.get(..cnt).unwrap_or(&scratch));
     }
 
     #[inline(always)]

@@ -22,7 +22,14 @@
 
 use std::fmt;
 
-const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
+#[inline(always)]
+fn hex_upper(n: u8) -> u8 {
+    if n < 10 {
+        b'0' + n
+    } else {
+        b'A' + n - 10
+    }
+}
 
 /// Whether HBase `Bytes.toStringBinary` prints this byte as itself: `0x20..=0x7E` except `\`.
 const fn is_printable(b: u8) -> bool {
@@ -32,8 +39,8 @@ const fn is_printable(b: u8) -> bool {
 fn push_hex_escape(out: &mut String, b: u8) {
     out.push('\\');
     out.push('x');
-    out.push(char::from(HEX_UPPER[usize::from(b >> 4)]));
-    out.push(char::from(HEX_UPPER[usize::from(b & 0x0F)]));
+    out.push(char::from(hex_upper(b >> 4)));
+    out.push(char::from(hex_upper(b & 0x0F)));
 }
 
 /// The printable form of a byte string, byte-identical with HBase `Bytes.toStringBinary`.

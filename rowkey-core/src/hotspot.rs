@@ -720,7 +720,7 @@ fn color(t: f64) -> String {
     let frac = pos - i as f64;
     let (a, b) = match (STOPS.get(i), STOPS.get(i + 1)) {
         (Some(a), Some(b)) => (*a, *b),
-        _ => (STOPS[0], STOPS[STOPS.len() - 1]),
+        _ => ((0, 0, 0), (0, 0, 0)),
     };
     let mix = |x: u8, y: u8| (f64::from(x) + (f64::from(y) - f64::from(x)) * frac).round() as u8;
     format!(

@@ -145,13 +145,13 @@ impl Layout {
     /// variable-length. Used by the derive to compute [`Layout::fixed_width`].
     pub const fn key_width_of_fields(fields: &[FieldLayout]) -> Option<usize> {
         let mut total = 0;
-        let mut i = 0;
-        while i < fields.len() {
-            match fields[i].total_width() {
+        let mut rest = fields;
+        while let [first, tail @ ..] = rest {
+            match first.total_width() {
                 Some(w) => total += w,
                 None => return None,
             }
-            i += 1;
+            rest = tail;
         }
         Some(total)
     }

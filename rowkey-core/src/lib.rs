@@ -3,6 +3,19 @@
 //! everything here together with `#[derive(RowKey)]`.
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
+// Keys come from storage and users: no input may panic the runtime. Tests may unwrap.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented
+    )
+)]
 
 pub mod codec;
 pub mod error;

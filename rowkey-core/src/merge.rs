@@ -218,11 +218,16 @@ mod stream {
         fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<S::Item>> {
             let this = self.get_mut();
             let mut pending = false;
-            for i in 0..this.streams.len() {
-                if this.heads[i].is_none() && !this.done[i] {
-                    match Pin::new(&mut this.streams[i]).poll_next(cx) {
-                        Poll::Ready(Some(item)) => this.heads[i] = Some(item),
-                        Poll::Ready(None) => this.done[i] = true,
+            for ((stream, head), done) in this
+                .streams
+                .iter_mut()
+                .zip(this.heads.iter_mut())
+                .zip(this.done.iter_mut())
+            {
+                if head.is_none() && !*done {
+                    match Pin::new(stream).poll_next(cx) {
+                        Poll::Ready(Some(item)) => *head = Some(item),
+                        Poll::Ready(None) => *done = true,
                         Poll::Pending => pending = true,
                     }
                 }
@@ -231,21 +236,17 @@ mod stream {
                 return Poll::Pending;
             }
             let skip = this.skip;
-            let mut best: Option<usize> = None;
+            let mut best: Option<(usize, &[u8])> = None;
             for (i, h) in this.heads.iter().enumerate() {
                 if let Some(item) = h {
-                    let better = match best.and_then(|b| this.heads[b].as_ref()) {
-                        None => true,
-                        Some(cur) => {
-                            logical(item.merge_key(), skip) < logical(cur.merge_key(), skip)
-                        }
-                    };
-                    if better {
-                        best = Some(i);
+                    let key = logical(item.merge_key(), skip);
+                    if best.is_none_or(|(_, b)| key < b) {
+                        best = Some((i, key));
                     }
                 }
             }
-            Poll::Ready(best.and_then(|i| this.heads[i].take()))
+            let best = best.map(|(i, _)| i);
+            Poll::Ready(best.and_then(|i| this.heads.get_mut(i).and_then(Option::take)))
         }
     }
 }

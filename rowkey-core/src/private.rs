@@ -183,7 +183,7 @@ pub fn take_hash(input: &[u8], at: usize, width: usize) -> Result<&[u8], DecodeE
 pub fn put_hash<T: HashPlain + ?Sized, B: BufMut>(v: &T, width: usize, raw: bool, buf: &mut B) {
     let mut h = [0u8; 32];
     hash_prefix(v, width, raw, &mut h);
-    buf.put_slice(&h[..width]);
+    buf.put_slice(h.get(..width).unwrap_or(&h));
 }
 
 /// Compare a stored hash prefix with the one recomputed from the decoded value.

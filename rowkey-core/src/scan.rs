@@ -23,8 +23,9 @@ use core::ops::Bound;
 /// row for a prefix scan), or `None` when there is none (`prefix` is empty or all `0xFF`).
 pub fn prefix_successor(prefix: &[u8]) -> Option<Vec<u8>> {
     let keep = prefix.iter().rposition(|&b| b != 0xFF)?;
-    let mut v = prefix[..=keep].to_vec();
-    v[keep] += 1;
+    let mut v = prefix.get(..=keep)?.to_vec();
+    let last = v.last_mut()?;
+    *last += 1;
     Some(v)
 }
 
@@ -33,12 +34,15 @@ pub fn prefix_successor(prefix: &[u8]) -> Option<Vec<u8>> {
 /// nothing) when there is no successor.
 pub(crate) fn successor_in_place(buf: &mut Vec<u8>, from: usize) -> bool {
     while buf.len() > from {
-        let last = buf.len() - 1;
-        if buf[last] == 0xFF {
-            buf.truncate(last);
-        } else {
-            buf[last] += 1;
-            return true;
+        match buf.last_mut() {
+            Some(0xFF) => {
+                buf.pop();
+            }
+            Some(b) => {
+                *b += 1;
+                return true;
+            }
+            None => return false,
         }
     }
     false
@@ -91,12 +95,13 @@ impl ScanRange {
 
     /// The first row (inclusive).
     pub fn start(&self) -> &[u8] {
-        &self.buf[..self.start_len]
+        self.buf.get(..self.start_len).unwrap_or_default()
     }
 
     /// The stop row (exclusive); `None` = end of table.
     pub fn stop(&self) -> Option<&[u8]> {
-        self.bounded.then(|| &self.buf[self.start_len..])
+        self.bounded
+            .then(|| self.buf.get(self.start_len..).unwrap_or_default())
     }
 
     /// Whether `key` lies in `[start, stop)`.
@@ -424,7 +429,7 @@ impl<const N: usize, const F: u8> ContentPrefix for codec::Pad<N, F> {
         }
         let stripped = p.iter().rposition(|&b| b != F).map_or(0, |i| i + 1);
         let block = (stripped < p.len()).then(|| {
-            let mut x = masked(&p[..stripped], mask);
+            let mut x = masked(p.get(..stripped).unwrap_or_default(), mask);
             x.resize(N, F ^ mask);
             x
         });

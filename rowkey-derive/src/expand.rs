@@ -96,6 +96,7 @@ fn codec(f: &Field, container_java: bool, krate: &TokenStream) -> TokenStream {
         quote!(#krate::codec::ReverseTs)
     } else if a.java.is_some()
         || (container_java
+            && a.reverse.is_none()
             && matches!(
                 inner,
                 TyKind::Unsigned(_) | TyKind::Signed(_) | TyKind::Float(_) | TyKind::Bool
@@ -134,6 +135,7 @@ fn encoding_expr(
         quote!(#e::ReverseTs)
     } else if a.java.is_some()
         || (container_java
+            && a.reverse.is_none()
             && matches!(
                 f.kind.inner(),
                 TyKind::Unsigned(_) | TyKind::Signed(_) | TyKind::Float(_) | TyKind::Bool

@@ -66,6 +66,24 @@ fn check_field(cx: &Ctxt, input: &Input, f: &Field, count: usize) {
         );
     }
 
+    // Inverted (desc) or reversed bytes never equal the content: a borrowed field could
+    // encode but never decode.
+    if is_borrowed(f.ty) {
+        for (attr, what) in [
+            (a.desc.as_ref().map(|x| x.original), "desc"),
+            (a.reverse.as_ref().map(|x| x.original), "reverse"),
+        ] {
+            if let Some(attr) = attr {
+                cx.error_spanned_by(
+                    attr,
+                    format!(
+                        "#[{what}] on the borrowed field `{name}: {ty}`: its bytes are stored transformed, so decoding cannot borrow them from the key; use an owned type (String, Vec<u8>)"
+                    ),
+                );
+            }
+        }
+    }
+
     if let (Some(p), Some(s)) = (&a.pad, &a.sep) {
         let _ = p;
         cx.error_spanned_by(
@@ -357,5 +375,20 @@ fn check_max_len(cx: &Ctxt, input: &Input, fields: &[Field]) {
                 input.name()
             ),
         ));
+    }
+}
+
+/// `&str`, `&[u8]`, or an `Option` of one.
+fn is_borrowed(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(_) => true,
+        syn::Type::Group(g) => is_borrowed(&g.elem),
+        syn::Type::Paren(p) => is_borrowed(&p.elem),
+        syn::Type::Path(p) => p.path.segments.last().is_some_and(|seg| {
+            seg.ident == "Option"
+                && matches!(&seg.arguments, syn::PathArguments::AngleBracketed(a)
+                    if a.args.iter().any(|g| matches!(g, syn::GenericArgument::Type(t) if is_borrowed(t))))
+        }),
+        _ => false,
     }
 }

@@ -483,18 +483,7 @@ impl Codec<bool> for Natural {
 impl<'de> Decode<'de, bool> for Natural {
     #[inline(always)]
     fn decode(input: &'de [u8], mask: u8) -> Result<(bool, usize), DecodeError> {
-        let [b] = take::<1>(input)?;
-        match b ^ mask {
-            0 => Ok((false, 1)),
-            1 => Ok((true, 1)),
-            _ => Err(DecodeError::new(
-                DecodeErrorKind::InvalidByte {
-                    byte: b,
-                    expected: "a boolean 0x00 or 0x01",
-                },
-                0,
-            )),
-        }
+        decode_bool(input, mask, 0x01, "a boolean 0x00 or 0x01")
     }
 }
 impl Codec<bool> for Java {
@@ -513,18 +502,26 @@ impl Codec<bool> for Java {
 impl<'de> Decode<'de, bool> for Java {
     #[inline(always)]
     fn decode(input: &'de [u8], mask: u8) -> Result<(bool, usize), DecodeError> {
-        let [b] = take::<1>(input)?;
-        match b ^ mask {
-            0x00 => Ok((false, 1)),
-            0xFF => Ok((true, 1)),
-            _ => Err(DecodeError::new(
-                DecodeErrorKind::InvalidByte {
-                    byte: b,
-                    expected: "a Java boolean 0x00 or 0xFF",
-                },
-                0,
-            )),
-        }
+        decode_bool(input, mask, 0xFF, "a Java boolean 0x00 or 0xFF")
+    }
+}
+
+/// A boolean byte: `0x00` false, `truth` true, anything else an error.
+#[inline(always)]
+fn decode_bool(
+    input: &[u8],
+    mask: u8,
+    truth: u8,
+    expected: &'static str,
+) -> Result<(bool, usize), DecodeError> {
+    let [b] = take::<1>(input)?;
+    match b ^ mask {
+        0x00 => Ok((false, 1)),
+        t if t == truth => Ok((true, 1)),
+        _ => Err(DecodeError::new(
+            DecodeErrorKind::InvalidByte { byte: b, expected },
+            0,
+        )),
     }
 }
 
@@ -1241,12 +1238,13 @@ pub trait HashPlain {
     fn with_plain<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R;
 }
 
+/// The hex digit of `n < 16`, with `alpha` (`b'a'` or `b'A'`) for 10.
 #[inline(always)]
-fn hex_lower(n: u8) -> u8 {
+pub(crate) fn hex_digit(n: u8, alpha: u8) -> u8 {
     if n < 10 {
         b'0' + n
     } else {
-        b'a' + n - 10
+        alpha + n - 10
     }
 }
 
@@ -1275,8 +1273,8 @@ pub fn hash_prefix<T: HashPlain + ?Sized>(v: &T, width: usize, raw: bool, out: &
     } else {
         for (pair, b) in out.chunks_exact_mut(2).zip(digest.iter()) {
             if let [hi, lo] = pair {
-                *hi = hex_lower(b >> 4);
-                *lo = hex_lower(b & 15);
+                *hi = hex_digit(b >> 4, b'a');
+                *lo = hex_digit(b & 15, b'a');
             }
         }
     }

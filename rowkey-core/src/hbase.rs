@@ -22,15 +22,6 @@
 
 use std::fmt;
 
-#[inline(always)]
-fn hex_upper(n: u8) -> u8 {
-    if n < 10 {
-        b'0' + n
-    } else {
-        b'A' + n - 10
-    }
-}
-
 /// Whether HBase `Bytes.toStringBinary` prints this byte as itself: `0x20..=0x7E` except `\`.
 const fn is_printable(b: u8) -> bool {
     matches!(b, 0x20..=0x7E) && b != b'\\'
@@ -39,8 +30,8 @@ const fn is_printable(b: u8) -> bool {
 fn push_hex_escape(out: &mut String, b: u8) {
     out.push('\\');
     out.push('x');
-    out.push(char::from(hex_upper(b >> 4)));
-    out.push(char::from(hex_upper(b & 0x0F)));
+    out.push(char::from(crate::codec::hex_digit(b >> 4, b'A')));
+    out.push(char::from(crate::codec::hex_digit(b & 0x0F, b'A')));
 }
 
 /// The printable form of a byte string, byte-identical with HBase `Bytes.toStringBinary`.

@@ -1271,11 +1271,10 @@ pub fn hash_prefix<T: HashPlain + ?Sized>(v: &T, width: usize, raw: bool, out: &
             *o = *d;
         }
     } else {
-        for (pair, b) in out.chunks_exact_mut(2).zip(digest.iter()) {
-            if let [hi, lo] = pair {
-                *hi = hex_digit(b >> 4, b'a');
-                *lo = hex_digit(b & 15, b'a');
-            }
+        // only the `width` characters the key keeps
+        for (i, o) in out.iter_mut().enumerate().take(width) {
+            let b = digest.get(i / 2).copied().unwrap_or_default();
+            *o = hex_digit(if i % 2 == 0 { b >> 4 } else { b & 15 }, b'a');
         }
     }
 }

@@ -96,6 +96,12 @@ impl fmt::Display for EncodeErrorKind {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EncodeError {
+    // Boxed: keeps `Result<(), EncodeError>` one word, so the hot path returns in a register.
+    inner: Box<EncodeErrorInner>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct EncodeErrorInner {
     field: String,
     kind: EncodeErrorKind,
 }
@@ -105,8 +111,10 @@ impl EncodeError {
     #[cold]
     pub fn new(field: &str, kind: EncodeErrorKind) -> Self {
         Self {
-            field: field.to_owned(),
-            kind,
+            inner: Box::new(EncodeErrorInner {
+                field: field.to_owned(),
+                kind,
+            }),
         }
     }
 
@@ -114,31 +122,35 @@ impl EncodeError {
     #[cold]
     #[must_use]
     pub fn in_field(mut self, outer: &str) -> Self {
-        self.field = if self.field.is_empty() {
+        self.inner.field = if self.inner.field.is_empty() {
             outer.to_owned()
         } else {
-            format!("{outer}.{}", self.field)
+            format!("{outer}.{}", self.inner.field)
         };
         self
     }
 
     /// The field (a dotted path for nested keys; empty for a whole-key error).
     pub fn field(&self) -> &str {
-        &self.field
+        &self.inner.field
     }
 
     /// What went wrong.
     pub fn kind(&self) -> &EncodeErrorKind {
-        &self.kind
+        &self.inner.kind
     }
 }
 
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.field.is_empty() {
-            write!(f, "cannot encode key: {}", self.kind)
+        if self.inner.field.is_empty() {
+            write!(f, "cannot encode key: {}", self.inner.kind)
         } else {
-            write!(f, "cannot encode field `{}`: {}", self.field, self.kind)
+            write!(
+                f,
+                "cannot encode field `{}`: {}",
+                self.inner.field, self.inner.kind
+            )
         }
     }
 }
@@ -263,6 +275,12 @@ impl fmt::Display for DecodeErrorKind {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodeError {
+    // Boxed: keeps decode results small, so the hot path returns in registers.
+    inner: Box<DecodeErrorInner>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct DecodeErrorInner {
     field: String,
     offset: usize,
     kind: DecodeErrorKind,
@@ -273,9 +291,11 @@ impl DecodeError {
     #[cold]
     pub fn new(kind: DecodeErrorKind, offset: usize) -> Self {
         Self {
-            field: String::new(),
-            offset,
-            kind,
+            inner: Box::new(DecodeErrorInner {
+                field: String::new(),
+                offset,
+                kind,
+            }),
         }
     }
 
@@ -290,11 +310,11 @@ impl DecodeError {
     #[cold]
     #[must_use]
     pub fn in_field(mut self, field: &str, base: usize) -> Self {
-        self.offset = self.offset.saturating_add(base);
-        self.field = if self.field.is_empty() {
+        self.inner.offset = self.inner.offset.saturating_add(base);
+        self.inner.field = if self.inner.field.is_empty() {
             field.to_owned()
         } else {
-            format!("{field}.{}", self.field)
+            format!("{field}.{}", self.inner.field)
         };
         self
     }
@@ -303,39 +323,39 @@ impl DecodeError {
     #[cold]
     #[must_use]
     pub fn shifted(mut self, by: usize) -> Self {
-        self.offset = self.offset.saturating_add(by);
+        self.inner.offset = self.inner.offset.saturating_add(by);
         self
     }
 
     /// The field (a dotted path for nested keys; empty for whole-key errors such as trailing bytes).
     pub fn field(&self) -> &str {
-        &self.field
+        &self.inner.field
     }
 
     /// Byte offset in the key where the problem is.
     pub fn offset(&self) -> usize {
-        self.offset
+        self.inner.offset
     }
 
     /// What went wrong.
     pub fn kind(&self) -> &DecodeErrorKind {
-        &self.kind
+        &self.inner.kind
     }
 }
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.field.is_empty() {
+        if self.inner.field.is_empty() {
             write!(
                 f,
                 "cannot decode key at byte {}: {}",
-                self.offset, self.kind
+                self.inner.offset, self.inner.kind
             )
         } else {
             write!(
                 f,
                 "cannot decode field `{}` at byte {}: {}",
-                self.field, self.offset, self.kind
+                self.inner.field, self.inner.offset, self.inner.kind
             )
         }
     }

@@ -80,7 +80,7 @@ pub trait RowKey: Sized {
     /// Decode and validate a key: salt and hash prefixes are recomputed and compared, escapes,
     /// padding, UTF-8 and the exact length are checked. Errors name the field and byte offset;
     /// no input panics.
-    #[inline]
+    #[inline(always)]
     fn from_row_key<'de>(bytes: &'de [u8]) -> Result<Self, DecodeError>
     where
         Self: DecodeRowKey<'de>,

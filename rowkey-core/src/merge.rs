@@ -110,18 +110,13 @@ where
             });
         }
     }
-    Merge {
-        streams,
-        heap,
-        skip,
-    }
+    Merge { streams, heap }
 }
 
 /// The iterator of [`merge`].
 pub struct Merge<I: Iterator> {
     streams: Vec<I>,
     heap: BinaryHeap<Head<I::Item>>,
-    skip: usize,
 }
 
 impl<I> Iterator for Merge<I>
@@ -132,15 +127,13 @@ where
     type Item = I::Item;
 
     fn next(&mut self) -> Option<I::Item> {
-        let Head { item, stream, .. } = self.heap.pop()?;
-        if let Some(next) = self.streams.get_mut(stream).and_then(Iterator::next) {
-            self.heap.push(Head {
-                item: next,
-                stream,
-                skip: self.skip,
-            });
+        let mut top = self.heap.peek_mut()?;
+        let stream = top.stream;
+        match self.streams.get_mut(stream).and_then(Iterator::next) {
+            // Replace the smallest in place: one sift instead of a pop and a push.
+            Some(next) => Some(core::mem::replace(&mut top.item, next)),
+            None => Some(std::collections::binary_heap::PeekMut::pop(top).item),
         }
-        Some(item)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

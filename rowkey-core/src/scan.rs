@@ -21,6 +21,7 @@ use core::ops::Bound;
 
 /// The smallest byte string greater than every string that starts with `prefix` (HBase's stop
 /// row for a prefix scan), or `None` when there is none (`prefix` is empty or all `0xFF`).
+#[inline]
 pub fn prefix_successor(prefix: &[u8]) -> Option<Vec<u8>> {
     let keep = prefix.iter().rposition(|&b| b != 0xFF)?;
     let mut v = prefix.get(..=keep)?.to_vec();
@@ -32,6 +33,7 @@ pub fn prefix_successor(prefix: &[u8]) -> Option<Vec<u8>> {
 /// Append the successor of `buf[from..]` in place (see [`prefix_successor`]): truncates trailing
 /// `0xFF` bytes and increments the last byte. Returns `false` (leaving `buf[from..]` cut to
 /// nothing) when there is no successor.
+#[inline]
 pub(crate) fn successor_in_place(buf: &mut Vec<u8>, from: usize) -> bool {
     while buf.len() > from {
         match buf.last_mut() {
@@ -85,6 +87,7 @@ impl ScanRange {
     }
 
     /// Build from a buffer holding `start` then `stop` (crate-internal builders).
+    #[inline]
     pub(crate) fn from_parts(buf: Vec<u8>, start_len: usize, bounded: bool) -> Self {
         Self {
             buf,
@@ -94,17 +97,20 @@ impl ScanRange {
     }
 
     /// The first row (inclusive).
+    #[inline]
     pub fn start(&self) -> &[u8] {
         self.buf.get(..self.start_len).unwrap_or_default()
     }
 
     /// The stop row (exclusive); `None` = end of table.
+    #[inline]
     pub fn stop(&self) -> Option<&[u8]> {
         self.bounded
             .then(|| self.buf.get(self.start_len..).unwrap_or_default())
     }
 
     /// Whether `key` lies in `[start, stop)`.
+    #[inline]
     pub fn contains(&self, key: &[u8]) -> bool {
         key >= self.start() && self.stop().is_none_or(|s| key < s)
     }
@@ -168,7 +174,9 @@ impl ScanRanges {
     /// From ranges (sorted and stripped of empty ones here).
     pub fn new(mut ranges: Vec<ScanRange>) -> Self {
         ranges.retain(|r| !r.is_empty());
-        ranges.sort_by(|a, b| a.start().cmp(b.start()));
+        if !ranges.is_sorted_by(|a, b| a.start() <= b.start()) {
+            ranges.sort_by(|a, b| a.start().cmp(b.start()));
+        }
         Self {
             ranges: Ranges::Many(ranges),
         }
@@ -201,11 +209,13 @@ impl ScanRanges {
     }
 
     /// Whether any range contains `key`.
+    #[inline]
     pub fn contains(&self, key: &[u8]) -> bool {
         self.iter().any(|r| r.contains(key))
     }
 
     /// The ranges as a slice.
+    #[inline]
     pub fn as_slice(&self) -> &[ScanRange] {
         match &self.ranges {
             Ranges::None => &[],
@@ -439,6 +449,7 @@ impl<const N: usize, const F: u8> ContentPrefix for codec::Pad<N, F> {
 
 impl ScanBuilder {
     /// A builder for a layout salted as `salt`.
+    #[inline]
     pub fn new(salt: SaltSpec) -> Self {
         let mut buf = Vec::with_capacity(64);
         buf.resize(salt.width(), 0);
@@ -590,6 +601,7 @@ impl ScanBuilder {
     }
 
     /// The ranges of everything that matches the fields fixed so far.
+    #[inline]
     pub fn ranges(self) -> ScanRanges {
         let part = if self.complete {
             (Lower::Prefix, Upper::AtZero)
@@ -635,6 +647,7 @@ fn modulo_buckets(lo: Bound<u128>, hi: Bound<u128>, n: u32) -> Vec<u32> {
 impl Scan {
     /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch (one in
     /// all when the salted prefix is fixed).
+    #[inline]
     pub fn ranges(self) -> ScanRanges {
         let mut base = self.base;
         if base.impossible {
@@ -680,6 +693,7 @@ impl Scan {
     }
 }
 
+#[inline]
 fn put_salt_bytes(head: &mut [u8], salt: u32, width: usize) {
     let bytes = if width == 1 {
         [salt as u8, 0]
@@ -693,6 +707,7 @@ fn put_salt_bytes(head: &mut [u8], salt: u32, width: usize) {
 
 /// One range from `buf` (holding the fixed prefix) and a part, reusing `buf`; `None` if it is
 /// empty for sure.
+#[inline]
 fn build_in(mut buf: Vec<u8>, lower: &Lower, upper: &Upper) -> Option<ScanRange> {
     let head_len = buf.len();
     buf.reserve(head_len + 16);

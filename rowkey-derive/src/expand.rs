@@ -558,7 +558,7 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
         }
 
         impl #de_impl_g #krate::DecodeRowKey<'__de> for #name #ty_g #where_dec {
-            #[inline]
+            #[inline(always)]
             fn decode_visit<__V: #pv::Visit>(__input: &'__de [::core::primitive::u8], __mask: ::core::primitive::u8, __visit: &mut __V)
                 -> ::core::result::Result<(Self, ::core::primitive::usize), #pv::DecodeError>
             {

@@ -747,14 +747,14 @@ fn decode_invalid_char() {
 
 #[test]
 fn decode_missing_terminator() {
-    // no 0x00/0x01 at all: reported at the field start
+    // no 0x00/0x01 at all: reported where the key ends, like every missing terminator
     let e = decode_err::<Named>(b"\x01abc");
     assert_decode(
         &e,
         "name",
-        1,
+        4,
         DecodeErrorKind::MissingTerminator,
-        "cannot decode field `name` at byte 1: no terminator before the end of the key",
+        "cannot decode field `name` at byte 4: no terminator before the end of the key",
     );
     // content with escapes that runs out: reported where the key ends
     let e = decode_err::<Named>(b"\x01a\x01\x00b");

@@ -885,7 +885,10 @@ pub mod content {
             .position(|&b| (b ^ mask) <= 1)
             .and_then(|i| Some((i, input.get(i)? ^ mask, input.get(..i)?)));
         match first {
-            None => Err(DecodeError::new(DecodeErrorKind::MissingTerminator, 0)),
+            None => Err(DecodeError::new(
+                DecodeErrorKind::MissingTerminator,
+                input.len(),
+            )),
             Some((i, 0, run)) => {
                 let c = if mask == 0 {
                     Cow::Borrowed(run)

@@ -266,11 +266,11 @@ impl fmt::Display for DecodeErrorKind {
 ///
 /// let err = Event::from_row_key(b"\x00\x00\x00\x07click").unwrap_err();
 /// assert_eq!(err.field(), "kind");
-/// assert_eq!(err.offset(), 4);
+/// assert_eq!(err.offset(), 9); // where the key ended without the field's terminator
 /// assert_eq!(err.kind(), &DecodeErrorKind::MissingTerminator);
 /// assert_eq!(
 ///     err.to_string(),
-///     "cannot decode field `kind` at byte 4: no terminator before the end of the key"
+///     "cannot decode field `kind` at byte 9: no terminator before the end of the key"
 /// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -543,7 +543,7 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
         }
 
         impl #impl_g #pv::KeyParts for #name #ty_g #where_enc {
-            #[inline]
+            #[inline(always)]
             fn encode_masked<__B: #pv::bytes::BufMut>(&self, __buf: &mut __B, __mask: ::core::primitive::u8) -> ::core::result::Result<(), #pv::EncodeError> {
                 #inline_checks
                 #salt_encode
@@ -551,7 +551,7 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
                 ::core::result::Result::Ok(())
             }
 
-            #[inline]
+            #[inline(always)]
             fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
                 #salt_width #(#lens)*
             }

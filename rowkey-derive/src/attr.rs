@@ -70,6 +70,30 @@ fn set<'a, T>(
     }
 }
 
+/// `#[name(N)]` or `#[name(N, key...)]`: the number, then each trailing `key` (and whatever
+/// follows it) handed to `arg`.
+fn parse_len_args(
+    attr: &Attribute,
+    usage: &str,
+    mut arg: impl FnMut(&syn::Ident, syn::parse::ParseStream) -> syn::Result<()>,
+) -> syn::Result<(usize, Span)> {
+    attr.parse_args_with(|input: syn::parse::ParseStream| {
+        let lit: LitInt = input
+            .parse()
+            .map_err(|e| syn::Error::new(e.span(), format!("needs a number: {usage}")))?;
+        let len = (parse_usize(&lit)?, lit.span());
+        while !input.is_empty() {
+            input.parse::<Token![,]>()?;
+            if input.is_empty() {
+                break;
+            }
+            let key: syn::Ident = input.parse()?;
+            arg(&key, input)?;
+        }
+        Ok(len)
+    })
+}
+
 fn parse_usize(lit: &LitInt) -> syn::Result<usize> {
     lit.base10_parse::<usize>()
 }
@@ -179,45 +203,30 @@ pub fn field_attrs<'a>(cx: &Ctxt, attrs: &'a [Attribute]) -> FieldAttrs<'a> {
         match name.as_str() {
             PAD => {
                 out.delimited = true;
-                let mut len: Option<(usize, Span)> = None;
                 let mut fill = None;
-                let res = attr.parse_args_with(|input: syn::parse::ParseStream| {
-                    let lit: LitInt = input.parse().map_err(|e| {
-                        syn::Error::new(e.span(), "#[pad] needs a width: #[pad(N)] or #[pad(N, fill = b' ')]")
-                    })?;
-                    len = Some((parse_usize(&lit)?, lit.span()));
-                    while !input.is_empty() {
-                        input.parse::<Token![,]>()?;
-                        if input.is_empty() {
-                            break;
-                        }
-                        let key: syn::Ident = input.parse()?;
-                        if key == "fill" {
-                            input.parse::<Token![=]>()?;
-                            let lit: Lit = input.parse()?;
-                            if fill.is_some() {
-                                return Err(syn::Error::new(key.span(), "duplicate `fill` argument"));
-                            }
-                            fill = Some(byte_of(&lit, "fill")?);
-                        } else {
-                            return Err(syn::Error::new(
-                                key.span(),
-                                format!("unknown pad argument `{key}`; valid: #[pad(N)], #[pad(N, fill = b' ')]"),
-                            ));
-                        }
+                let usage = "#[pad(N)] or #[pad(N, fill = b' ')]";
+                let res = parse_len_args(attr, usage, |key, input| {
+                    if key != "fill" {
+                        return Err(syn::Error::new(
+                            key.span(),
+                            format!("unknown pad argument `{key}`; valid: {usage}"),
+                        ));
                     }
+                    input.parse::<Token![=]>()?;
+                    let lit: Lit = input.parse()?;
+                    if fill.is_some() {
+                        return Err(syn::Error::new(key.span(), "duplicate `fill` argument"));
+                    }
+                    fill = Some(byte_of(&lit, "fill")?);
                     Ok(())
                 });
-                match (res, len) {
-                    (Err(e), _) => cx.syn_error(e),
-                    (Ok(()), Some((0, span))) => cx.syn_error(syn::Error::new(
+                match res {
+                    Err(e) => cx.syn_error(e),
+                    Ok((0, span)) => cx.syn_error(syn::Error::new(
                         span,
                         "#[pad(0)] makes every value empty: give the fixed width in bytes (strings/bytes) or digits (unsigned integers)",
                     )),
-                    (Ok(()), Some((len, _))) => {
-                        set(cx, &mut out.pad, attr, Pad { len, fill }, PAD)
-                    }
-                    (Ok(()), None) => {}
+                    Ok((len, _)) => set(cx, &mut out.pad, attr, Pad { len, fill }, PAD),
                 }
             }
             SEP => {
@@ -256,36 +265,24 @@ pub fn field_attrs<'a>(cx: &Ctxt, attrs: &'a [Attribute]) -> FieldAttrs<'a> {
                 }
             }
             HASH_PREFIX => {
-                let mut len: Option<(usize, Span)> = None;
                 let mut raw = false;
-                let res = attr.parse_args_with(|input: syn::parse::ParseStream| {
-                    let lit: LitInt = input.parse().map_err(|e| {
-                        syn::Error::new(e.span(), "#[hash_prefix] needs a length: #[hash_prefix(N)] or #[hash_prefix(N, raw)]")
-                    })?;
-                    len = Some((parse_usize(&lit)?, lit.span()));
-                    while !input.is_empty() {
-                        input.parse::<Token![,]>()?;
-                        if input.is_empty() {
-                            break;
-                        }
-                        let key: syn::Ident = input.parse()?;
-                        if key == "raw" {
-                            if raw {
-                                return Err(syn::Error::new(key.span(), "duplicate `raw` argument"));
-                            }
-                            raw = true;
-                        } else {
-                            return Err(syn::Error::new(
-                                key.span(),
-                                format!("unknown hash_prefix argument `{key}`; valid: #[hash_prefix(N)], #[hash_prefix(N, raw)]"),
-                            ));
-                        }
+                let usage = "#[hash_prefix(N)] or #[hash_prefix(N, raw)]";
+                let res = parse_len_args(attr, usage, |key, _| {
+                    if key != "raw" {
+                        return Err(syn::Error::new(
+                            key.span(),
+                            format!("unknown hash_prefix argument `{key}`; valid: {usage}"),
+                        ));
                     }
+                    if raw {
+                        return Err(syn::Error::new(key.span(), "duplicate `raw` argument"));
+                    }
+                    raw = true;
                     Ok(())
                 });
-                match (res, len) {
-                    (Err(e), _) => cx.syn_error(e),
-                    (Ok(()), Some((len, span))) => {
+                match res {
+                    Err(e) => cx.syn_error(e),
+                    Ok((len, span)) => {
                         let max = if raw { 16 } else { 32 };
                         if len == 0 || len > max {
                             let unit = if raw {
@@ -307,7 +304,6 @@ pub fn field_attrs<'a>(cx: &Ctxt, attrs: &'a [Attribute]) -> FieldAttrs<'a> {
                             );
                         }
                     }
-                    (Ok(()), None) => {}
                 }
             }
             ROWKEY => {

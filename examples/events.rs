@@ -114,11 +114,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // a range over a hashed field does not exist as a method:
     //
     //     EventKey::scan().uid_range(1..100);
-    //     // error[E0599]: no method named `uid_range` found for struct `__RowKeyScan0`
+    //     // error[E0599]: no method named `uid_range` found for struct `__EventKeyScan_uid`
     //
     // and neither does skipping a field:
     //
     //     EventKey::scan().event_type(EventType::Click);
-    //     // error[E0599]: no method named `event_type` found for struct `__RowKeyScan0`
+    //     // error[E0599]: no method named `event_type` found for struct `__EventKeyScan_uid`
     Ok(())
 }

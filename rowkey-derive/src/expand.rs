@@ -40,6 +40,7 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         #[allow(
             non_upper_case_globals,
             non_snake_case,
+            non_camel_case_types,
             unused_qualifications,
             unused_variables,
             unused_mut,

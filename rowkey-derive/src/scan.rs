@@ -40,7 +40,13 @@ pub fn expand(
     let generics = &p.original.generics;
     let (impl_g, ty_g, _) = generics.split_for_impl();
     let where_c = where_enc;
-    let stage = |i: usize| format_ident!("__RowKeyScan{}", i, span = Span::call_site());
+    // Named after the key and the field the stage constrains, so that "no method named
+    // `uid_range` found for struct `__EventScan_uid`" says where the chain stands.
+    let key_name = crate::ast::unraw(name);
+    let stage = |i: usize| match fields.get(i) {
+        Some(f) => format_ident!("__{}Scan_{}", key_name, f.name, span = Span::call_site()),
+        None => format_ident!("__{}ScanComplete", key_name, span = Span::call_site()),
+    };
     let phantom = quote!(::core::marker::PhantomData<fn() -> #name #ty_g>);
     let salt_spec = match salt {
         None => quote!(#sc::SaltSpec::None),

@@ -80,85 +80,96 @@ pub fn krate_path(p: &Input) -> TokenStream {
     }
 }
 
-/// The codec type for a field, from its attributes and (syntactic) type.
-fn codec(f: &Field, container_java: bool, krate: &TokenStream) -> TokenStream {
-    let a = &f.attrs;
-    let inner = f.kind.inner();
-    let base = if let Some(p) = &a.pad {
-        let n = p.value.len;
-        let fill = p.value.fill.map_or(0, |(b, _)| b);
-        quote!(#krate::codec::Pad<#n, #fill>)
-    } else if let Some(s) = &a.sep {
-        match s.value {
-            None => quote!(#krate::codec::Sep),
-            Some(b) => quote!(#krate::codec::SepByte<#b>),
-        }
-    } else if a.reverse_ts.is_some() {
-        quote!(#krate::codec::ReverseTs)
-    } else if a.java.is_some()
-        || (container_java
-            && a.reverse.is_none()
-            && matches!(
-                inner,
-                TyKind::Unsigned(_) | TyKind::Signed(_) | TyKind::Float(_) | TyKind::Bool
-            ))
-    {
-        quote!(#krate::codec::Java)
-    } else {
-        quote!(#krate::codec::Natural)
-    };
-    if a.reverse.is_some() {
-        quote!(#krate::codec::Reverse<#base>)
-    } else {
-        base
-    }
+/// The encoding a field's attributes and (syntactic) type select — decided once, rendered both
+/// as the codec type and as the `LAYOUT` entry.
+enum Encoding {
+    Natural,
+    Java,
+    Pad { len: usize, fill: u8 },
+    Sep,
+    SepByte(u8),
+    ReverseTs,
 }
 
-fn encoding_expr(
-    f: &Field,
-    codec_ty: &TokenStream,
-    krate: &TokenStream,
-    container_java: bool,
-) -> TokenStream {
-    let a = &f.attrs;
-    let ty = f.ty;
-    let e = quote!(#krate::layout::FieldEncoding);
-    let base = if let Some(p) = &a.pad {
-        let n = p.value.len;
-        let fill = p.value.fill.map_or(0, |(b, _)| b);
-        quote!(#e::Pad { len: #n, fill: #fill })
-    } else if let Some(s) = &a.sep {
-        match s.value {
-            None => quote!(#e::Sep),
-            Some(b) => quote!(#e::SepByte(#b)),
+struct FieldEnc {
+    base: Encoding,
+    reverse: bool,
+}
+
+impl FieldEnc {
+    fn of(f: &Field, container_java: bool) -> FieldEnc {
+        let a = &f.attrs;
+        let base = if let Some(p) = &a.pad {
+            Encoding::Pad {
+                len: p.value.len,
+                fill: p.value.fill.map_or(0, |(b, _)| b),
+            }
+        } else if let Some(s) = &a.sep {
+            s.value.map_or(Encoding::Sep, Encoding::SepByte)
+        } else if a.reverse_ts.is_some() {
+            Encoding::ReverseTs
+        } else if a.java.is_some()
+            // container java covers scalar fields, but not #[reverse] ones (reversal is of the
+            // natural encoding)
+            || (container_java
+                && a.reverse.is_none()
+                && matches!(
+                    f.kind.inner(),
+                    TyKind::Unsigned(_) | TyKind::Signed(_) | TyKind::Float(_) | TyKind::Bool
+                ))
+        {
+            Encoding::Java
+        } else {
+            Encoding::Natural
+        };
+        FieldEnc {
+            base,
+            reverse: a.reverse.is_some(),
         }
-    } else if a.reverse_ts.is_some() {
-        quote!(#e::ReverseTs)
-    } else if a.java.is_some()
-        || (container_java
-            && a.reverse.is_none()
-            && matches!(
-                f.kind.inner(),
-                TyKind::Unsigned(_) | TyKind::Signed(_) | TyKind::Float(_) | TyKind::Bool
-            ))
-    {
-        quote!(#e::Java)
-    } else {
-        quote!(#e::Natural)
-    };
-    if a.reverse.is_some() {
-        let padded = a.pad.is_some();
-        quote!(#e::Reverse {
-            len: match <#codec_ty as #krate::__private::Codec<#ty>>::WIDTH { ::core::option::Option::Some(__w) => __w, ::core::option::Option::None => 0 },
-            padded: #padded,
-        })
-    } else {
-        base
+    }
+
+    /// The codec type.
+    fn codec(&self, krate: &TokenStream) -> TokenStream {
+        let c = quote!(#krate::codec);
+        let base = match self.base {
+            Encoding::Natural => quote!(#c::Natural),
+            Encoding::Java => quote!(#c::Java),
+            Encoding::Pad { len, fill } => quote!(#c::Pad<#len, #fill>),
+            Encoding::Sep => quote!(#c::Sep),
+            Encoding::SepByte(b) => quote!(#c::SepByte<#b>),
+            Encoding::ReverseTs => quote!(#c::ReverseTs),
+        };
+        if self.reverse {
+            quote!(#c::Reverse<#base>)
+        } else {
+            base
+        }
+    }
+
+    /// The `layout::FieldEncoding` value.
+    fn layout(&self, codec_ty: &TokenStream, ty: &syn::Type, krate: &TokenStream) -> TokenStream {
+        let e = quote!(#krate::layout::FieldEncoding);
+        if self.reverse {
+            let padded = matches!(self.base, Encoding::Pad { .. });
+            return quote!(#e::Reverse {
+                len: match <#codec_ty as #krate::__private::Codec<#ty>>::WIDTH { ::core::option::Option::Some(__w) => __w, ::core::option::Option::None => 0 },
+                padded: #padded,
+            });
+        }
+        match self.base {
+            Encoding::Natural => quote!(#e::Natural),
+            Encoding::Java => quote!(#e::Java),
+            Encoding::Pad { len, fill } => quote!(#e::Pad { len: #len, fill: #fill }),
+            Encoding::Sep => quote!(#e::Sep),
+            Encoding::SepByte(b) => quote!(#e::SepByte(#b)),
+            Encoding::ReverseTs => quote!(#e::ReverseTs),
+        }
     }
 }
 
 struct Gen<'a> {
     f: &'a Field<'a>,
+    enc: FieldEnc,
     codec: TokenStream,
     mask: TokenStream,
     hash: Option<(usize, bool)>,
@@ -176,20 +187,25 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
 
     let gens: Vec<Gen> = fields
         .iter()
-        .map(|f| Gen {
-            f,
-            codec: codec(f, container_java, krate),
-            mask: if f.attrs.desc.is_some() {
-                quote!(__mask ^ 0xFF)
-            } else {
-                quote!(__mask)
-            },
-            hash: f
-                .attrs
-                .hash_prefix
-                .as_ref()
-                .map(|h| (h.value.len, h.value.raw)),
-            span: f.ty.span(),
+        .map(|f| {
+            let enc = FieldEnc::of(f, container_java);
+            let codec = enc.codec(krate);
+            Gen {
+                f,
+                enc,
+                codec,
+                mask: if f.attrs.desc.is_some() {
+                    quote!(__mask ^ 0xFF)
+                } else {
+                    quote!(__mask)
+                },
+                hash: f
+                    .attrs
+                    .hash_prefix
+                    .as_ref()
+                    .map(|h| (h.value.len, h.value.raw)),
+                span: f.ty.span(),
+            }
         })
         .collect();
 
@@ -228,6 +244,7 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
             mask,
             hash,
             span,
+            ..
         } = g;
         let member = &f.member;
         let ty = f.ty;
@@ -274,8 +291,7 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
                 codec,
                 mask,
                 hash,
-                span,
-            } = g;
+                span, .. } = g;
             let member = &f.member;
             let ty = f.ty;
             let h = hash.map_or(0, |(l, _)| l);
@@ -287,7 +303,7 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
     let decodes: Vec<_> = gens
         .iter()
         .map(|g| {
-            let Gen { f, codec, mask, hash, span } = g;
+            let Gen { f, codec, mask, hash, span, .. } = g;
             let ty = f.ty;
             let var = &f.var;
             let fname = &f.name;
@@ -354,7 +370,7 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
             let ty = f.ty;
             let ty_str = crate::ast::type_string(ty);
             let codec = &g.codec;
-            let enc = encoding_expr(f, codec, krate, container_java);
+            let enc = g.enc.layout(codec, ty, krate);
             let desc = f.attrs.desc.is_some();
             let hp = match g.hash {
                 Some((w, raw)) => quote!(::core::option::Option::Some(#krate::layout::HashPrefix { width: #w, raw: #raw })),

@@ -34,6 +34,7 @@ use std::borrow::Cow;
 use bytes::{BufMut, Bytes};
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::scan::{Lower, Pieces, Upper};
 
 /// Encoding of a field of type `T`.
 #[diagnostic::on_unimplemented(
@@ -65,6 +66,26 @@ pub trait Codec<T> {
             Ok(()) => Bound::Bytes { bytes, inclusive },
             Err(_) => Bound::Nothing,
         }
+    }
+
+    /// The values in the range from `lo` to `hi` (in the value's natural order) as byte ranges
+    /// of this encoding, in byte order. For an order-preserving encoding that is one piece
+    /// between the two [`bound`](Codec::bound)s (swapped when the byte order is reversed:
+    /// `#[desc]` xor `#[reverse_ts]`); Java encodings of signed numbers override it, because
+    /// their byte order wraps around at zero.
+    #[doc(hidden)]
+    fn pieces(lo: core::ops::Bound<&T>, hi: core::ops::Bound<&T>, mask: u8) -> Pieces {
+        let bound = |b: core::ops::Bound<&T>, upper: bool| match b {
+            core::ops::Bound::Unbounded => Bound::All,
+            core::ops::Bound::Included(v) => Self::bound(v, mask, upper, true),
+            core::ops::Bound::Excluded(v) => Self::bound(v, mask, upper, false),
+        };
+        Pieces::monotone(
+            bound(lo, false),
+            bound(hi, true),
+            (mask != 0) != Self::REVERSED,
+            Self::PREFIX_FREE || mask != 0,
+        )
     }
 }
 
@@ -241,6 +262,13 @@ macro_rules! int_impls {
                 buf.put_slice(&((*v as $u) ^ m).to_be_bytes());
                 Ok(())
             }
+            fn pieces(lo: core::ops::Bound<&$t>, hi: core::ops::Bound<&$t>, mask: u8) -> Pieces {
+                // the value order as an unsigned key: the natural (sign-flipped) encoding
+                const FLIP: $u = if $signed { 1 << ($w * 8 - 1) } else { 0 };
+                let key = |v: &$t| u128::from(*v as $u ^ FLIP);
+                let kind = if $signed { JavaKind::Signed } else { JavaKind::Unsigned };
+                java_pieces(lo.map(key), hi.map(key), $w, kind, mask)
+            }
         }
         impl<'de> Decode<'de, $t> for Java {
             #[inline(always)]
@@ -321,6 +349,83 @@ macro_rules! int_impls {
             fn with_plain<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R { f(&self.to_be_bytes()) }
         }
     )*};
+}
+
+/// How a Java (`Bytes.toBytes`) encoding relates to the value order.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum JavaKind {
+    /// Big-endian: the value order.
+    Unsigned,
+    /// Two's complement: non-negative values first, then the negative ones (each in order).
+    Signed,
+    /// Raw IEEE bits: non-negative values (and positive NaNs) in order, then the negative ones
+    /// in reverse order (`-0` first, negative NaNs last).
+    Float,
+}
+
+/// [`Codec::pieces`] for a Java encoding of `w` bytes. `lo`/`hi` are the range's bounds as
+/// unsigned keys in value order (the natural encoding read as a big-endian integer), so the
+/// selected values are exactly those a natural-encoded field of the same type would select.
+/// The key space is cut where the Java byte order wraps (between negative and non-negative
+/// values); each half is one byte range.
+fn java_pieces(
+    lo: core::ops::Bound<u128>,
+    hi: core::ops::Bound<u128>,
+    w: usize,
+    kind: JavaKind,
+    mask: u8,
+) -> Pieces {
+    use core::ops::Bound as B;
+    let bits = (w * 8) as u32;
+    let max = u128::MAX >> (128 - bits);
+    let sign = 1u128 << (bits - 1);
+    let lo = match lo {
+        B::Unbounded => Some(0),
+        B::Included(k) => Some(k),
+        B::Excluded(k) => k.checked_add(1).filter(|&k| k <= max),
+    };
+    let hi = match hi {
+        B::Unbounded => Some(max),
+        B::Included(k) => Some(k),
+        B::Excluded(k) => k.checked_sub(1),
+    };
+    let (Some(lo), Some(hi)) = (lo, hi) else {
+        return Pieces::none();
+    };
+    // (first key, last key, Java bits ascending with the key)
+    let halves: &[(u128, u128, bool)] = match kind {
+        JavaKind::Unsigned => &[(0, max, true)],
+        JavaKind::Signed => &[(0, sign - 1, true), (sign, max, true)],
+        JavaKind::Float => &[(0, sign - 1, false), (sign, max, true)],
+    };
+    let java_bits = |k: u128| match kind {
+        JavaKind::Unsigned => k,
+        JavaKind::Signed => k ^ sign,
+        JavaKind::Float if k & sign != 0 => k ^ sign,
+        JavaKind::Float => !k & max,
+    };
+    let enc = |b: u128| -> Vec<u8> {
+        let be = b.to_be_bytes();
+        be.get(16 - w..)
+            .unwrap_or_default()
+            .iter()
+            .map(|x| x ^ mask)
+            .collect()
+    };
+    let mut out = Pieces::none();
+    for &(first, last, ascending) in halves {
+        let (a, b) = (lo.max(first), hi.min(last));
+        if a > b {
+            continue;
+        }
+        let (mut x, mut y) = (enc(java_bits(a)), enc(java_bits(b)));
+        // byte order: descending halves and `#[desc]` each swap the ends
+        if ascending == (mask != 0) {
+            core::mem::swap(&mut x, &mut y);
+        }
+        out.push(Lower::At(x), Upper::After(y));
+    }
+    out.sorted()
 }
 
 #[cold]
@@ -589,6 +694,15 @@ macro_rules! float_impls {
                 buf.put_slice(&(v.to_bits() ^ <$u>::from_ne_bytes([mask; $w])).to_be_bytes());
                 Ok(())
             }
+            fn pieces(lo: core::ops::Bound<&$t>, hi: core::ops::Bound<&$t>, mask: u8) -> Pieces {
+                // the value order (IEEE total order, as the natural encoding) as an unsigned key
+                const SIGN: $u = 1 << ($w * 8 - 1);
+                let key = |v: &$t| {
+                    let bits = v.to_bits();
+                    u128::from(if bits & SIGN != 0 { !bits } else { bits ^ SIGN })
+                };
+                java_pieces(lo.map(key), hi.map(key), $w, JavaKind::Float, mask)
+            }
         }
         impl<'de> Decode<'de, $t> for Java {
             #[inline(always)]
@@ -710,6 +824,35 @@ impl<T, C: Codec<T>> Codec<Option<T>> for C {
             },
             Bound::Nothing => Bound::Nothing,
         }
+    }
+    fn pieces(
+        lo: core::ops::Bound<&Option<T>>,
+        hi: core::ops::Bound<&Option<T>>,
+        mask: u8,
+    ) -> Pieces {
+        use core::ops::Bound as B;
+        // None sorts before every Some(..)
+        let none_in =
+            matches!(lo, B::Unbounded | B::Included(None)) && !matches!(hi, B::Excluded(None));
+        let some_lo = match lo {
+            B::Unbounded | B::Included(None) | B::Excluded(None) => B::Unbounded,
+            B::Included(Some(v)) => B::Included(v),
+            B::Excluded(Some(v)) => B::Excluded(v),
+        };
+        let some_hi = match hi {
+            B::Unbounded => Some(B::Unbounded),
+            B::Included(None) | B::Excluded(None) => None,
+            B::Included(Some(v)) => Some(B::Included(v)),
+            B::Excluded(Some(v)) => Some(B::Excluded(v)),
+        };
+        let mut out = match some_hi {
+            Some(some_hi) => C::pieces(some_lo, some_hi, mask).prefixed(&[1 ^ mask]),
+            None => Pieces::none(),
+        };
+        if none_in {
+            out.push(Lower::At(vec![mask]), Upper::After(vec![mask]));
+        }
+        out.sorted()
     }
 }
 impl<'de, T, C: Decode<'de, T>> Decode<'de, Option<T>> for C {

@@ -297,3 +297,206 @@ pub fn map_bound_u128<T: crate::codec::Integer>(
         Bound::Unbounded => Bound::Unbounded,
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Scan argument forms: one field accepts the same borrowed and owned forms in equality, range
+// and starts-with (`&str`, `String`, `&String`, `Box<str>`, `Cow<str>` for a string field;
+// `&[u8]`, `Vec<u8>`, `Bytes`, `[u8; N]` for a bytes field; `Option`s of those in ranges).
+
+/// A family of argument forms and the one borrowed form they all convert to.
+pub trait FormFamily {
+    type Canon<'a>;
+}
+
+/// String fields: every form is read as `&str`.
+pub struct TextForms;
+/// Bytes fields: every form is read as `&[u8]`.
+pub struct BytesForms;
+/// `Option` fields of a family.
+pub struct OptionForms<F>(core::marker::PhantomData<F>);
+
+impl FormFamily for TextForms {
+    type Canon<'a> = &'a str;
+}
+impl FormFamily for BytesForms {
+    type Canon<'a> = &'a [u8];
+}
+impl<F: FormFamily> FormFamily for OptionForms<F> {
+    type Canon<'a> = Option<F::Canon<'a>>;
+}
+
+/// An argument form of family `F`.
+#[diagnostic::on_unimplemented(
+    message = "rowkey: `{Self}` cannot stand for a value of this scan field",
+    note = "string fields take &str, String, &String, Box<str> or Cow<str>; bytes fields take &[u8], Vec<u8>, &Vec<u8>, Bytes or [u8; N] (or a reference to one); Option fields take Option of those in ranges"
+)]
+pub trait FormOf<F: FormFamily> {
+    fn canon(&self) -> F::Canon<'_>;
+}
+
+macro_rules! text_forms {
+    ($($t:ty),*) => {$(
+        impl FormOf<TextForms> for $t {
+            #[inline(always)]
+            fn canon(&self) -> &str { self }
+        }
+    )*};
+}
+text_forms!(&str, String, &String, Box<str>, std::borrow::Cow<'_, str>);
+
+macro_rules! bytes_forms {
+    ($($t:ty),*) => {$(
+        impl FormOf<BytesForms> for $t {
+            #[inline(always)]
+            fn canon(&self) -> &[u8] { self }
+        }
+    )*};
+}
+bytes_forms!(
+    &[u8],
+    Vec<u8>,
+    &Vec<u8>,
+    bytes::Bytes,
+    &bytes::Bytes,
+    std::borrow::Cow<'_, [u8]>
+);
+impl<const N: usize> FormOf<BytesForms> for [u8; N] {
+    #[inline(always)]
+    fn canon(&self) -> &[u8] {
+        self
+    }
+}
+impl<const N: usize> FormOf<BytesForms> for &[u8; N] {
+    #[inline(always)]
+    fn canon(&self) -> &[u8] {
+        *self
+    }
+}
+impl<F: FormFamily, Q: FormOf<F>> FormOf<OptionForms<F>> for Option<Q> {
+    #[inline(always)]
+    fn canon(&self) -> Option<F::Canon<'_>> {
+        self.as_ref().map(FormOf::canon)
+    }
+}
+
+/// A range of argument forms of family `F`: every `core::ops` range shape, `..`, and a pair of
+/// `Bound`s.
+#[diagnostic::on_unimplemented(
+    message = "rowkey: `{Self}` is not a range of values of this scan field",
+    note = "pass a range such as `a..b`, `a..=b`, `a..`, `..b`, `..=b`, `..` or `(Bound, Bound)` of the field's forms (&str, String, … for strings; &[u8], Vec<u8>, … for bytes)"
+)]
+pub trait RangeOf<F: FormFamily> {
+    #[allow(clippy::type_complexity)]
+    fn bounds(
+        &self,
+    ) -> (
+        core::ops::Bound<F::Canon<'_>>,
+        core::ops::Bound<F::Canon<'_>>,
+    );
+}
+
+fn map_bound<'a, F: FormFamily, Q: FormOf<F>>(
+    b: core::ops::Bound<&'a Q>,
+) -> core::ops::Bound<F::Canon<'a>> {
+    match b {
+        core::ops::Bound::Included(q) => core::ops::Bound::Included(q.canon()),
+        core::ops::Bound::Excluded(q) => core::ops::Bound::Excluded(q.canon()),
+        core::ops::Bound::Unbounded => core::ops::Bound::Unbounded,
+    }
+}
+
+macro_rules! range_of {
+    ($($shape:ty),*) => {$(
+        impl<F: FormFamily, Q: FormOf<F>> RangeOf<F> for $shape {
+            #[inline(always)]
+            fn bounds(&self) -> (core::ops::Bound<F::Canon<'_>>, core::ops::Bound<F::Canon<'_>>) {
+                use core::ops::RangeBounds;
+                (map_bound::<F, Q>(self.start_bound()), map_bound::<F, Q>(self.end_bound()))
+            }
+        }
+    )*};
+}
+range_of!(
+    core::ops::Range<Q>,
+    core::ops::RangeInclusive<Q>,
+    core::ops::RangeFrom<Q>,
+    core::ops::RangeTo<Q>,
+    core::ops::RangeToInclusive<Q>,
+    (core::ops::Bound<Q>, core::ops::Bound<Q>)
+);
+impl<F: FormFamily> RangeOf<F> for core::ops::RangeFull {
+    #[inline(always)]
+    fn bounds(
+        &self,
+    ) -> (
+        core::ops::Bound<F::Canon<'_>>,
+        core::ops::Bound<F::Canon<'_>>,
+    ) {
+        (core::ops::Bound::Unbounded, core::ops::Bound::Unbounded)
+    }
+}
+
+/// `Bool<B>` implements a generated "is delimited" trait only for `true`: a compile-time check
+/// whose failure is a normal trait error with the derive's message.
+pub struct Bool<const B: bool>;
+
+// ---------------------------------------------------------------------------------------------
+// Scan misuse: the typed builder offers the method names users try, with an argument bound that
+// nothing implements, so the compiler answers with why the scan is refused and what to do.
+// `Key` is the key type and `Field` a marker type named after the field.
+
+#[diagnostic::on_unimplemented(
+    message = "rowkey: no range scan on `{Field}` of `{Key}`: #[hash_prefix] puts a hash of the value first, so a range of values is scattered over the whole key space and no byte range holds it",
+    label = "this range would return wrong rows",
+    note = "fix `{Field}` by equality (`.{Field}(v)`: one hash, one range), scan each value separately, or keep an index table keyed by `{Field}` without the hash"
+)]
+pub trait NoRangeOnHashed<Key: ?Sized, Field> {}
+
+#[diagnostic::on_unimplemented(
+    message = "rowkey: no range scan on `{Field}` of `{Key}`: #[reverse] stores its bytes reversed, so neighbouring values are far apart in key order",
+    label = "this range would return wrong rows",
+    note = "fix `{Field}` by equality (`.{Field}(v)`), or drop #[reverse] if range scans matter more than spreading writes"
+)]
+pub trait NoRangeOnReversed<Key: ?Sized, Field> {}
+
+#[diagnostic::on_unimplemented(
+    message = "rowkey: no range scan on `{Field}` of `{Key}`: a custom separator #[sep(b'..')] orders only content bytes above it, so a value range is not one byte range",
+    label = "this range would return wrong rows",
+    note = "use `.{Field}_starts_with(p)` or equality (`.{Field}(v)`), or the default #[sep] (escaped, order-preserving for every value)"
+)]
+pub trait NoRangeOnCustomSeparator<Key: ?Sized, Field> {}
+
+#[diagnostic::on_unimplemented(
+    message = "rowkey: no starts-with scan on `{Field}` of `{Key}`: starts-with applies to string and bytes fields",
+    label = "`{Field}` is not a string or bytes field",
+    note = "use `.{Field}_range(r)` for a range of values or `.{Field}(v)` for equality"
+)]
+pub trait NoStartsWithOnNonContent<Key: ?Sized, Field> {}
+
+#[diagnostic::on_unimplemented(
+    message = "rowkey: no starts-with scan on `{Field}` of `{Key}`: #[hash_prefix] puts a hash of the whole value first, so values sharing a prefix share no key bytes",
+    label = "this scan would return wrong rows",
+    note = "fix `{Field}` by equality (`.{Field}(v)`)"
+)]
+pub trait NoStartsWithOnHashed<Key: ?Sized, Field> {}
+
+#[diagnostic::on_unimplemented(
+    message = "rowkey: no starts-with scan on `{Field}` of `{Key}`: #[reverse] stores the content reversed, so values sharing a prefix share no leading key bytes",
+    label = "this scan would return wrong rows",
+    note = "fix `{Field}` by equality (`.{Field}(v)`)"
+)]
+pub trait NoStartsWithOnReversed<Key: ?Sized, Field> {}
+
+#[diagnostic::on_unimplemented(
+    message = "rowkey: `{Key}::scan()` fixes fields in key order, and `{Later}` comes after `{Earlier}`, which is not fixed yet: keys with `{Later}` fixed but `{Earlier}` free are spread over the whole table, not one range",
+    label = "`{Earlier}` is skipped",
+    note = "fix `{Earlier}` first (`.{Earlier}(v)`), or scan an index table whose key starts with `{Later}`"
+)]
+pub trait NoSkippedField<Key: ?Sized, Later, Earlier> {}
+
+#[diagnostic::on_unimplemented(
+    message = "rowkey: nothing can follow a range or starts-with in a `{Key}` scan: the keys it selects hold every value of the later fields, so `{Field}` cannot narrow them to one byte range",
+    label = "the scan already ended",
+    note = "call `.ranges()` and filter rows in code, or fix the ranged field by equality and constrain `{Field}` instead"
+)]
+pub trait NothingAfterRange<Key: ?Sized, Field> {}

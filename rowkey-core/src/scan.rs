@@ -338,8 +338,9 @@ impl SaltSpec {
 }
 
 /// Where a scan part starts, relative to the fixed prefix.
-#[derive(Debug, Clone)]
-enum Lower {
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lower {
     /// At the prefix.
     Prefix,
     /// At `prefix ++ bytes`.
@@ -349,8 +350,9 @@ enum Lower {
 }
 
 /// Where a scan part stops (exclusive), relative to the fixed prefix.
-#[derive(Debug, Clone)]
-enum Upper {
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Upper {
     /// After every key starting with the prefix.
     PrefixEnd,
     /// At `prefix ++ bytes`.
@@ -359,6 +361,146 @@ enum Upper {
     After(Vec<u8>),
     /// At `prefix ++ 0x00`: the range of exactly the prefix (a full key).
     AtZero,
+}
+
+impl Lower {
+    fn prefixed(self, p: &[u8]) -> Lower {
+        match self {
+            Lower::Prefix => Lower::At(p.to_vec()),
+            Lower::At(b) => Lower::At([p, &b].concat()),
+            Lower::After(b) => Lower::After([p, &b].concat()),
+        }
+    }
+    /// The first bytes the part can hold (for ordering parts).
+    fn first(&self) -> &[u8] {
+        match self {
+            Lower::Prefix => &[],
+            Lower::At(b) | Lower::After(b) => b,
+        }
+    }
+}
+
+impl Upper {
+    fn prefixed(self, p: &[u8]) -> Upper {
+        match self {
+            Upper::PrefixEnd => Upper::After(p.to_vec()),
+            Upper::At(b) => Upper::At([p, &b].concat()),
+            Upper::After(b) => Upper::After([p, &b].concat()),
+            Upper::AtZero => Upper::At([p, &[0]].concat()),
+        }
+    }
+}
+
+/// The values of one field that a range (or starts-with) condition selects, as at most three
+/// byte ranges of the field's encoding, relative to the fixed prefix, in byte order.
+///
+/// One piece for every order-preserving (or order-reversing) encoding; Java two's-complement
+/// integers and raw IEEE floats are not in value order, so a value range becomes up to two
+/// pieces (non-negative values first), and an `Option` of those up to three.
+#[doc(hidden)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Pieces {
+    items: [Option<(Lower, Upper)>; 3],
+}
+
+impl Pieces {
+    /// No value.
+    pub fn none() -> Self {
+        Self::default()
+    }
+
+    /// One piece.
+    pub fn one(lower: Lower, upper: Upper) -> Self {
+        let mut p = Self::default();
+        p.push(lower, upper);
+        p
+    }
+
+    /// Add a piece (a fourth is a logic error: dropped pieces would be lost rows, so the
+    /// scan would be wrong; every codec yields at most three).
+    pub fn push(&mut self, lower: Lower, upper: Upper) {
+        if let Some(slot) = self.items.iter_mut().find(|s| s.is_none()) {
+            *slot = Some((lower, upper));
+        }
+    }
+
+    /// The pieces of a value range `[lo, hi]` over an encoding that is monotone in the value
+    /// (ascending, or descending when `swap`): each bound as [`codec::Bound`] over encodable
+    /// values, in value order. `prefix_free`: whether no encoding is a proper prefix of another
+    /// (else an exclusive bound `b` becomes `b ++ 0x00`).
+    pub fn monotone(lo: codec::Bound, hi: codec::Bound, swap: bool, prefix_free: bool) -> Self {
+        let (lo, hi) = if swap { (hi, lo) } else { (lo, hi) };
+        let lower = match lo {
+            codec::Bound::Nothing => None,
+            codec::Bound::All => Some(Lower::Prefix),
+            codec::Bound::Bytes {
+                bytes,
+                inclusive: true,
+            } => Some(Lower::At(bytes)),
+            codec::Bound::Bytes {
+                bytes,
+                inclusive: false,
+            } if prefix_free => Some(Lower::After(bytes)),
+            codec::Bound::Bytes {
+                mut bytes,
+                inclusive: false,
+            } => {
+                bytes.push(0);
+                Some(Lower::At(bytes))
+            }
+        };
+        let upper = match hi {
+            codec::Bound::Nothing => None,
+            codec::Bound::All => Some(Upper::PrefixEnd),
+            codec::Bound::Bytes {
+                bytes,
+                inclusive: false,
+            } => Some(Upper::At(bytes)),
+            codec::Bound::Bytes {
+                bytes,
+                inclusive: true,
+            } if prefix_free => Some(Upper::After(bytes)),
+            codec::Bound::Bytes {
+                mut bytes,
+                inclusive: true,
+            } => {
+                bytes.push(0);
+                Some(Upper::At(bytes))
+            }
+        };
+        match (lower, upper) {
+            (Some(l), Some(u)) => Self::one(l, u),
+            // A bound no encodable value passes (e.g. an upper time bound below 0).
+            _ => Self::none(),
+        }
+    }
+
+    /// Every piece with `p` in front (an `Option`'s presence byte, say).
+    pub fn prefixed(self, p: &[u8]) -> Self {
+        let mut out = Self::default();
+        for (l, u) in self.items.into_iter().flatten() {
+            out.push(l.prefixed(p), u.prefixed(p));
+        }
+        out
+    }
+
+    /// Put the pieces in byte order (of their first bytes).
+    pub fn sorted(mut self) -> Self {
+        let mut v: Vec<(Lower, Upper)> = self.items.iter_mut().filter_map(Option::take).collect();
+        v.sort_by(|a, b| a.0.first().cmp(b.0.first()));
+        for p in v {
+            self.push(p.0, p.1);
+        }
+        self
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &(Lower, Upper)> {
+        self.items.iter().flatten()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.iter().next().is_none()
+    }
 }
 
 /// The state of a typed scan builder: the encoded bytes of the fields fixed so far (after a
@@ -384,7 +526,7 @@ pub struct ScanBuilder {
 #[must_use = "call .ranges() to get the byte ranges to scan"]
 pub struct Scan {
     base: ScanBuilder,
-    parts: [Option<(Lower, Upper)>; 2],
+    parts: Pieces,
 }
 
 /// Byte encoding of a string/bytes prefix under a codec, for `_starts_with` scans.
@@ -498,106 +640,63 @@ impl ScanBuilder {
         self.salt_value = Some(salt);
     }
 
-    /// End with a range over the next field, in the value's natural order: bounds are swapped
-    /// when the byte order is reversed (`#[desc]` xor `#[reverse_ts]`), and an exclusive bound on
-    /// a raw last field becomes `bytes ++ 0x00`. `modulo`: the numeric range of a modulo-salted
-    /// field, to touch only the buckets it can.
+    /// End with a range over the next field, in the value's natural order: see
+    /// [`Codec::pieces`] (bounds are swapped when the byte order is reversed, a value range over
+    /// a Java encoding is split where the byte order wraps, an exclusive bound on a raw last
+    /// field becomes `bytes ++ 0x00`). `modulo`: the numeric range of a modulo-salted field, to
+    /// touch only the buckets it can.
     pub fn range<C: Codec<T>, T, R: RangeBounds<T>>(
-        mut self,
+        self,
         r: R,
         mask: u8,
         modulo: Option<(Bound<u128>, Bound<u128>)>,
     ) -> Scan {
-        let swap = (mask != 0) != C::REVERSED;
-        let prefix_free = C::PREFIX_FREE || mask != 0;
-        // Each bound over the values the field can hold (see `Codec::bound`), in value order.
-        let bound = |b: Bound<&T>, upper: bool| match b {
-            Bound::Unbounded => codec::Bound::All,
-            Bound::Included(v) => C::bound(v, mask, upper, true),
-            Bound::Excluded(v) => C::bound(v, mask, upper, false),
-        };
-        let (lo, hi) = (bound(r.start_bound(), false), bound(r.end_bound(), true));
-        // ... then in byte order.
-        let (lo, hi) = if swap { (hi, lo) } else { (lo, hi) };
-        let lower = match lo {
-            codec::Bound::Nothing => None,
-            codec::Bound::All => Some(Lower::Prefix),
-            codec::Bound::Bytes {
-                bytes,
-                inclusive: true,
-            } => Some(Lower::At(bytes)),
-            codec::Bound::Bytes {
-                bytes,
-                inclusive: false,
-            } if prefix_free => Some(Lower::After(bytes)),
-            codec::Bound::Bytes {
-                mut bytes,
-                inclusive: false,
-            } => {
-                bytes.push(0);
-                Some(Lower::At(bytes))
-            }
-        };
-        let upper = match hi {
-            codec::Bound::Nothing => None,
-            codec::Bound::All => Some(Upper::PrefixEnd),
-            codec::Bound::Bytes {
-                bytes,
-                inclusive: false,
-            } => Some(Upper::At(bytes)),
-            codec::Bound::Bytes {
-                bytes,
-                inclusive: true,
-            } if prefix_free => Some(Upper::After(bytes)),
-            codec::Bound::Bytes {
-                mut bytes,
-                inclusive: true,
-            } => {
-                bytes.push(0);
-                Some(Upper::At(bytes))
-            }
-        };
+        self.range_bounds::<C, T>(r.start_bound(), r.end_bound(), mask, modulo)
+    }
+
+    /// [`range`](Self::range) from the two bounds.
+    pub fn range_bounds<C: Codec<T>, T>(
+        mut self,
+        lo: Bound<&T>,
+        hi: Bound<&T>,
+        mask: u8,
+        modulo: Option<(Bound<u128>, Bound<u128>)>,
+    ) -> Scan {
+        let parts = C::pieces(lo, hi, mask);
         if let (SaltSpec::Modulo { buckets, .. }, Some((lo, hi))) = (self.salt, modulo) {
             self.buckets = Some(modulo_buckets(lo, hi, buckets));
         }
-        match (lower, upper) {
-            (Some(l), Some(u)) => Scan {
-                base: self,
-                parts: [Some((l, u)), None],
-            },
-            // A bound no encodable value passes (e.g. an upper time bound below 0).
-            _ => {
-                self.impossible = true;
-                Scan {
-                    base: self,
-                    parts: [None, None],
-                }
-            }
+        if parts.is_empty() {
+            self.impossible = true;
+        }
+        Scan { base: self, parts }
+    }
+
+    /// A scan that matches nothing (what a misused scan method returns; such calls do not
+    /// compile, so this never runs in a program that builds).
+    pub fn nothing(mut self) -> Scan {
+        self.impossible = true;
+        Scan {
+            base: self,
+            parts: Pieces::none(),
         }
     }
 
     /// End with a starts-with condition on the next (string or bytes) field.
     pub fn starts_with<C: ContentPrefix>(mut self, p: &[u8], mask: u8) -> Scan {
-        match C::prefix_parts(p, mask) {
-            None => {
-                self.impossible = true;
-                Scan {
-                    base: self,
-                    parts: [None, None],
-                }
+        let parts = match C::prefix_parts(p, mask) {
+            None => Pieces::none(),
+            Some((e, None)) => Pieces::one(Lower::At(e.clone()), Upper::After(e)),
+            Some((e, Some(x))) => {
+                let mut parts = Pieces::one(Lower::At(e.clone()), Upper::At(x.clone()));
+                parts.push(Lower::After(x), Upper::After(e));
+                parts
             }
-            Some((e, None)) => Scan {
-                base: self,
-                parts: [Some((Lower::At(e.clone()), Upper::After(e))), None],
-            },
-            Some((e, Some(x))) => Scan {
-                base: self,
-                parts: [
-                    Some((Lower::At(e.clone()), Upper::At(x.clone()))),
-                    Some((Lower::After(x), Upper::After(e))),
-                ],
-            },
+        };
+        if parts.is_empty() {
+            self.impossible = true;
         }
+        Scan { base: self, parts }
     }
 
     /// The ranges of everything that matches the fields fixed so far.
@@ -610,7 +709,7 @@ impl ScanBuilder {
         };
         Scan {
             base: self,
-            parts: [Some(part), None],
+            parts: Pieces::one(part.0, part.1),
         }
         .ranges()
     }
@@ -659,7 +758,7 @@ impl Scan {
             (_, Some(s)) => Some(s),
             _ => None,
         };
-        let parts = || self.parts.iter().flatten();
+        let parts = || self.parts.iter();
         let n_parts = parts().count();
         if let (Some(salt), 1, Some((lower, upper))) = (single_salt, n_parts, parts().next()) {
             // The common case: one range, built in the builder's own buffer.
@@ -674,7 +773,7 @@ impl Scan {
             (None, Some(b)) => b.len(),
             (None, None) => base.salt.buckets() as usize,
         };
-        let mut out = Vec::with_capacity(n_salts * n_parts);
+        let mut out: Vec<ScanRange> = Vec::with_capacity(n_salts * n_parts);
         let mut head = base.buf;
         for i in 0..n_salts {
             let salt = match (single_salt, &base.buckets) {
@@ -683,10 +782,22 @@ impl Scan {
                 (None, None) => i as u32,
             };
             put_salt_bytes(&mut head, salt, width);
+            let first = out.len();
             for (lower, upper) in parts() {
                 let mut buf = Vec::with_capacity(2 * head.len() + 16);
                 buf.extend_from_slice(&head);
-                out.extend(build_in(buf, lower, upper));
+                let Some(r) = build_in(buf, lower, upper) else {
+                    continue;
+                };
+                // Pieces of one field that touch (an `Option`'s None next to its smallest
+                // value, say) are one range: join them.
+                let joinable = out.len() > first;
+                match out.last_mut() {
+                    Some(prev) if joinable && prev.stop() == Some(r.start()) => {
+                        *prev = ScanRange::new(prev.start(), r.stop());
+                    }
+                    _ => out.push(r),
+                }
             }
         }
         ScanRanges::new(out)

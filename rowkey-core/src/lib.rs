@@ -24,6 +24,7 @@ pub mod hotspot;
 pub mod layout;
 pub mod merge;
 pub mod plan;
+pub mod read;
 
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 

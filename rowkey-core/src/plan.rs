@@ -12,6 +12,9 @@
 //! * [`hex_string_split`], [`decimal_string_split`], [`uniform_split`]: HBase `RegionSplitter`
 //!   `HexStringSplit`, `DecimalStringSplit` and `UniformSplit`, byte-identical, with `_range`
 //!   variants for a custom first/last row.
+//! * [`create_table_split_keys`] / [`bytes_split`]: the split keys of HBase
+//!   `Admin.createTable(desc, startKey, endKey, numRegions)` and `Bytes.split`, byte-identical.
+//! * [`lint`]: a plan's problems before the table exists ([`Lint`]).
 //! * [`region_count`] and [`create_statement`] / [`CreateStatement`].
 //!
 //! ```
@@ -29,6 +32,9 @@
 
 use std::cmp::Ordering;
 use std::fmt;
+
+pub mod lint;
+pub use lint::{Finding, FindingKind, Lint, LintReport, Severity};
 
 use crate::hbase::{ruby_single_quoted, shell_split_literal, to_string_binary};
 use crate::layout::{HashPrefix, Layout, SaltLayout};
@@ -614,6 +620,156 @@ pub fn uniform_split_range(
         out.push(cur.to_be_padded(len));
     }
     Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bytes.split and Admin.createTable(desc, startKey, endKey, numRegions)
+// ---------------------------------------------------------------------------------------------
+
+/// HBase `Bytes.split(a, b, inclusive, num)`, byte-identical: `num + 2` keys — `a`, the `num`
+/// points dividing `[a, b]` evenly, and `b`.
+///
+/// Followed line by line from `Bytes.iterateOnSplits`:
+/// 1. the shorter of `a` and `b` is right-padded with `0x00` to the longer one's length;
+///    unless padded `a` sorts before padded `b`: error ("b <= a");
+/// 2. `diff = b - a` as unsigned big-endian numbers (`+ 1` when `inclusive`);
+/// 3. while `diff < num + 1`, both padded rows get one more `0x00` byte and the split is
+///    retried — then the first and last keys returned are these padded rows, not `a` and `b`;
+/// 4. `interval = floor(diff / (num + 1))` and point `i` is `a + i * interval` as big-endian
+///    bytes of the padded length (Java's `BigInteger.toByteArray` with the `{1, 0}` header
+///    stripped again; the header's `0x00` byte is always the one dropped, since every point is
+///    below `b`).
+///
+/// The points are strictly increasing, all above `a` and below `b`. Note that this divides the
+/// raw *byte* space: for keys drawn from a smaller alphabet (hex or decimal digits) most points
+/// fall between the characters keys use — see [`create_table_split_keys`] and [`lint`].
+///
+/// # Errors
+///
+/// [`PlanError::EmptyRange`] unless padded `a` sorts before padded `b`;
+/// [`PlanError::TooFewRegions`] for `num == 0` (one part; HBase: "num cannot be <= 0");
+/// [`PlanError::RegionLimit`] when `num + 1` is above [`MAX_REGIONS`].
+///
+/// ```
+/// use rowkey::plan::bytes_split;
+///
+/// assert_eq!(bytes_split(b"a", b"z", false, 2)?, [b"a", b"i", b"q", b"z"]);
+/// // Too small a range: both ends grow by a 0x00 byte, and are returned that way.
+/// assert_eq!(
+///     bytes_split(b"a", b"b", false, 3)?,
+///     [b"a\x00", b"a\x40", b"a\x80", b"a\xC0", b"b\x00"]
+/// );
+/// # Ok::<(), rowkey::plan::PlanError>(())
+/// ```
+pub fn bytes_split(
+    a: &[u8],
+    b: &[u8],
+    inclusive: bool,
+    num: usize,
+) -> Result<Vec<Vec<u8>>, PlanError> {
+    let len = a.len().max(b.len());
+    let mut a_padded = a.to_vec();
+    a_padded.resize(len, 0);
+    let mut b_padded = b.to_vec();
+    b_padded.resize(len, 0);
+    if a_padded >= b_padded {
+        return Err(PlanError::EmptyRange {
+            first: to_string_binary(a),
+            last: to_string_binary(b),
+        });
+    }
+    if num == 0 {
+        return Err(PlanError::TooFewRegions { regions: 1, min: 2 });
+    }
+    check_limit(num.saturating_add(1))?;
+    let splits = Nat::from_u128((num as u128) + 1);
+    // The first and last keys returned: `a` and `b` as given, or after a retry, padded.
+    let (mut first, mut last) = (a.to_vec(), b.to_vec());
+    let diff = loop {
+        let start = Nat::from_be_bytes(&a_padded);
+        let stop = Nat::from_be_bytes(&b_padded);
+        let mut diff = stop.checked_sub(&start).unwrap_or_else(Nat::zero);
+        if inclusive {
+            diff = diff.mul_add_small(1, 1);
+        }
+        if diff >= splits {
+            break diff;
+        }
+        // "when diffBI < splitBI, use an additional byte to increase diffBI"
+        a_padded.push(0);
+        b_padded.push(0);
+        first.clone_from(&a_padded);
+        last.clone_from(&b_padded);
+    };
+    let (interval, _) = diff.div_rem_small(num as u64 + 1);
+    let mut out = Vec::with_capacity(num + 2);
+    out.push(first);
+    let mut cur = Nat::from_be_bytes(&a_padded);
+    for _ in 0..num {
+        cur = cur.add(&interval);
+        out.push(cur.to_be_padded(a_padded.len()));
+    }
+    out.push(last);
+    Ok(out)
+}
+
+/// The split keys HBase's `Admin.createTable(desc, startKey, endKey, numRegions)` creates a
+/// table with, byte-identical: fewer than 3 regions is an error; 3 regions are split at
+/// `[start, end]`; more at `Bytes.split(start, end, regions - 3)` ([`bytes_split`], not
+/// inclusive), whose first and last keys are `start` and `end` themselves — so the first region
+/// is `(-∞, start)` and the last `[end, +∞)`, and only `regions - 2` regions divide the range.
+///
+/// The division is over raw bytes. The HBase reference guide's pitfall: for keys that are
+/// lowercase hex strings, `createTable(desc, "0000000000000000", "ffffffffffffffff", 10)` puts
+/// split keys between `0x30` (`'0'`) and `0x66` (`'f'`), most of them between `'9'` and `'a'`
+/// where no hex character is, so keys land in only 3 of the 10 regions. Check a plan with
+/// [`lint`]; for hex keys use [`hex_string_split_range`] or `T::split_points`.
+///
+/// # Errors
+///
+/// [`PlanError::TooFewRegions`] below 3 regions ("Must create at least three regions"),
+/// [`PlanError::EmptyRange`] unless `start` sorts before `end` ("Start key must be smaller than
+/// end key"; also when they are equal after padding, as `Bytes.split` refuses),
+/// [`PlanError::InvalidRow`] for an empty `start` (HBase's `createTable` passes it on as an
+/// empty split key and then refuses it), [`PlanError::RegionLimit`] above [`MAX_REGIONS`].
+///
+/// ```
+/// use rowkey::plan::create_table_split_keys;
+///
+/// assert_eq!(create_table_split_keys(b"a", b"z", 5)?, [b"a", b"i", b"q", b"z"]);
+/// assert_eq!(create_table_split_keys(b"a", b"z", 3)?, [b"a", b"z"]);
+/// let hex = create_table_split_keys(b"0000000000000000", b"ffffffffffffffff", 10)?;
+/// assert_eq!(hex.len(), 9);
+/// assert_eq!(&hex[1][..2], b"6\xF6"); // '0'..'6' all below the first split inside the range
+/// # Ok::<(), rowkey::plan::PlanError>(())
+/// ```
+pub fn create_table_split_keys(
+    start: &[u8],
+    end: &[u8],
+    regions: usize,
+) -> Result<Vec<Vec<u8>>, PlanError> {
+    if regions < 3 {
+        return Err(PlanError::TooFewRegions { regions, min: 3 });
+    }
+    check_limit(regions)?;
+    if start >= end {
+        return Err(PlanError::EmptyRange {
+            first: to_string_binary(start),
+            last: to_string_binary(end),
+        });
+    }
+    if start.is_empty() {
+        // HBase accepts the call, then refuses the split keys it made.
+        return Err(PlanError::InvalidRow {
+            row: String::new(),
+            reason: "an empty start key becomes an empty split key, which HBase refuses \
+                     (\"Empty split key must not be passed in the split keys.\")",
+        });
+    }
+    if regions == 3 {
+        return Ok(vec![start.to_vec(), end.to_vec()]);
+    }
+    bytes_split(start, end, false, regions - 3)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1294,6 +1450,144 @@ mod tests {
         assert_eq!(&forty[36..], ["ecccccbe", "f3333324", "f999998a"]);
         assert!(hex_string_split(0).is_empty());
         assert!(hex_string_split(1).is_empty());
+    }
+
+    fn hex(s: &str) -> Vec<u8> {
+        (0..s.len() / 2)
+            .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap())
+            .collect()
+    }
+
+    fn hexes(v: &[&str]) -> Vec<Vec<u8>> {
+        v.iter().map(|s| hex(s)).collect()
+    }
+
+    // Expected values below come from a transliteration of HBase `Bytes.iterateOnSplits` (Java
+    // `BigInteger` with the `{1, 0}` header and `toByteArray`, the 0x00-padding retry) and
+    // `HBaseAdmin.createTable(desc, startKey, endKey, numRegions)`.
+    #[test]
+    fn create_table_split_keys_match_hbase() {
+        // The known value: 'a'..'z', 5 regions.
+        assert_eq!(
+            create_table_split_keys(b"a", b"z", 5).unwrap(),
+            hexes(&["61", "69", "71", "7a"])
+        );
+        // The reference guide's hex pitfall.
+        assert_eq!(
+            create_table_split_keys(b"0000000000000000", b"ffffffffffffffff", 10).unwrap(),
+            hexes(&[
+                "30303030303030303030303030303030",
+                "36f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6",
+                "3dbdbdbdbdbdbdbdbdbdbdbdbdbdbdbc",
+                "44848484848484848484848484848482",
+                "4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b48",
+                "5212121212121212121212121212120e",
+                "58d8d8d8d8d8d8d8d8d8d8d8d8d8d8d4",
+                "5f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9a",
+                "66666666666666666666666666666666",
+            ])
+        );
+        // All 0x00 .. all 0xFF.
+        assert_eq!(
+            create_table_split_keys(&[0; 8], &[0xFF; 8], 10).unwrap(),
+            hexes(&[
+                "0000000000000000",
+                "1fffffffffffffff",
+                "3ffffffffffffffe",
+                "5ffffffffffffffd",
+                "7ffffffffffffffc",
+                "9ffffffffffffffb",
+                "bffffffffffffffa",
+                "dffffffffffffff9",
+                "ffffffffffffffff",
+            ])
+        );
+        // Different lengths: the shorter is padded with 0x00 for the arithmetic, but returned
+        // as given.
+        assert_eq!(
+            create_table_split_keys(b"a", b"b\x00\x10", 5).unwrap(),
+            hexes(&["61", "61555a", "61aab4", "620010"])
+        );
+        // Tiny range: diff 1 < 8 parts, so both ends grow by a 0x00 byte (and are returned so).
+        assert_eq!(
+            create_table_split_keys(b"a", b"b", 10).unwrap(),
+            hexes(&["6100", "6120", "6140", "6160", "6180", "61a0", "61c0", "61e0", "6200"])
+        );
+        // ... twice when once is not enough.
+        let two = create_table_split_keys(b"\x00", b"\x00\x01", 302).unwrap();
+        assert_eq!(two.len(), 301);
+        assert_eq!(
+            &two[..4],
+            hexes(&["00000000", "000000da", "000001b4", "0000028e"])
+        );
+        assert_eq!(&two[299..], hexes(&["0000fe9e", "00010000"]));
+        assert_eq!(
+            create_table_split_keys(b"aaaaa", b"zzzzz", 4).unwrap(),
+            hexes(&["6161616161", "6dedededed", "7a7a7a7a7a"])
+        );
+        // Three regions: the two keys as given.
+        assert_eq!(
+            create_table_split_keys(b"\x01", b"\x01\x00", 3).unwrap(),
+            [vec![1], vec![1, 0]]
+        );
+        // Errors, as HBase.
+        assert_eq!(
+            create_table_split_keys(b"a", b"z", 2),
+            Err(PlanError::TooFewRegions { regions: 2, min: 3 })
+        );
+        assert!(matches!(
+            create_table_split_keys(b"z", b"a", 5),
+            Err(PlanError::EmptyRange { .. })
+        ));
+        assert!(matches!(
+            create_table_split_keys(b"a", b"a", 5),
+            Err(PlanError::EmptyRange { .. })
+        ));
+        // Raw order is fine, but equal after padding: Bytes.split's "b <= a".
+        assert!(matches!(
+            create_table_split_keys(b"\x01", b"\x01\x00", 4),
+            Err(PlanError::EmptyRange { .. })
+        ));
+        assert!(matches!(
+            create_table_split_keys(b"", b"\xff", 4),
+            Err(PlanError::InvalidRow { .. })
+        ));
+        assert!(matches!(
+            create_table_split_keys(b"a", b"z", MAX_REGIONS + 1),
+            Err(PlanError::RegionLimit { .. })
+        ));
+    }
+
+    #[test]
+    fn bytes_split_matches_hbase() {
+        assert_eq!(
+            bytes_split(b"a", b"z", false, 2).unwrap(),
+            hexes(&["61", "69", "71", "7a"])
+        );
+        // Inclusive: the range is one larger (what UniformSplit uses).
+        assert_eq!(
+            bytes_split(b"", &[0xFF; 8], true, 3).unwrap(),
+            [
+                vec![],
+                hex("4000000000000000"),
+                hex("8000000000000000"),
+                hex("c000000000000000"),
+                vec![0xFF; 8]
+            ]
+        );
+        assert!(matches!(
+            bytes_split(b"a", b"b", false, 0),
+            Err(PlanError::TooFewRegions { .. })
+        ));
+        assert!(matches!(
+            bytes_split(b"", b"", false, 1),
+            Err(PlanError::EmptyRange { .. })
+        ));
+        // UniformSplit is Bytes.split(first, last, true, n - 1) without its two ends.
+        for n in [2usize, 3, 7, 40] {
+            let full = bytes_split(b"", &[0xFF; 8], true, n - 1).unwrap();
+            assert_eq!(full[1..n].to_vec(), uniform_split(n));
+        }
     }
 
     #[test]

@@ -742,12 +742,18 @@ fn start_label(r: &RegionStats) -> String {
     }
 }
 
-/// At most `width` characters, with `..` marking a cut.
+/// At most `width` characters, with `..` marking a cut. A cut never splits a `\xHH` escape of
+/// `toStringBinary` (every `\` there starts one).
 fn clip(s: &str, width: usize) -> String {
     if s.chars().count() <= width {
         s.to_owned()
     } else {
         let mut out: String = s.chars().take(width.saturating_sub(2)).collect();
+        if let Some(pos) = out.rfind('\\') {
+            if out.len() - pos < 4 {
+                out.truncate(pos);
+            }
+        }
         out.push_str("..");
         out
     }
@@ -1338,6 +1344,15 @@ mod tests {
         assert!(svg.contains(">  0 (start)</text>"));
         assert!(svg.contains(r#"font-weight="bold">▶   1 m</text>"#));
         assert!(svg.contains("(▶ busiest)"));
+    }
+
+    #[test]
+    fn clip_keeps_escapes_whole() {
+        assert_eq!(clip("abc", 3), "abc");
+        assert_eq!(clip("abcdef", 5), "abc..");
+        assert_eq!(clip(r"6\xF6\xF6", 8), r"6\xF6..");
+        assert_eq!(clip(r"6\xF6\xF6", 7), r"6\xF6..");
+        assert_eq!(clip(r"6\xF6\xF6", 6), r"6..");
     }
 
     #[test]

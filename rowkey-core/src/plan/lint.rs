@@ -213,9 +213,12 @@ impl fmt::Display for LintReport {
         } else {
             writeln!(f, ": {e} error(s), {w} warning(s)")?;
         }
-        for x in &self.findings {
+        // A run of findings with the same fix shows it once, after the run.
+        let mut iter = self.findings.iter().peekable();
+        while let Some(x) = iter.next() {
             writeln!(f, "{}[{}]: {}", x.severity, x.kind.code(), x.message)?;
-            if !x.advice.is_empty() {
+            let same_next = iter.peek().is_some_and(|n| n.advice == x.advice);
+            if !x.advice.is_empty() && !same_next {
                 writeln!(f, "  fix: {}", x.advice)?;
             }
         }
@@ -578,15 +581,19 @@ impl<'a> Lint<'a> {
             let detail: Vec<String> = negligible
                 .iter()
                 .take(4)
-                .map(|&i| format!("{i}: {:.1e}", shares.get(i).copied().unwrap_or(0.0)))
+                .map(|&i| match shares.get(i).copied().unwrap_or(0.0) {
+                    s if s > 0.0 => format!("region {i}: {s:.1e} of the keys"),
+                    _ => format!("region {i}: about 0 of the keys"),
+                })
                 .collect();
             findings.push(Finding {
                 severity: Severity::Warning,
                 kind: FindingKind::NegligibleRegions,
                 message: format!(
-                    "{} regions are reachable by keys of `{}` but expected to get almost none of \
-                     them ({}, {}): regions {}",
+                    "{} of {} regions can be reached by keys of `{}` but are expected to get \
+                     almost none of them ({}; {}): regions {}",
                     negligible.len(),
+                    shares.len(),
                     layout.name,
                     model.describe(),
                     detail.join(", "),
@@ -772,11 +779,17 @@ fn ranges(regions: &[usize]) -> String {
     parts.join(", ")
 }
 
+/// At most `width` characters, `…` marking a cut that never splits a `\xHH` escape.
 fn clip(s: &str, width: usize) -> String {
     if s.chars().count() <= width {
         s.to_owned()
     } else {
         let mut out: String = s.chars().take(width.saturating_sub(1)).collect();
+        if let Some(pos) = out.rfind('\\') {
+            if out.len() - pos < 4 {
+                out.truncate(pos);
+            }
+        }
         out.push('…');
         out
     }

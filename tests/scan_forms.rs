@@ -8,12 +8,14 @@
 //!   `BTreeMap::range::<[u8], _>`, selecting exactly the keys `contains` does.
 //! - Ranges on `Option` fields under `#[reverse_ts]` (None first, then newest first) are exact.
 
+#![allow(clippy::needless_borrows_for_generic_args)] // the borrowed forms are what is tested
+
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ops::Bound;
 
 use bytes::Bytes;
-use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
+use redb::{Database, ReadableDatabase, TableDefinition};
 use rowkey::{RowKey, ScanRanges};
 
 #[derive(RowKey, Debug, Clone, PartialEq)]

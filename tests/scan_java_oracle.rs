@@ -85,7 +85,7 @@ impl ValueOrd for bool {
         vec![false, true]
     }
     fn random(rng: &mut TestRng) -> Self {
-        rng.next_u32() % 2 == 0
+        rng.next_u32().is_multiple_of(2)
     }
 }
 
@@ -104,7 +104,7 @@ impl<T: ValueOrd> ValueOrd for Option<T> {
         v
     }
     fn random(rng: &mut TestRng) -> Self {
-        (rng.next_u32() % 5 != 0).then(|| T::random(rng))
+        (!rng.next_u32().is_multiple_of(5)).then(|| T::random(rng))
     }
 }
 

@@ -429,13 +429,16 @@ pub mod redb {
         }
     }
 
+    /// A row as redb's `range` yields it.
+    pub type RawRow<'a, V> =
+        Result<(AccessGuard<'a, &'static [u8]>, AccessGuard<'a, V>), StorageError>;
+    /// A row with its key wrapped for merging.
+    pub type Row<'a, V> = Result<(Key<'a>, AccessGuard<'a, V>), StorageError>;
+
     /// One source per range of a [`Read`].
-    #[allow(clippy::type_complexity)]
     pub type Source<'a, V> = core::iter::Map<
         Directed<::redb::Range<'a, &'static [u8], V>>,
-        fn(
-            Result<(AccessGuard<'a, &'static [u8]>, AccessGuard<'a, V>), StorageError>,
-        ) -> Result<(Key<'a>, AccessGuard<'a, V>), StorageError>,
+        fn(RawRow<'a, V>) -> Row<'a, V>,
     >;
 
     /// The typed rows of `read` from `table`: `(T, value guard)` in logical order (call
@@ -487,10 +490,7 @@ pub mod redb {
         let mut sources = Vec::with_capacity(read.ranges().len());
         for r in read.ranges() {
             let range = table.range::<&[u8]>(r.bounds())?;
-            let wrap: fn(
-                Result<(AccessGuard<'a, &'static [u8]>, AccessGuard<'a, V>), StorageError>,
-            ) -> Result<(Key<'a>, AccessGuard<'a, V>), StorageError> =
-                |row| row.map(|(k, v)| (Key(k), v));
+            let wrap: fn(RawRow<'a, V>) -> Row<'a, V> = |row| row.map(|(k, v)| (Key(k), v));
             sources.push(Directed::new(range, reverse).map(wrap));
         }
         Ok(read.try_rows(sources))

@@ -1,5 +1,17 @@
-//! Range scans over `#[rowkey(java)]` fields, checked against a brute-force oracle.
+//! Every field encoding × every scan builder form, checked against a brute-force oracle.
 //!
+//! **The matrix** (`matrix_*` tests): for each field type and attribute combination the derive
+//! accepts — integers of every width, `bool`, `char`, floats, `[u8; N]`, `String`/`Box<str>`/
+//! `Vec<u8>`/`Bytes` with `#[sep]`, `#[pad(N)]` (0x00 and space fill) or raw as the last field,
+//! padded decimals, `#[reverse_ts]`, `Option`s, fieldless enums, nested keys — ascending and
+//! `#[desc]`, the field sits between a fixed field and a free one (or last, for raw content), and
+//! every builder form runs over a pool of adversarial values: equality for every value,
+//! `_range` for every pair of values in all nine bound shapes, `_starts_with` for every prefix
+//! (string and bytes fields). Each scan must contain exactly the stored keys whose field matches
+//! in the value's order (and none of the neighbouring fixed-field values); hashed, `#[reverse]`
+//! and custom-separator fields, which only offer equality (and starts-with), run those.
+//!
+//! **Java encodings** (`java_*` tests):
 //! Java `Bytes.toBytes` encodings are not in value order (two's-complement negatives sort after
 //! the non-negatives; raw IEEE negatives sort after the positives and backwards), so a value range
 //! is up to two byte ranges. For every Java-encoded type (every signed and unsigned integer width,
@@ -23,8 +35,12 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use rowkey::{RowKey, ScanRanges};
 
 /// The value order the scan must follow.
-trait ValueOrd: Copy + std::fmt::Debug {
+trait ValueOrd: Clone + std::fmt::Debug {
     fn vcmp(&self, other: &Self) -> Ordering;
+}
+
+/// Values of a Java-encodable type.
+trait Pool: ValueOrd + Copy {
     /// Adversarial values.
     fn edges() -> Vec<Self>;
     /// A random value.
@@ -33,8 +49,7 @@ trait ValueOrd: Copy + std::fmt::Debug {
 
 macro_rules! int_ord {
     ($($t:ty),*) => {$(
-        impl ValueOrd for $t {
-            fn vcmp(&self, other: &Self) -> Ordering { self.cmp(other) }
+        impl Pool for $t {
             fn edges() -> Vec<Self> {
                 let mut v = vec![<$t>::MIN, <$t>::MIN + 1, <$t>::MAX - 1, <$t>::MAX, 0, 1, 2, 0x7F, 0x80u8 as $t];
                 #[allow(unused_comparisons)]
@@ -55,10 +70,41 @@ macro_rules! int_ord {
 }
 int_ord!(i8, i16, i32, i64, i128, u8, u16, u32, u64, u128);
 
+macro_rules! by_ord {
+    ($($t:ty),*) => {$(
+        impl ValueOrd for $t {
+            fn vcmp(&self, other: &Self) -> Ordering { self.cmp(other) }
+        }
+    )*};
+}
+by_ord!(
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    bool,
+    char,
+    String,
+    Box<str>,
+    Vec<u8>,
+    bytes::Bytes,
+    [u8; 3],
+    Level,
+    Inner
+);
+
 macro_rules! float_ord {
     ($($t:ty, $bits:ty);*) => {$(
         impl ValueOrd for $t {
             fn vcmp(&self, other: &Self) -> Ordering { self.total_cmp(other) }
+        }
+        impl Pool for $t {
             fn edges() -> Vec<Self> {
                 vec![
                     <$t>::NEG_INFINITY, <$t>::MIN, -1.0, -<$t>::MIN_POSITIVE, -<$t>::from_bits(1), -0.0,
@@ -77,10 +123,7 @@ macro_rules! float_ord {
 }
 float_ord!(f32, u32; f64, u64);
 
-impl ValueOrd for bool {
-    fn vcmp(&self, other: &Self) -> Ordering {
-        self.cmp(other)
-    }
+impl Pool for bool {
     fn edges() -> Vec<Self> {
         vec![false, true]
     }
@@ -98,6 +141,9 @@ impl<T: ValueOrd> ValueOrd for Option<T> {
             (Some(a), Some(b)) => a.vcmp(b),
         }
     }
+}
+
+impl<T: Pool> Pool for Option<T> {
     fn edges() -> Vec<Self> {
         let mut v: Vec<Self> = T::edges().into_iter().map(Some).collect();
         v.push(None);
@@ -166,16 +212,16 @@ fn check<T: ValueOrd>(
     }
 }
 
-fn bound_shapes<T: Copy>(a: T, b: T) -> [(Bound<T>, Bound<T>); 9] {
+fn bound_shapes<T: Clone>(a: T, b: T) -> [(Bound<T>, Bound<T>); 9] {
     use Bound::*;
     [
-        (Included(a), Included(b)),
-        (Included(a), Excluded(b)),
-        (Included(a), Unbounded),
-        (Excluded(a), Included(b)),
-        (Excluded(a), Excluded(b)),
+        (Included(a.clone()), Included(b.clone())),
+        (Included(a.clone()), Excluded(b.clone())),
+        (Included(a.clone()), Unbounded),
+        (Excluded(a.clone()), Included(b.clone())),
+        (Excluded(a.clone()), Excluded(b.clone())),
         (Excluded(a), Unbounded),
-        (Unbounded, Included(b)),
+        (Unbounded, Included(b.clone())),
         (Unbounded, Excluded(b)),
         (Unbounded, Unbounded),
     ]
@@ -224,9 +270,9 @@ macro_rules! java_suite {
             }
 
             let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
-            let mut pool: Vec<$t> = <$t as ValueOrd>::edges();
+            let mut pool: Vec<$t> = <$t as Pool>::edges();
             for _ in 0..12 {
-                pool.push(<$t as ValueOrd>::random(&mut rng));
+                pool.push(<$t as Pool>::random(&mut rng));
             }
             let mut opt_pool: Vec<Option<$t>> = pool.iter().copied().map(Some).collect();
             opt_pool.push(None);
@@ -525,3 +571,263 @@ fn java_random_bounds() {
         })
         .unwrap();
 }
+
+// ---------------------------------------------------------------------------------------------
+// The matrix: every encoding × every builder form
+
+#[derive(RowKey, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Level {
+    Trace,
+    Debug = 5,
+    Warn = 9,
+    Error,
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Inner {
+    a: u8,
+    #[sep]
+    b: String,
+}
+
+fn strings() -> Vec<String> {
+    [
+        "",
+        "a",
+        "a\0",
+        "a\0b",
+        "a\u{1}",
+        "ab",
+        "abc",
+        "abcdef",
+        "abcdefgh",
+        "b",
+        "\0",
+        "\u{1}",
+        "\u{7f}",
+        "é",
+        "host1",
+        "host12",
+        "\u{10FFFF}",
+    ]
+    .into_iter()
+    .map(str::to_owned)
+    .collect()
+}
+fn byte_strings() -> Vec<Vec<u8>> {
+    let mut v: Vec<Vec<u8>> = strings().into_iter().map(String::into_bytes).collect();
+    v.extend([
+        vec![0xFF],
+        vec![0xFF, 0xFF],
+        vec![0xFE, 0xFF],
+        vec![0x00, 0xFF],
+        vec![0x01, 0x00],
+    ]);
+    v
+}
+
+/// Checks every builder form on one encoding. `keys` are (value, pre, key); the scans fix
+/// `pre = 1`. `eq`, `range` and `sw` build the scans; `sw` gets (prefix bytes, prefix value).
+#[allow(clippy::too_many_arguments)]
+fn run_matrix<T: ValueOrd + PartialEq>(
+    what: &str,
+    keys: &[(T, u8, Vec<u8>)],
+    pool: &[T],
+    eq: &dyn Fn(&T) -> ScanRanges,
+    range: Option<&dyn Fn(Bound<T>, Bound<T>) -> ScanRanges>,
+    prefixes: &[Vec<u8>],
+    sw: Option<&dyn Fn(&[u8]) -> ScanRanges>,
+    starts: &dyn Fn(&T, &[u8]) -> bool,
+) -> usize {
+    let mut scans = 0;
+    let isolated = |r: &ScanRanges| {
+        for (v, pre, k) in keys {
+            if *pre != 1 {
+                assert!(!r.contains(k), "{what}: key of pre={pre} ({v:?}) in {r:?}");
+            }
+        }
+    };
+    let mine: Vec<(T, Vec<u8>)> = keys
+        .iter()
+        .filter(|(_, p, _)| *p == 1)
+        .map(|(v, _, k)| (v.clone(), k.clone()))
+        .collect();
+    for x in pool {
+        let r = eq(x);
+        for (v, k) in &mine {
+            assert_eq!(
+                r.contains(k),
+                v.vcmp(x) == Ordering::Equal,
+                "{what}: eq {x:?} vs {v:?}: {r:?}"
+            );
+        }
+        isolated(&r);
+        scans += 1;
+    }
+    if let Some(range) = range {
+        for a in pool {
+            for b in pool {
+                for (lo, hi) in bound_shapes(a.clone(), b.clone()) {
+                    let r = range(lo.clone(), hi.clone());
+                    check(what, &mine, &lo, &hi, &r, 0, 3);
+                    isolated(&r);
+                    scans += 1;
+                }
+            }
+        }
+    }
+    if let Some(sw) = sw {
+        for p in prefixes {
+            let r = sw(p);
+            for (v, k) in &mine {
+                assert_eq!(
+                    r.contains(k),
+                    starts(v, p),
+                    "{what}: starts_with {p:02x?} vs {v:?}: {r:?}"
+                );
+            }
+            isolated(&r);
+            scans += 1;
+        }
+    }
+    scans
+}
+
+/// One encoding: a key `{ pre: u8, v: T, post: u8 }` (or `{ pre: u8, v: T }` when `last`).
+macro_rules! matrix {
+    ($test:ident, $t:ty, [$(#[$m:meta])*], pool: $pool:expr, eq: |$x:ident| $eq:expr,
+     range: $range:tt, sw: $sw:tt, last: $last:tt) => {
+        #[test]
+        fn $test() {
+            matrix!(@key $last, $t, [$(#[$m])*]);
+            let pool: Vec<$t> = $pool;
+            let mut keys: Vec<($t, u8, Vec<u8>)> = Vec::new();
+            for v in &pool {
+                for pre in [0u8, 1, 2] {
+                    for k in matrix!(@keys $last, pre, v.clone()) {
+                        // values the encoding cannot hold are not stored
+                        if let Ok(b) = k.to_row_key() {
+                            keys.push((v.clone(), pre, b.to_vec()));
+                        }
+                    }
+                }
+            }
+            assert!(keys.len() >= pool.len(), "most values encode");
+            let eq = |$x: &$t| -> ScanRanges { let $x = $x.clone(); K::scan().pre(1).v($eq).ranges() };
+            let range: Option<&dyn Fn(Bound<$t>, Bound<$t>) -> ScanRanges> = matrix!(@range $range);
+            let sw: Option<&dyn Fn(&[u8]) -> ScanRanges> = matrix!(@sw $sw);
+            let prefixes: Vec<Vec<u8>> = byte_strings().into_iter().filter(|p| p.len() <= 3).collect();
+            let starts = |v: &$t, p: &[u8]| matrix!(@starts $sw, v, p);
+            let n = run_matrix(stringify!($test), &keys, &pool, &eq, range, &prefixes, sw, &starts);
+            assert!(n >= pool.len(), "{n} scans");
+        }
+    };
+    (@key false, $t:ty, [$(#[$m:meta])*]) => {
+        #[derive(RowKey, Debug, Clone, PartialEq)]
+        struct K { pre: u8, $(#[$m])* v: $t, post: u8 }
+    };
+    (@key true, $t:ty, [$(#[$m:meta])*]) => {
+        #[derive(RowKey, Debug, Clone, PartialEq)]
+        struct K { pre: u8, $(#[$m])* v: $t }
+    };
+    (@keys false, $pre:expr, $v:expr) => {
+        [K { pre: $pre, v: $v.clone(), post: 0 }, K { pre: $pre, v: $v, post: 0xFF }]
+    };
+    (@keys true, $pre:expr, $v:expr) => {
+        [K { pre: $pre, v: $v }]
+    };
+    (@range true) => {
+        Some(&|lo, hi| K::scan().pre(1).v_range((lo, hi)).ranges())
+    };
+    (@range false) => {
+        None
+    };
+    (@sw str) => {
+        Some(&|p: &[u8]| match std::str::from_utf8(p) {
+            Ok(p) => K::scan().pre(1).v_starts_with(p).ranges(),
+            // not a string prefix: a test of its own below
+            Err(_) => ScanRanges::default(),
+        })
+    };
+    (@sw bytes) => {
+        Some(&|p: &[u8]| K::scan().pre(1).v_starts_with(p).ranges())
+    };
+    (@sw none) => {
+        None
+    };
+    (@starts str, $v:expr, $p:expr) => {
+        std::str::from_utf8($p).is_ok() && AsRef::<[u8]>::as_ref(&**$v).starts_with($p)
+    };
+    (@starts bytes, $v:expr, $p:expr) => {
+        AsRef::<[u8]>::as_ref(&**$v).starts_with($p)
+    };
+    (@starts none, $v:expr, $p:expr) => {{
+        let _ = ($v, $p);
+        false
+    }};
+}
+
+fn ints<T: Pool>() -> Vec<T> {
+    let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
+    let mut v = T::edges();
+    for _ in 0..6 {
+        v.push(T::random(&mut rng));
+    }
+    v
+}
+
+matrix!(matrix_u8, u8, [], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_u16_desc, u16, [#[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_u32, u32, [], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_u64_desc, u64, [#[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_u128, u128, [], pool: ints(), eq: |x| x, range: true, sw: none, last: true);
+matrix!(matrix_i8_desc, i8, [#[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_i16, i16, [], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_i32_desc, i32, [#[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_i64, i64, [], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_i128_desc, i128, [#[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: true);
+matrix!(matrix_bool, bool, [], pool: vec![false, true], eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_bool_desc, bool, [#[desc]], pool: vec![false, true], eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_char, char, [], pool: vec!['\0', 'a', 'b', '\u{7f}', 'é', '\u{D7FF}', '\u{E000}', char::MAX], eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_char_desc, char, [#[desc]], pool: vec!['\0', 'a', 'b', 'é', char::MAX], eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_f32, f32, [], pool: <f32 as Pool>::edges(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_f64_desc, f64, [#[desc]], pool: <f64 as Pool>::edges(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_array, [u8; 3], [], pool: vec![[0; 3], [0, 0, 1], [0, 0xFF, 0], [1, 0, 0], [0xFF; 3], [0x7F, 0x80, 0]], eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_array_desc, [u8; 3], [#[desc]], pool: vec![[0; 3], [0, 0, 1], [0, 0xFF, 0], [1, 0, 0], [0xFF; 3]], eq: |x| x, range: true, sw: none, last: false);
+
+matrix!(matrix_string_sep, String, [#[sep]], pool: strings(), eq: |x| x, range: true, sw: str, last: false);
+matrix!(matrix_string_sep_desc, String, [#[sep] #[desc]], pool: strings(), eq: |x| x, range: true, sw: str, last: false);
+matrix!(matrix_string_pad, String, [#[pad(6)]], pool: strings(), eq: |x| x, range: true, sw: str, last: false);
+matrix!(matrix_string_pad_desc, String, [#[pad(6)] #[desc]], pool: strings(), eq: |x| x, range: true, sw: str, last: false);
+matrix!(matrix_string_last, String, [], pool: strings(), eq: |x| x, range: true, sw: str, last: true);
+matrix!(matrix_string_last_desc, String, [#[desc]], pool: strings(), eq: |x| x, range: true, sw: str, last: true);
+matrix!(matrix_box_str_sep, Box<str>, [#[sep]], pool: strings().into_iter().map(Into::into).collect(), eq: |x| x, range: true, sw: str, last: false);
+matrix!(matrix_bytes_sep, Vec<u8>, [#[sep]], pool: byte_strings(), eq: |x| x, range: true, sw: bytes, last: false);
+matrix!(matrix_bytes_sep_desc, Vec<u8>, [#[sep] #[desc]], pool: byte_strings(), eq: |x| x, range: true, sw: bytes, last: false);
+matrix!(matrix_bytes_pad, Vec<u8>, [#[pad(6)]], pool: byte_strings(), eq: |x| x, range: true, sw: bytes, last: false);
+matrix!(matrix_bytes_last, Vec<u8>, [], pool: byte_strings(), eq: |x| x, range: true, sw: bytes, last: true);
+matrix!(matrix_bytes_last_desc, Vec<u8>, [#[desc]], pool: byte_strings(), eq: |x| x, range: true, sw: bytes, last: true);
+matrix!(matrix_bytes_type_sep, bytes::Bytes, [#[sep]], pool: byte_strings().into_iter().map(Into::into).collect(), eq: |x| x, range: true, sw: bytes, last: false);
+// A space fill keeps order only for content bytes above the fill (documented): values above it.
+matrix!(matrix_string_pad_space, String, [#[pad(6, fill = b' ')]], pool: vec!["".into(), "a".into(), "a!".into(), "ab".into(), "abcdef".into(), "abcdefg".into(), "b".into(), "a b".into()], eq: |x| x, range: true, sw: str, last: false);
+matrix!(matrix_decimal, u32, [#[pad(10)]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_decimal_desc, u64, [#[pad(12)] #[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_reverse_ts, i64, [#[reverse_ts]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_reverse_ts_desc, u64, [#[reverse_ts] #[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_option_reverse_ts, Option<i64>, [#[reverse_ts]], pool: ints::<Option<i64>>(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_option_u32, Option<u32>, [], pool: ints::<Option<u32>>(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_option_i16_desc, Option<i16>, [#[desc]], pool: ints::<Option<i16>>(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_option_string_sep, Option<String>, [#[sep]], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: none, last: false);
+matrix!(matrix_option_string_sep_desc, Option<String>, [#[sep] #[desc]], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: none, last: false);
+matrix!(matrix_option_bytes_last, Option<Vec<u8>>, [], pool: byte_strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: none, last: true);
+matrix!(matrix_enum, Level, [], pool: vec![Level::Trace, Level::Debug, Level::Warn, Level::Error], eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_enum_desc, Level, [#[desc]], pool: vec![Level::Trace, Level::Debug, Level::Warn, Level::Error], eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_nested, Inner, [], pool: strings().into_iter().flat_map(|b| [0u8, 1, 0xFF].map(|a| Inner { a, b: b.clone() })).collect(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_nested_desc, Inner, [#[desc]], pool: strings().into_iter().flat_map(|b| [0u8, 0xFF].map(|a| Inner { a, b: b.clone() })).collect(), eq: |x| x, range: true, sw: none, last: false);
+// Equality (and starts-with) only: the byte order is not the value order.
+matrix!(matrix_hash_prefix, u64, [#[hash_prefix(4)]], pool: ints(), eq: |x| x, range: false, sw: none, last: false);
+matrix!(matrix_hash_prefix_raw_string, String, [#[hash_prefix(2, raw)] #[sep]], pool: strings(), eq: |x| x, range: false, sw: none, last: false);
+matrix!(matrix_reverse_int, u32, [#[reverse]], pool: ints(), eq: |x| x, range: false, sw: none, last: false);
+matrix!(matrix_reverse_padded, String, [#[reverse] #[pad(6)]], pool: strings(), eq: |x| x, range: false, sw: none, last: false);
+matrix!(matrix_custom_sep, String, [#[sep(b'|')]], pool: strings(), eq: |x| x, range: false, sw: str, last: false);
+matrix!(matrix_java_container_style, i32, [#[rowkey(java)] #[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);

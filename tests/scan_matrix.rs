@@ -626,6 +626,9 @@ fn byte_strings() -> Vec<Vec<u8>> {
     v
 }
 
+type RangeScan<'a, T> = Option<&'a dyn Fn(Bound<T>, Bound<T>) -> ScanRanges>;
+type PrefixScan<'a> = Option<&'a dyn Fn(&[u8]) -> ScanRanges>;
+
 /// Checks every builder form on one encoding. `keys` are (value, pre, key); the scans fix
 /// `pre = 1`. `eq`, `range` and `sw` build the scans; `sw` gets (prefix bytes, prefix value).
 #[allow(clippy::too_many_arguments)]
@@ -634,9 +637,9 @@ fn run_matrix<T: ValueOrd + PartialEq>(
     keys: &[(T, u8, Vec<u8>)],
     pool: &[T],
     eq: &dyn Fn(&T) -> ScanRanges,
-    range: Option<&dyn Fn(Bound<T>, Bound<T>) -> ScanRanges>,
+    range: RangeScan<'_, T>,
     prefixes: &[Vec<u8>],
-    sw: Option<&dyn Fn(&[u8]) -> ScanRanges>,
+    sw: PrefixScan<'_>,
     starts: &dyn Fn(&T, &[u8]) -> bool,
 ) -> usize {
     let mut scans = 0;
@@ -714,8 +717,8 @@ macro_rules! matrix {
             }
             assert!(keys.len() >= pool.len(), "most values encode");
             let eq = |$x: &$t| -> ScanRanges { let $x = $x.clone(); K::scan().pre(1).v($eq).ranges() };
-            let range: Option<&dyn Fn(Bound<$t>, Bound<$t>) -> ScanRanges> = matrix!(@range $range);
-            let sw: Option<&dyn Fn(&[u8]) -> ScanRanges> = matrix!(@sw $sw);
+            let range: RangeScan<'_, $t> = matrix!(@range $range);
+            let sw: PrefixScan<'_> = matrix!(@sw $sw);
             let prefixes: Vec<Vec<u8>> = byte_strings().into_iter().filter(|p| p.len() <= 3).collect();
             let starts = |v: &$t, p: &[u8]| matrix!(@starts $sw, v, p);
             let n = run_matrix(stringify!($test), &keys, &pool, &eq, range, &prefixes, sw, &starts);

@@ -989,6 +989,7 @@ fn salt_phoenix_known_values() {
             buckets: 16,
             width: 1,
             through_field: 0,
+            fields: &[0],
             kind: SaltKind::Phoenix
         })
     );
@@ -998,6 +999,7 @@ fn salt_phoenix_known_values() {
             buckets: 16,
             width: 1,
             through_field: 1,
+            fields: &[0, 1],
             kind: SaltKind::Phoenix
         })
     );
@@ -1101,6 +1103,7 @@ fn modulo_salt_is_value_mod_n() {
             buckets: 8,
             width: 1,
             through_field: 0,
+            fields: &[0],
             kind: SaltKind::Modulo
         })
     );
@@ -1419,6 +1422,7 @@ fn layout_contents() {
             buckets: 16,
             width: 1,
             through_field: 0,
+            fields: &[0],
             kind: SaltKind::Phoenix
         })
     );

@@ -114,8 +114,11 @@ pub struct SaltLayout {
     pub buckets: u32,
     /// Salt width in bytes: 1 for up to 256 buckets, else 2 (big-endian).
     pub width: usize,
-    /// Index of the last field of the salted prefix (fields `0..=through_field` are hashed).
+    /// Index of the last salted field: once the fields up to it are fixed, the salt is known.
     pub through_field: usize,
+    /// The fields whose encodings the salt hashes, in key order (`0..=through_field` for a
+    /// salted prefix; the named ones for `salt(buckets = N, fields(..))`).
+    pub fields: &'static [usize],
     /// How the bucket is computed.
     pub kind: SaltKind,
 }
@@ -132,11 +135,7 @@ pub enum SaltKind {
 impl SaltLayout {
     /// Salt width for a bucket count: 1 byte up to 256 buckets, else 2.
     pub const fn width_for(buckets: u32) -> usize {
-        if buckets <= 256 {
-            1
-        } else {
-            2
-        }
+        crate::salt::width(buckets)
     }
 }
 

@@ -25,6 +25,7 @@ pub mod layout;
 pub mod merge;
 pub mod plan;
 pub mod read;
+pub mod salt;
 
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 

@@ -1011,11 +1011,10 @@ fn hash_prefix_points(hp: HashPrefix, parts: usize) -> Result<Vec<Vec<u8>>, Plan
         .collect())
 }
 
-/// `(buckets, width)` of a salt, or [`PlanError::InvalidLayout`] when they do not fit.
+/// `(buckets, width)` of a salt, or [`PlanError::InvalidLayout`] when the layout's width is not
+/// the one its bucket count takes.
 fn checked_salt(salt: SaltLayout) -> Result<(u64, usize), PlanError> {
-    let buckets = u64::from(salt.buckets);
-    let width = salt.width;
-    if buckets == 0 || width == 0 || width > 8 || (width < 8 && buckets > 1u64 << (8 * width)) {
+    if salt.buckets == 0 || salt.buckets > 65536 || salt.width != crate::salt::width(salt.buckets) {
         return Err(PlanError::InvalidLayout {
             reason: format!(
                 "{} salt buckets do not fit a {}-byte salt",
@@ -1023,14 +1022,11 @@ fn checked_salt(salt: SaltLayout) -> Result<(u64, usize), PlanError> {
             ),
         });
     }
-    Ok((buckets, width))
+    Ok((u64::from(salt.buckets), salt.width))
 }
 
 fn salt_bytes(bucket: u64, width: usize) -> Vec<u8> {
-    let b = bucket.to_be_bytes();
-    b.get(b.len().saturating_sub(width)..)
-        .unwrap_or_default()
-        .to_vec()
+    crate::salt::bytes(bucket as u32, width).as_ref().to_vec()
 }
 
 /// Pre-split points derived from a key layout, for `regions` regions — what
@@ -1079,7 +1075,7 @@ fn salt_bytes(bucket: u64, width: usize) -> Vec<u8> {
 /// let hashed = Layout { name: "ByUser", fields: &[USER], salt: None, fixed_width: None, max_len: None };
 /// assert_eq!(layout_split_points(&hashed, 4)?, [b"4000", b"8000", b"c000"]);
 ///
-/// let salt = SaltLayout { buckets: 16, width: 1, through_field: 0, kind: SaltKind::Phoenix };
+/// let salt = SaltLayout { buckets: 16, width: 1, through_field: 0, fields: &[0], kind: SaltKind::Phoenix };
 /// let salted = Layout { salt: Some(salt), ..hashed };
 /// assert_eq!(layout_split_points(&salted, 4)?, [[4], [8], [12]]);
 /// assert_eq!(layout_split_points(&salted, 32)?.len(), 31); // each bucket split in two
@@ -1881,6 +1877,7 @@ mod tests {
                 buckets,
                 width,
                 through_field: 0,
+                fields: &[0],
                 kind: SaltKind::Phoenix,
             }),
             fixed_width: None,

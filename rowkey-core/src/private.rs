@@ -4,8 +4,9 @@
 
 use bytes::BufMut;
 
-pub use crate::codec::{get_salt, hash_prefix, put_salt, Codec, Decode, HashPlain, PhoenixHash};
+pub use crate::codec::{hash_prefix, Codec, Decode, HashPlain, PhoenixHash};
 pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+pub use crate::salt;
 pub use bytes;
 pub use core;
 pub use std;
@@ -203,31 +204,144 @@ pub fn check_hash<T: HashPlain + ?Sized>(
     }
 }
 
-/// Compare a stored Phoenix salt with the one recomputed from the salted-prefix bytes.
+// ---------------------------------------------------------------------------------------------
+// Encode and decode of one field: the generated code makes one call per field.
+
+/// Encode one field (its hash prefix first, if any), naming the field in errors.
 #[inline(always)]
-pub fn check_salt(salted: &[u8], stored: u32, buckets: u32) -> Result<(), DecodeError> {
-    let computed = PhoenixHash::of(salted).bucket(buckets);
-    check_salt_value(stored, computed)
+pub fn put_field<C: Codec<T>, T, B: BufMut>(
+    v: &T,
+    buf: &mut B,
+    mask: u8,
+    name: &'static str,
+) -> Result<(), EncodeError> {
+    C::encode(v, buf, mask).map_err(|e| e.in_field(name))
 }
 
-/// Compare a stored salt with a recomputed one.
+/// [`put_field`] behind a `#[hash_prefix]`.
 #[inline(always)]
-pub fn check_salt_value(stored: u32, computed: u32) -> Result<(), DecodeError> {
-    if stored == computed {
-        Ok(())
-    } else {
-        Err(DecodeError::new(
-            DecodeErrorKind::SaltMismatch { stored, computed },
-            0,
-        ))
+pub fn put_hashed_field<C: Codec<T>, T: HashPlain, B: BufMut>(
+    v: &T,
+    buf: &mut B,
+    mask: u8,
+    name: &'static str,
+    hash: (usize, bool),
+) -> Result<(), EncodeError> {
+    put_hash(v, hash.0, hash.1, buf);
+    put_field::<C, T, B>(v, buf, mask, name)
+}
+
+/// Decoding state of one derived key: the input, the position, the salt (read first, checked
+/// once its salted fields are decoded) and the visitor. Errors name the field and carry the
+/// offset from the start of this key.
+pub struct Reader<'de, 'v, V: Visit> {
+    input: &'de [u8],
+    pos: usize,
+    mask: u8,
+    visit: &'v mut V,
+    salt: u32,
+    salt_name: &'static str,
+    hash: PhoenixHash,
+}
+
+impl<'de, 'v, V: Visit> Reader<'de, 'v, V> {
+    /// Start reading `input` (masked with `mask` when the whole key is descending).
+    #[inline(always)]
+    pub fn new(input: &'de [u8], mask: u8, visit: &'v mut V) -> Self {
+        Self {
+            input,
+            pos: 0,
+            mask,
+            visit,
+            salt: 0,
+            salt_name: "salt",
+            hash: PhoenixHash::new(),
+        }
     }
-}
 
-/// `value % buckets` for `#[salt(buckets = N, modulo)]`.
-#[inline(always)]
-pub fn modulo_salt<T: crate::codec::Integer>(v: T, buckets: u32) -> u32 {
-    // Unsigned by construction (the derive checks), so to_u128 succeeds.
-    (v.to_u128().unwrap_or_default() % u128::from(buckets)) as u32
+    /// The mask of the key (the fields' masks are relative to it).
+    #[inline(always)]
+    pub fn mask(&self) -> u8 {
+        self.mask
+    }
+
+    /// Read the salt of a layout with `buckets` buckets (`name`: the salt's name in errors).
+    #[inline(always)]
+    pub fn salt(&mut self, buckets: u32, name: &'static str) -> Result<(), DecodeError> {
+        self.salt_name = name;
+        self.salt = salt::get(self.input, buckets, self.mask).map_err(|e| e.in_field(name, 0))?;
+        self.pos += salt::width(buckets);
+        self.visit.salt(self.salt);
+        Ok(())
+    }
+
+    /// Decode the next field. `salted`: its bytes feed the Phoenix salt hash.
+    #[inline(always)]
+    pub fn field<C: Decode<'de, T>, T: Show>(
+        &mut self,
+        name: &'static str,
+        mask: u8,
+        salted: bool,
+    ) -> Result<T, DecodeError> {
+        let start = self.pos;
+        let (v, n) =
+            C::decode(rest(self.input, start), mask).map_err(|e| e.in_field(name, start))?;
+        self.pos += n;
+        self.done(name, start, salted, &v);
+        Ok(v)
+    }
+
+    /// [`field`](Self::field) behind a `#[hash_prefix]`: takes the stored prefix, decodes the
+    /// value and checks the prefix against it.
+    #[inline(always)]
+    pub fn hashed_field<C: Decode<'de, T>, T: Show + HashPlain>(
+        &mut self,
+        name: &'static str,
+        mask: u8,
+        salted: bool,
+        hash: (usize, bool),
+    ) -> Result<T, DecodeError> {
+        let start = self.pos;
+        let (width, raw) = hash;
+        let stored = take_hash(self.input, start, width).map_err(|e| e.in_field(name, 0))?;
+        let at = start + width;
+        let (v, n) = C::decode(rest(self.input, at), mask).map_err(|e| e.in_field(name, at))?;
+        check_hash(&v, width, raw, stored).map_err(|e| e.in_field(name, start))?;
+        self.pos = at + n;
+        self.done(name, start, salted, &v);
+        Ok(v)
+    }
+
+    #[inline(always)]
+    fn done(&mut self, name: &'static str, start: usize, salted: bool, v: &dyn Show) {
+        if salted {
+            self.hash.update(slice(self.input, start, self.pos));
+        }
+        self.visit.field(name, self.pos, v);
+    }
+
+    /// Check the stored salt against the Phoenix hash of the salted fields read so far.
+    #[inline(always)]
+    pub fn check_phoenix_salt(&self, buckets: u32) -> Result<(), DecodeError> {
+        salt::check(self.salt, self.hash.bucket(buckets)).map_err(|e| e.in_field(self.salt_name, 0))
+    }
+
+    /// Check the stored salt against `value % buckets` of the decoded field.
+    #[inline(always)]
+    pub fn check_modulo_salt<T: crate::codec::Integer>(
+        &self,
+        value: T,
+        buckets: u32,
+    ) -> Result<(), DecodeError> {
+        salt::check(self.salt, salt::modulo(value, buckets))
+            .map_err(|e| e.in_field(self.salt_name, 0))
+    }
+
+    /// The bytes read.
+    #[inline(always)]
+    pub fn finish(self) -> usize {
+        self.pos
+    }
 }
 
 /// The `max_len` check of variable-width keys.

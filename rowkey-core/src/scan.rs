@@ -320,44 +320,9 @@ mod tests {
 
 use core::ops::RangeBounds;
 
-use crate::codec::{self, Codec, HashPlain, PhoenixHash};
-
-/// How a layout is salted, as the scan builder needs it.
-#[doc(hidden)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SaltSpec {
-    /// No salt.
-    None,
-    /// Phoenix hash over fields `0..=through`.
-    Phoenix {
-        /// Buckets.
-        buckets: u32,
-        /// Salt bytes.
-        width: usize,
-    },
-    /// `value % buckets` of field 0.
-    Modulo {
-        /// Buckets.
-        buckets: u32,
-        /// Salt bytes.
-        width: usize,
-    },
-}
-
-impl SaltSpec {
-    fn width(self) -> usize {
-        match self {
-            SaltSpec::None => 0,
-            SaltSpec::Phoenix { width, .. } | SaltSpec::Modulo { width, .. } => width,
-        }
-    }
-    fn buckets(self) -> u32 {
-        match self {
-            SaltSpec::None => 1,
-            SaltSpec::Phoenix { buckets, .. } | SaltSpec::Modulo { buckets, .. } => buckets,
-        }
-    }
-}
+use crate::codec::{self, Codec, HashPlain};
+use crate::layout::{SaltKind, SaltLayout};
+use crate::salt::{self, PhoenixHash};
 
 /// Where a scan part starts, relative to the fixed prefix.
 #[doc(hidden)]
@@ -532,7 +497,9 @@ impl Pieces {
 #[derive(Debug, Clone)]
 pub struct ScanBuilder {
     buf: Vec<u8>,
-    salt: SaltSpec,
+    salt: Option<SaltLayout>,
+    /// The Phoenix hash of the salted fields fixed so far.
+    salted: PhoenixHash,
     salt_value: Option<u32>,
     /// Salt buckets a range on a modulo-salted field can touch.
     buckets: Option<Vec<u32>>,
@@ -614,12 +581,13 @@ impl<const N: usize, const F: u8> ContentPrefix for codec::Pad<N, F> {
 impl ScanBuilder {
     /// A builder for a layout salted as `salt`.
     #[inline]
-    pub fn new(salt: SaltSpec) -> Self {
+    pub fn new(salt: Option<SaltLayout>) -> Self {
         let mut buf = Vec::with_capacity(64);
-        buf.resize(salt.width(), 0);
+        buf.resize(salt.map_or(0, |s| s.width), 0);
         Self {
             buf,
             salt,
+            salted: PhoenixHash::new(),
             salt_value: None,
             buckets: None,
             impossible: false,
@@ -628,18 +596,39 @@ impl ScanBuilder {
     }
 
     /// Fix the next field to `v`. A value that cannot be encoded cannot be in the table: the
-    /// scan becomes empty.
+    /// scan becomes empty. `salted`: the field is one the salt hashes.
     #[inline]
-    pub fn eq<C: Codec<T>, T>(&mut self, v: &T, mask: u8) {
+    pub fn field<C: Codec<T>, T>(&mut self, v: &T, mask: u8, salted: bool) {
+        let start = self.buf.len();
         if C::encode(v, &mut self.buf, mask).is_err() {
             self.impossible = true;
         }
+        self.salted_bytes(start, salted);
     }
 
-    /// Write the hash prefix of the next field.
+    /// [`field`](Self::field) behind a `#[hash_prefix]`.
     #[inline]
-    pub fn hash<T: HashPlain + ?Sized>(&mut self, v: &T, width: usize, raw: bool) {
-        crate::__private::put_hash(v, width, raw, &mut self.buf);
+    pub fn hashed_field<C: Codec<T>, T: HashPlain>(
+        &mut self,
+        v: &T,
+        mask: u8,
+        salted: bool,
+        hash: (usize, bool),
+    ) {
+        let start = self.buf.len();
+        crate::__private::put_hash(v, hash.0, hash.1, &mut self.buf);
+        if C::encode(v, &mut self.buf, mask).is_err() {
+            self.impossible = true;
+        }
+        self.salted_bytes(start, salted);
+    }
+
+    #[inline(always)]
+    fn salted_bytes(&mut self, start: usize, salted: bool) {
+        if salted {
+            self.salted
+                .update(self.buf.get(start..).unwrap_or_default());
+        }
     }
 
     /// Every field is fixed: the scan is the one key.
@@ -648,12 +637,12 @@ impl ScanBuilder {
         self.complete = true;
     }
 
-    /// The salted prefix is fixed: compute the Phoenix salt from it.
+    /// Every salted field is fixed: compute the Phoenix salt from them.
     #[inline]
     pub fn fix_salt(&mut self) {
-        let w = self.salt.width();
-        let h = PhoenixHash::of(self.buf.get(w..).unwrap_or_default());
-        self.salt_value = Some(h.bucket(self.salt.buckets()));
+        if let Some(s) = self.salt {
+            self.salt_value = Some(self.salted.bucket(s.buckets));
+        }
     }
 
     /// The salt is known (modulo salts).
@@ -685,8 +674,10 @@ impl ScanBuilder {
         modulo: Option<(Bound<u128>, Bound<u128>)>,
     ) -> Scan {
         let parts = C::pieces(lo, hi, mask);
-        if let (SaltSpec::Modulo { buckets, .. }, Some((lo, hi))) = (self.salt, modulo) {
-            self.buckets = Some(modulo_buckets(lo, hi, buckets));
+        if let (Some(s), Some((lo, hi))) = (self.salt, modulo) {
+            if s.kind == SaltKind::Modulo {
+                self.buckets = Some(modulo_buckets(lo, hi, s.buckets));
+            }
         }
         if parts.is_empty() {
             self.impossible = true;
@@ -774,9 +765,9 @@ impl Scan {
         if base.impossible {
             return ScanRanges::default();
         }
-        let width = base.salt.width();
+        let width = base.salt.map_or(0, |s| s.width);
         let single_salt = match (base.salt, base.salt_value) {
-            (SaltSpec::None, _) => Some(0),
+            (None, _) => Some(0),
             (_, Some(s)) => Some(s),
             _ => None,
         };
@@ -784,7 +775,7 @@ impl Scan {
         let n_parts = parts().count();
         if let (Some(salt), 1, Some((lower, upper))) = (single_salt, n_parts, parts().next()) {
             // The common case: one range, built in the builder's own buffer.
-            put_salt_bytes(&mut base.buf, salt, width);
+            salt::write_at(&mut base.buf, salt, width);
             return match build_in(base.buf, lower, upper) {
                 Some(r) => ScanRanges::one(r),
                 None => ScanRanges::default(),
@@ -793,7 +784,7 @@ impl Scan {
         let n_salts = match (single_salt, &base.buckets) {
             (Some(_), _) => 1,
             (None, Some(b)) => b.len(),
-            (None, None) => base.salt.buckets() as usize,
+            (None, None) => base.salt.map_or(1, |s| s.buckets) as usize,
         };
         let mut out: Vec<ScanRange> = Vec::with_capacity(n_salts * n_parts);
         let mut head = base.buf;
@@ -803,7 +794,7 @@ impl Scan {
                 (None, Some(b)) => b.get(i).copied().unwrap_or_default(),
                 (None, None) => i as u32,
             };
-            put_salt_bytes(&mut head, salt, width);
+            salt::write_at(&mut head, salt, width);
             let first = out.len();
             for (lower, upper) in parts() {
                 let mut buf = Vec::with_capacity(2 * head.len() + 16);
@@ -823,18 +814,6 @@ impl Scan {
             }
         }
         ScanRanges::new(out)
-    }
-}
-
-#[inline]
-fn put_salt_bytes(head: &mut [u8], salt: u32, width: usize) {
-    let bytes = if width == 1 {
-        [salt as u8, 0]
-    } else {
-        (salt as u16).to_be_bytes()
-    };
-    if let (Some(dst), Some(src)) = (head.get_mut(..width), bytes.get(..width)) {
-        dst.copy_from_slice(src);
     }
 }
 

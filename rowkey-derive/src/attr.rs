@@ -23,6 +23,8 @@ pub struct Pad {
 pub struct Salt {
     pub buckets: u64,
     pub modulo: Option<Span>,
+    /// `fields(a, b)` of a container salt: the fields the salt hashes (empty: all).
+    pub fields: Vec<syn::Ident>,
 }
 
 pub struct HashPrefix {
@@ -42,6 +44,23 @@ pub struct FieldAttrs<'a> {
     pub hash_prefix: Option<Attr<'a, HashPrefix>>,
     pub reverse: Option<Attr<'a, ()>>,
     pub java: Option<Attr<'a, ()>>,
+}
+
+impl<'a> FieldAttrs<'a> {
+    /// The attribute named `name` (a [`crate::symbol`] name), if present.
+    pub fn get(&self, name: &str) -> Option<&'a Attribute> {
+        match name {
+            PAD => self.pad.as_ref().map(|a| a.original),
+            SEP => self.sep.as_ref().map(|a| a.original),
+            REVERSE_TS => self.reverse_ts.as_ref().map(|a| a.original),
+            DESC => self.desc.as_ref().map(|a| a.original),
+            SALT => self.salt.as_ref().map(|a| a.original),
+            HASH_PREFIX => self.hash_prefix.as_ref().map(|a| a.original),
+            REVERSE => self.reverse.as_ref().map(|a| a.original),
+            JAVA => self.java.as_ref().map(|a| a.original),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Default)]
@@ -122,18 +141,26 @@ fn marker(cx: &Ctxt, attr: &Attribute, name: &str) -> bool {
     }
 }
 
-pub fn parse_salt(meta_list: &Attribute, cx: &Ctxt) -> Option<Salt> {
-    let mut buckets: Option<(u64, Span)> = None;
-    let mut modulo = None;
-    let res = meta_list.parse_nested_meta(|meta| parse_salt_arg(&meta, &mut buckets, &mut modulo));
-    finish_salt(cx, meta_list, res, buckets, modulo)
+/// The arguments of one `salt(..)` as they are parsed.
+#[derive(Default)]
+struct SaltArgs {
+    buckets: Option<(u64, Span)>,
+    modulo: Option<Span>,
+    fields: Option<(Vec<syn::Ident>, Span)>,
 }
 
-fn parse_salt_arg(
-    meta: &ParseNestedMeta,
-    buckets: &mut Option<(u64, Span)>,
-    modulo: &mut Option<Span>,
-) -> syn::Result<()> {
+pub fn parse_salt(meta_list: &Attribute, cx: &Ctxt) -> Option<Salt> {
+    let mut args = SaltArgs::default();
+    let res = meta_list.parse_nested_meta(|meta| parse_salt_arg(&meta, &mut args, false));
+    finish_salt(cx, meta_list, res, args)
+}
+
+fn parse_salt_arg(meta: &ParseNestedMeta, args: &mut SaltArgs, container: bool) -> syn::Result<()> {
+    let SaltArgs {
+        buckets,
+        modulo,
+        fields,
+    } = args;
     if meta.path.is_ident("buckets") {
         let lit: LitInt = meta.value()?.parse()?;
         if buckets.is_some() {
@@ -147,21 +174,39 @@ fn parse_salt_arg(
         }
         *modulo = Some(meta.path.span());
         Ok(())
+    } else if meta.path.is_ident("fields") && container {
+        if fields.is_some() {
+            return Err(meta.error("duplicate `fields` argument"));
+        }
+        let mut names = Vec::new();
+        meta.parse_nested_meta(|m| {
+            let Some(id) = m.path.get_ident() else {
+                return Err(m.error("`fields(..)` lists field names: fields(metric, tags)"));
+            };
+            names.push(id.clone());
+            Ok(())
+        })?;
+        *fields = Some((names, meta.path.span()));
+        Ok(())
     } else {
+        let valid = if container {
+            "buckets = N, modulo, fields(a, b)"
+        } else {
+            "buckets = N, modulo (fields(..) is for #[rowkey(salt(..))] on the type)"
+        };
         Err(meta.error(format!(
-            "unknown salt argument `{}`; valid arguments: buckets = N, modulo",
+            "unknown salt argument `{}`; valid arguments: {valid}",
             path_str(&meta.path)
         )))
     }
 }
 
-fn finish_salt(
-    cx: &Ctxt,
-    attr: &Attribute,
-    res: syn::Result<()>,
-    buckets: Option<(u64, Span)>,
-    modulo: Option<Span>,
-) -> Option<Salt> {
+fn finish_salt(cx: &Ctxt, attr: &Attribute, res: syn::Result<()>, args: SaltArgs) -> Option<Salt> {
+    let SaltArgs {
+        buckets,
+        modulo,
+        fields,
+    } = args;
     if let Err(e) = res {
         cx.syn_error(e);
         return None;
@@ -182,7 +227,31 @@ fn finish_salt(
         ));
         return None;
     }
-    Some(Salt { buckets: n, modulo })
+    let fields = match fields {
+        Some((names, span)) => {
+            if names.is_empty() {
+                cx.syn_error(syn::Error::new(
+                    span,
+                    "`fields()` names no field: list the fields the salt hashes, e.g. fields(metric, tags)",
+                ));
+                return None;
+            }
+            if let Some(m) = modulo {
+                cx.syn_error(syn::Error::new(
+                    m,
+                    "`modulo` takes one unsigned field's value % N; it cannot hash chosen fields",
+                ));
+                return None;
+            }
+            names
+        }
+        None => Vec::new(),
+    };
+    Some(Salt {
+        buckets: n,
+        modulo,
+        fields,
+    })
 }
 
 fn path_str(p: &syn::Path) -> String {
@@ -308,13 +377,14 @@ pub fn field_attrs<'a>(cx: &Ctxt, attrs: &'a [Attribute]) -> FieldAttrs<'a> {
             }
             ROWKEY => {
                 let res = attr.parse_nested_meta(|meta| {
-                    if meta.path.is_ident("java") {
+                    if meta.path.is_ident(JAVA) {
                         set(cx, &mut out.java, attr, (), "rowkey(java)");
                         Ok(())
                     } else {
                         Err(meta.error(format!(
-                            "unknown field attribute `rowkey({})`; on a field only #[rowkey(java)] is valid. Field attributes: {FIELD_ATTRS}",
-                            path_str(&meta.path)
+                            "unknown field attribute `rowkey({})`; on a field only #[rowkey(java)] is valid. Field attributes: {}",
+                            path_str(&meta.path),
+                            field_forms()
                         )))
                     }
                 });
@@ -328,9 +398,6 @@ pub fn field_attrs<'a>(cx: &Ctxt, attrs: &'a [Attribute]) -> FieldAttrs<'a> {
     out
 }
 
-/// Attributes that only make sense on fields, found on the container.
-const FIELD_ONLY: &[&str] = &[PAD, SEP, REVERSE_TS, DESC, SALT, HASH_PREFIX, REVERSE];
-
 pub fn container_attrs<'a>(cx: &Ctxt, attrs: &'a [Attribute]) -> ContainerAttrs<'a> {
     let mut out = ContainerAttrs::default();
     for attr in attrs {
@@ -338,7 +405,7 @@ pub fn container_attrs<'a>(cx: &Ctxt, attrs: &'a [Attribute]) -> ContainerAttrs<
             continue;
         };
         let name = ident.to_string();
-        if FIELD_ONLY.contains(&name.as_str()) {
+        if is_field_attr(&name) {
             let hint = if name == SALT {
                 " (to salt the whole key, write #[rowkey(salt(buckets = N))])"
             } else {
@@ -355,10 +422,9 @@ pub fn container_attrs<'a>(cx: &Ctxt, attrs: &'a [Attribute]) -> ContainerAttrs<
         }
         let res = attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("salt") {
-                let mut buckets = None;
-                let mut modulo = None;
-                let r = meta.parse_nested_meta(|m| parse_salt_arg(&m, &mut buckets, &mut modulo));
-                if let Some(s) = finish_salt(cx, attr, r, buckets, modulo) {
+                let mut args = SaltArgs::default();
+                let r = meta.parse_nested_meta(|m| parse_salt_arg(&m, &mut args, true));
+                if let Some(s) = finish_salt(cx, attr, r, args) {
                     set(cx, &mut out.salt, attr, s, "rowkey(salt)");
                 }
                 Ok(())
@@ -385,7 +451,7 @@ pub fn container_attrs<'a>(cx: &Ctxt, attrs: &'a [Attribute]) -> ContainerAttrs<
                     "rowkey(allow_hotspot)",
                 );
                 Ok(())
-            } else if meta.path.is_ident("java") {
+            } else if meta.path.is_ident(JAVA) {
                 set(cx, &mut out.java, attr, (), "rowkey(java)");
                 Ok(())
             } else if meta.path.is_ident("crate") {
@@ -394,10 +460,19 @@ pub fn container_attrs<'a>(cx: &Ctxt, attrs: &'a [Attribute]) -> ContainerAttrs<
                 set(cx, &mut out.krate, attr, p, "rowkey(crate)");
                 Ok(())
             } else {
-                Err(meta.error(format!(
-                    "unknown rowkey container attribute `{}`; valid: #[rowkey({CONTAINER_ARGS})]",
-                    path_str(&meta.path)
-                )))
+                // reported, then skipped, so that the arguments after it (`crate = ".."`
+                // among them) are still read
+                cx.syn_error(meta.error(format!(
+                    "unknown rowkey container attribute `{}`; valid: #[rowkey({})]",
+                    path_str(&meta.path),
+                    container_forms()
+                )));
+                if meta.input.peek(Token![=]) {
+                    meta.value()?.parse::<syn::Expr>()?;
+                } else if meta.input.peek(syn::token::Paren) {
+                    meta.parse_nested_meta(|_| Ok(()))?;
+                }
+                Ok(())
             }
         });
         if let Err(e) = res {

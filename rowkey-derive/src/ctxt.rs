@@ -1,11 +1,12 @@
 //! Error accumulator (serde_derive's `Ctxt`): every error of one input is reported together.
+//! An accumulator dropped without [`Ctxt::check`] is a bug in the derive (errors would be lost),
+//! so dropping one unchecked panics.
 
 use std::cell::RefCell;
 use std::fmt::Display;
 
 use quote::ToTokens;
 
-#[derive(Default)]
 pub struct Ctxt {
     errors: RefCell<Option<Vec<syn::Error>>>,
 }
@@ -28,7 +29,12 @@ impl Ctxt {
     }
 
     pub fn check(self) -> syn::Result<()> {
-        let mut errors = self.errors.take().unwrap_or_default().into_iter();
+        let mut errors = self
+            .errors
+            .borrow_mut()
+            .take()
+            .unwrap_or_default()
+            .into_iter();
         let Some(mut combined) = errors.next() else {
             return Ok(());
         };
@@ -36,5 +42,13 @@ impl Ctxt {
             combined.combine(rest);
         }
         Err(combined)
+    }
+}
+
+impl Drop for Ctxt {
+    fn drop(&mut self) {
+        if !std::thread::panicking() && self.errors.borrow().is_some() {
+            panic!("rowkey-derive: an error accumulator was dropped without check()");
+        }
     }
 }

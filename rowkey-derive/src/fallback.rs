@@ -5,8 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::DeriveInput;
 
-pub fn expand(input: &DeriveInput, error: syn::Error) -> TokenStream {
-    let krate = krate_lenient(input);
+pub fn expand(input: &DeriveInput, krate: &TokenStream, error: syn::Error) -> TokenStream {
     let name = &input.ident;
     let (impl_g, ty_g, where_c) = input.generics.split_for_impl();
     let errors = error.to_compile_error();
@@ -76,28 +75,4 @@ pub fn expand(input: &DeriveInput, error: syn::Error) -> TokenStream {
             }
         };
     }
-}
-
-fn krate_lenient(input: &DeriveInput) -> TokenStream {
-    for attr in input.attrs.iter().filter(|a| a.path().is_ident("rowkey")) {
-        let mut found = None;
-        let _ = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("crate") {
-                if let Ok(v) = meta.value() {
-                    if let Ok(s) = v.parse::<syn::LitStr>() {
-                        found = s.parse::<syn::Path>().ok();
-                    }
-                }
-            } else if meta.input.peek(syn::Token![=]) {
-                let _ = meta.value().and_then(|v| v.parse::<syn::Expr>());
-            } else if meta.input.peek(syn::token::Paren) {
-                let _ = meta.parse_nested_meta(|_| Ok(()));
-            }
-            Ok(())
-        });
-        if let Some(p) = found {
-            return quote!(#p);
-        }
-    }
-    quote!(::rowkey)
 }

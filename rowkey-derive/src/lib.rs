@@ -3,10 +3,11 @@
 
 mod ast;
 mod attr;
+mod codegen;
 mod ctxt;
 mod expand;
 mod fallback;
-mod scan;
+mod prop;
 mod symbol;
 mod valid;
 

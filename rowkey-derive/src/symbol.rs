@@ -1,4 +1,6 @@
-//! Attribute names (serde's `symbol.rs`).
+//! The one table of attribute names and forms (serde's `symbol.rs`): parsing matches on the
+//! names, and every "valid attributes are …" message is built from the forms.
+
 pub const PAD: &str = "pad";
 pub const SEP: &str = "sep";
 pub const REVERSE_TS: &str = "reverse_ts";
@@ -7,8 +9,62 @@ pub const SALT: &str = "salt";
 pub const HASH_PREFIX: &str = "hash_prefix";
 pub const REVERSE: &str = "reverse";
 pub const ROWKEY: &str = "rowkey";
+/// `#[rowkey(java)]`, the one `rowkey(..)` argument a field takes.
+pub const JAVA: &str = "java";
 
-pub const FIELD_ATTRS: &str =
-    "#[pad(N)], #[pad(N, fill = b' ')], #[sep], #[sep(b'|')], #[reverse_ts], #[desc], #[salt(buckets = N)], #[salt(buckets = N, modulo)], #[hash_prefix(N)], #[hash_prefix(N, raw)], #[reverse], #[rowkey(java)]";
-pub const CONTAINER_ARGS: &str =
-    "salt(buckets = N), max_len = N, allow_hotspot, java, crate = \"path\"";
+/// Field attributes (in `#[derive(RowKey, attributes(..))]` too) and their forms.
+pub const FIELD: &[(&str, &[&str])] = &[
+    (PAD, &["#[pad(N)]", "#[pad(N, fill = b' ')]"]),
+    (SEP, &["#[sep]", "#[sep(b'|')]"]),
+    (REVERSE_TS, &["#[reverse_ts]"]),
+    (DESC, &["#[desc]"]),
+    (
+        SALT,
+        &["#[salt(buckets = N)]", "#[salt(buckets = N, modulo)]"],
+    ),
+    (
+        HASH_PREFIX,
+        &["#[hash_prefix(N)]", "#[hash_prefix(N, raw)]"],
+    ),
+    (REVERSE, &["#[reverse]"]),
+    (JAVA, &["#[rowkey(java)]"]),
+];
+
+/// `#[rowkey(..)]` arguments on the type, and their forms.
+pub const CONTAINER: &[(&str, &[&str])] = &[
+    (
+        SALT,
+        &[
+            "salt(buckets = N)",
+            "salt(buckets = N, modulo)",
+            "salt(buckets = N, fields(a, b))",
+        ],
+    ),
+    ("max_len", &["max_len = N"]),
+    ("allow_hotspot", &["allow_hotspot"]),
+    (JAVA, &["java"]),
+    ("crate", &["crate = \"path\""]),
+];
+
+/// Whether `name` is a field attribute written as `#[name..]` (not `#[rowkey(java)]`).
+pub fn is_field_attr(name: &str) -> bool {
+    FIELD.iter().any(|(n, _)| *n == name && *n != JAVA)
+}
+
+fn forms(table: &[(&str, &[&str])]) -> String {
+    table
+        .iter()
+        .flat_map(|(_, f)| f.iter().copied())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// "#[pad(N)], #[pad(N, fill = b' ')], …"
+pub fn field_forms() -> String {
+    forms(FIELD)
+}
+
+/// "salt(buckets = N), …"
+pub fn container_forms() -> String {
+    forms(CONTAINER)
+}

@@ -1,8 +1,35 @@
-//! Validation: per-field attribute/type rules and the cross-field checks of the design's
-//! section 5. Every problem is reported (collected in `Ctxt`), each pointing at its source.
+//! Validation: per-field attribute/type rules (attribute combinations in one conflict table)
+//! and the cross-field checks. Every problem is reported (collected in `Ctxt`), each pointing at
+//! its source.
 
 use crate::ast::{Body, Field, Input, TyKind};
 use crate::ctxt::Ctxt;
+use crate::symbol::*;
+
+/// Attributes that cannot be combined on one field: `(a, b, why)` reports `b` when `a` is there.
+const CONFLICTS: &[(&str, &str, &str)] = &[
+    (
+        PAD,
+        SEP,
+        "#[pad] makes it fixed-width, #[sep] terminates it; use one",
+    ),
+    (REVERSE_TS, PAD, "#[reverse_ts] always writes 8 bytes"),
+    (REVERSE_TS, SEP, "#[reverse_ts] always writes 8 bytes"),
+    (REVERSE_TS, REVERSE, "#[reverse_ts] always writes 8 bytes"),
+    (JAVA, PAD, "each selects the encoding"),
+    (JAVA, SEP, "each selects the encoding"),
+    (JAVA, REVERSE_TS, "each selects the encoding"),
+    (JAVA, REVERSE, "each selects the encoding"),
+    (REVERSE, SEP, "reversal needs a fixed width (#[pad(N)])"),
+];
+
+fn attr_form(name: &str) -> String {
+    if name == JAVA {
+        "#[rowkey(java)]".to_owned()
+    } else {
+        format!("#[{name}]")
+    }
+}
 
 pub fn check(cx: &Ctxt, input: &Input) {
     match &input.body {
@@ -84,12 +111,17 @@ fn check_field(cx: &Ctxt, input: &Input, f: &Field, count: usize) {
         }
     }
 
-    if let (Some(p), Some(s)) = (&a.pad, &a.sep) {
-        let _ = p;
-        cx.error_spanned_by(
-            s.original,
-            format!("#[pad] and #[sep] conflict on field `{name}`: #[pad] makes it fixed-width, #[sep] terminates it; use one"),
-        );
+    for (x, y, why) in CONFLICTS {
+        if let (Some(_), Some(attr)) = (a.get(x), a.get(y)) {
+            cx.error_spanned_by(
+                attr,
+                format!(
+                    "{} conflicts with {} on field `{name}`: {why}",
+                    attr_form(y),
+                    attr_form(x)
+                ),
+            );
+        }
     }
 
     if let Some(p) = &a.pad {
@@ -133,18 +165,6 @@ fn check_field(cx: &Ctxt, input: &Input, f: &Field, count: usize) {
                 format!("#[reverse_ts] stores i64::MAX - ts and needs an integer timestamp; `{name}` is `{ty}`"),
             );
         }
-        for (other, what) in [
-            (a.pad.as_ref().map(|x| x.original), "pad"),
-            (a.sep.as_ref().map(|x| x.original), "sep"),
-            (a.reverse.as_ref().map(|x| x.original), "reverse"),
-        ] {
-            if let Some(o) = other {
-                cx.error_spanned_by(
-                    o,
-                    format!("#[{what}] conflicts with #[reverse_ts] on field `{name}`: #[reverse_ts] always writes 8 bytes"),
-                );
-            }
-        }
     }
 
     if let Some(r) = &a.reverse {
@@ -164,12 +184,6 @@ fn check_field(cx: &Ctxt, input: &Input, f: &Field, count: usize) {
             cx.error_spanned_by(
                 r.original,
                 format!("#[reverse] on field `{name}` ({ty}): {why}"),
-            );
-        }
-        if let Some(s) = &a.sep {
-            cx.error_spanned_by(
-                s.original,
-                format!("#[sep] conflicts with #[reverse] on field `{name}`: reversal needs a fixed width (#[pad(N)])"),
             );
         }
     }
@@ -204,19 +218,6 @@ fn check_field(cx: &Ctxt, input: &Input, f: &Field, count: usize) {
                 format!("#[rowkey(java)] selects Java Bytes.toBytes encodings of integers, floats and booleans; `{name}` is `{ty}`"),
             );
         }
-        for (other, what) in [
-            (a.pad.as_ref().map(|x| x.original), "pad"),
-            (a.sep.as_ref().map(|x| x.original), "sep"),
-            (a.reverse_ts.as_ref().map(|x| x.original), "reverse_ts"),
-            (a.reverse.as_ref().map(|x| x.original), "reverse"),
-        ] {
-            if let Some(o) = other {
-                cx.error_spanned_by(
-                    o,
-                    format!("#[{what}] conflicts with #[rowkey(java)] on field `{name}`: each selects the encoding"),
-                );
-            }
-        }
     }
 
     if let Some(s) = &a.salt {
@@ -244,6 +245,7 @@ fn check_salts(cx: &Ctxt, input: &Input, fields: &[Field]) {
         .as_ref()
         .map(|_| "#[rowkey(salt(...))]".to_owned());
     if let Some(s) = &input.attrs.salt {
+        check_salt_fields(cx, &s.value.fields, fields);
         if let Some(m) = s.value.modulo {
             if fields.len() != 1 || !matches!(fields[0].kind, TyKind::Unsigned(_)) {
                 cx.syn_error(syn::Error::new(
@@ -262,6 +264,36 @@ fn check_salts(cx: &Ctxt, input: &Input, fields: &[Field]) {
                 ),
                 None => first = Some(format!("#[salt] on field `{}`", f.name)),
             }
+        }
+    }
+}
+
+/// `salt(buckets = N, fields(a, b))`: every name a field of the key, each once.
+fn check_salt_fields(cx: &Ctxt, names: &[syn::Ident], fields: &[Field]) {
+    let mut seen: Vec<&syn::Ident> = Vec::new();
+    for id in names {
+        if seen.contains(&id) {
+            cx.error_spanned_by(
+                id,
+                format!(
+                    "`{id}` is named twice in the salt's fields(..): each field is hashed once"
+                ),
+            );
+            continue;
+        }
+        seen.push(id);
+        if !fields
+            .iter()
+            .any(|f| f.member == syn::Member::Named(id.clone()))
+        {
+            let known: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+            cx.error_spanned_by(
+                id,
+                format!(
+                    "the salt's fields(..) names `{id}`, which is not a field of this key (fields: {})",
+                    known.join(", ")
+                ),
+            );
         }
     }
 }
@@ -332,26 +364,7 @@ fn check_hotspot(cx: &Ctxt, input: &Input, fields: &[Field]) {
     );
 }
 
-/// Width of a field when the syntax tells (hash prefix included).
-pub fn syntactic_width(f: &Field) -> Option<usize> {
-    let a = &f.attrs;
-    let value = if a.reverse_ts.is_some() {
-        Some(8)
-    } else if let Some(p) = &a.pad {
-        if matches!(f.kind, TyKind::Option(_)) {
-            None
-        } else {
-            Some(p.value.len)
-        }
-    } else if a.sep.is_some() {
-        None
-    } else {
-        f.kind.natural_width()
-    };
-    Some(value? + a.hash_prefix.as_ref().map_or(0, |h| h.value.len))
-}
-
-pub fn salt_width(input: &Input, fields: &[Field]) -> usize {
+fn salt_width(input: &Input, fields: &[Field]) -> usize {
     let buckets = input
         .attrs
         .salt
@@ -362,11 +375,7 @@ pub fn salt_width(input: &Input, fields: &[Field]) -> usize {
                 .iter()
                 .find_map(|f| f.attrs.salt.as_ref().map(|s| s.value.buckets))
         });
-    match buckets {
-        None => 0,
-        Some(b) if b <= 256 => 1,
-        Some(_) => 2,
-    }
+    buckets.map_or(0, |b| rowkey_core::salt::width(b as u32))
 }
 
 fn check_max_len(cx: &Ctxt, input: &Input, fields: &[Field]) {
@@ -376,7 +385,7 @@ fn check_max_len(cx: &Ctxt, input: &Input, fields: &[Field]) {
     let (max, span) = m.value;
     let mut total = salt_width(input, fields);
     for f in fields {
-        match syntactic_width(f) {
+        match crate::prop::syntactic_width(f) {
             Some(w) => total += w,
             None => return,
         }

@@ -1093,6 +1093,7 @@ mod tests {
                 buckets: b,
                 width: SaltLayout::width_for(b),
                 through_field: 0,
+                fields: &[0],
                 kind: SaltKind::Phoenix,
             }),
             fixed_width: None,

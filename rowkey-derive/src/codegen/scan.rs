@@ -10,113 +10,14 @@ use std::collections::BTreeSet;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 
-use syn::spanned::Spanned;
-
-use crate::ast::{Field, Input, TyKind};
-
-pub struct SaltInfo {
-    pub buckets: u32,
-    pub width: usize,
-    pub through: usize,
-    pub modulo: bool,
-}
-
-fn method_name(f: &Field, suffix: &str) -> String {
-    match &f.member {
-        syn::Member::Named(_) => format!("{}{}", f.name, suffix),
-        syn::Member::Unnamed(i) => format!("field_{}{}", i.index, suffix),
-    }
-}
-
-pub fn method_ident(f: &Field, suffix: &str) -> syn::Ident {
-    match &f.member {
-        syn::Member::Named(id) if suffix.is_empty() => id.clone(),
-        _ => format_ident!("{}", method_name(f, suffix)),
-    }
-}
-
-/// How a field's scan arguments are typed.
-enum Form {
-    /// `impl FormOf<TextForms>` (any string form).
-    Text,
-    /// `impl FormOf<BytesForms>` (any bytes form).
-    Bytes,
-    /// `Option<&str>` / `Option<&[u8]>` for equality; any `Option` form in ranges.
-    OptText,
-    OptBytes,
-    /// The field type itself (`Copy` scalars).
-    Plain,
-    /// `impl Borrow<T>` (nested keys, enums, other types).
-    Borrowed,
-}
-
-impl Form {
-    fn of(kind: &TyKind) -> Form {
-        match kind {
-            TyKind::Text => Form::Text,
-            TyKind::Bytes => Form::Bytes,
-            TyKind::Option(inner) if matches!(**inner, TyKind::Text) => Form::OptText,
-            TyKind::Option(inner) if matches!(**inner, TyKind::Bytes) => Form::OptBytes,
-            k if is_plain(k) => Form::Plain,
-            _ => Form::Borrowed,
-        }
-    }
-
-    /// The family of forms a `_range` takes, and the borrowed type the codec encodes.
-    fn family(&self, pv: &TokenStream) -> Option<(TokenStream, TokenStream)> {
-        let text = quote!(#pv::TextForms);
-        let bytes = quote!(#pv::BytesForms);
-        let str_ty = quote!(&::core::primitive::str);
-        let bytes_ty = quote!(&[::core::primitive::u8]);
-        match self {
-            Form::Text => Some((text, str_ty)),
-            Form::Bytes => Some((bytes, bytes_ty)),
-            Form::OptText => Some((
-                quote!(#pv::OptionForms<#text>),
-                quote!(::core::option::Option<#str_ty>),
-            )),
-            Form::OptBytes => Some((
-                quote!(#pv::OptionForms<#bytes>),
-                quote!(::core::option::Option<#bytes_ty>),
-            )),
-            Form::Plain | Form::Borrowed => None,
-        }
-    }
-}
-
-/// Why a range method is refused for a field (`None`: it exists): the `__private` trait whose
-/// diagnostic says so.
-fn range_refusal(f: &Field) -> Option<&'static str> {
-    let a = &f.attrs;
-    if a.hash_prefix.is_some() {
-        Some("NoRangeOnHashed")
-    } else if a.reverse.is_some() {
-        Some("NoRangeOnReversed")
-    } else if matches!(a.sep.as_ref().map(|s| s.value), Some(Some(_))) {
-        Some("NoRangeOnCustomSeparator")
-    } else {
-        None
-    }
-}
-
-fn starts_with_refusal(f: &Field) -> Option<&'static str> {
-    if !matches!(f.kind, TyKind::Text | TyKind::Bytes) {
-        Some("NoStartsWithOnNonContent")
-    } else if f.attrs.hash_prefix.is_some() {
-        Some("NoStartsWithOnHashed")
-    } else if f.attrs.reverse.is_some() {
-        Some("NoStartsWithOnReversed")
-    } else {
-        None
-    }
-}
+use super::respan;
+use crate::ast::Input;
+use crate::prop::{method_ident, Form, KeyProp};
 
 pub fn expand(
     p: &Input,
+    key: &KeyProp,
     krate: &TokenStream,
-    fields: &[Field],
-    codecs: &[TokenStream],
-    salt: Option<&SaltInfo>,
     where_enc: &syn::WhereClause,
 ) -> TokenStream {
     let name = p.name();
@@ -128,34 +29,24 @@ pub fn expand(
     // Named after the key and the field the stage constrains, so that an error says where the
     // chain stands.
     let key_name = crate::ast::unraw(name);
-    let stage = |i: usize| match fields.get(i) {
-        Some(f) => format_ident!("__{}Scan_{}", key_name, f.name, span = Span::call_site()),
+    let stage = |i: usize| match key.fields.get(i) {
+        Some(fp) => format_ident!("__{}Scan_{}", key_name, fp.f.name, span = Span::call_site()),
         None => format_ident!("__{}ScanComplete", key_name, span = Span::call_site()),
     };
     let end = format_ident!("__{}ScanEnd", key_name, span = Span::call_site());
     let phantom = quote!(::core::marker::PhantomData<fn() -> #name #ty_g>);
-    let salt_spec = match salt {
-        None => quote!(#sc::SaltSpec::None),
-        Some(s) => {
-            let (b, w) = (s.buckets, s.width);
-            if s.modulo {
-                quote!(#sc::SaltSpec::Modulo { buckets: #b, width: #w })
-            } else {
-                quote!(#sc::SaltSpec::Phoenix { buckets: #b, width: #w })
-            }
-        }
-    };
+    let salt_layout = super::salt_layout(key, krate);
 
     // Misuse: a method whose argument must implement a `__private` trait that nothing
     // implements; its diagnostic names the key and the field (a marker type named after it).
     let fields_mod = format_ident!("__{}Fields", key_name, span = Span::call_site());
-    let marker = |f: &Field| {
+    let marker = |f: &crate::ast::Field| {
         let id = method_ident(f, "");
         quote!(#fields_mod::#id)
     };
     let key_ty = quote!(#name #ty_g);
     let refused_in = |method: &syn::Ident, bound: TokenStream, span: Span, scan: TokenStream| {
-        crate::expand::respan(
+        respan(
             quote! {
                 #[doc(hidden)]
                 #[allow(unused_variables)]
@@ -169,13 +60,13 @@ pub fn expand(
     let refused = |method: &syn::Ident, bound: TokenStream, span: Span| {
         refused_in(method, bound, span, quote!(self.__b.nothing()))
     };
-    let why = |tr: &str, f: &Field| {
+    let why = |tr: &str, f: &crate::ast::Field| {
         let tr = format_ident!("{}", tr);
         let m = marker(f);
         quote!(#pv::#tr<#key_ty, #m>)
     };
 
-    let last = fields.len() - 1;
+    let last = key.fields.len() - 1;
     let mut items = Vec::new();
     let mut chain_doc = vec![
         String::new(),
@@ -186,16 +77,17 @@ pub fn expand(
         "| field | equality | range | starts-with |".to_owned(),
         "|---|---|---|---|".to_owned(),
     ];
-    for (i, f) in fields.iter().enumerate() {
+    for (i, fp) in key.fields.iter().enumerate() {
+        let f = fp.f;
         let this = stage(i);
         let next = stage(i + 1);
-        let codec = &codecs[i];
+        let codec = &fp.codec;
         let ty = f.ty;
-        let span = f.ty.span();
-        let mask: u8 = if f.attrs.desc.is_some() { 0xFF } else { 0 };
+        let span = fp.span;
+        let mask = fp.scan_mask();
         let fname = &f.name;
-        let form = Form::of(&f.kind);
-        let (arg_ty, enc_ty, val_ref) = match &form {
+        let form = &fp.form;
+        let (arg_ty, enc_ty, val_ref) = match form {
             Form::Text => (
                 quote!(impl #pv::FormOf<#pv::TextForms>),
                 quote!(&::core::primitive::str),
@@ -223,14 +115,15 @@ pub fn expand(
                 quote!(::core::borrow::Borrow::<#ty>::borrow(&__v)),
             ),
         };
-        let hash = f.attrs.hash_prefix.as_ref().map(|h| {
-            let (w, raw) = (h.value.len, h.value.raw);
-            quote!(__b.hash(#val_ref, #w, #raw);)
-        });
-        let fix_salt = salt.filter(|s| s.through == i).map(|s| {
+        let salted = fp.salted;
+        let fix = match fp.hash_arg() {
+            Some(h) => quote!(__b.hashed_field::<#codec, #enc_ty>(#val_ref, #mask, #salted, #h);),
+            None => quote!(__b.field::<#codec, #enc_ty>(#val_ref, #mask, #salted);),
+        };
+        let fix_salt = key.salt.as_ref().filter(|s| s.through == i).map(|s| {
             let n = s.buckets;
             if s.modulo {
-                quote!(__b.fix_salt_value(#pv::modulo_salt(__v, #n));)
+                quote!(__b.fix_salt_value(#pv::salt::modulo(__v, #n));)
             } else {
                 quote!(__b.fix_salt();)
             }
@@ -239,14 +132,13 @@ pub fn expand(
         let eq_name = method_ident(f, "");
         let mut defined: BTreeSet<String> = ["ranges".to_owned(), eq_name.to_string()].into();
         let eq_doc = format!("Fix `{fname}` to a value (equality) and go on to the next field.");
-        let mut methods = vec![crate::expand::respan(
+        let mut methods = vec![respan(
             quote! {
                 #[doc = #eq_doc]
                 #[inline]
                 pub fn #eq_name(self, __v: #arg_ty) -> #next #ty_g {
                     let mut __b = self.__b;
-                    #hash
-                    __b.eq::<#codec, #enc_ty>(#val_ref, #mask);
+                    #fix
                     #fix_salt
                     #complete
                     #next { __b, _k: ::core::marker::PhantomData }
@@ -257,9 +149,13 @@ pub fn expand(
 
         let range_name = method_ident(f, "_range");
         defined.insert(range_name.to_string());
-        let range_cell = match range_refusal(f) {
-            None => {
-                let modulo = if salt.is_some_and(|s| s.modulo && s.through == i) {
+        let range_cell = match fp.range {
+            Ok(()) => {
+                let modulo = if key
+                    .salt
+                    .as_ref()
+                    .is_some_and(|s| s.modulo && s.through == i)
+                {
                     quote!(::core::option::Option::Some((
                         #pv::map_bound_u128(::core::ops::RangeBounds::start_bound(&__r), false),
                         #pv::map_bound_u128(::core::ops::RangeBounds::end_bound(&__r), true),
@@ -286,7 +182,7 @@ pub fn expand(
                         }
                     },
                 };
-                methods.push(crate::expand::respan(
+                methods.push(respan(
                     quote! {
                         #[doc = #doc]
                         #[inline]
@@ -296,7 +192,7 @@ pub fn expand(
                 ));
                 format!("`.{range_name}(a..b)`")
             }
-            Some(tr) => {
+            Err(tr) => {
                 methods.push(refused(&range_name, why(tr, f), span));
                 "—".to_owned()
             }
@@ -304,8 +200,8 @@ pub fn expand(
 
         let sw = method_ident(f, "_starts_with");
         defined.insert(sw.to_string());
-        let sw_cell = match starts_with_refusal(f) {
-            None => {
+        let sw_cell = match fp.starts_with {
+            Ok(()) => {
                 let (fam, bytes) = match form {
                     Form::Text => (
                         quote!(#pv::TextForms),
@@ -318,7 +214,7 @@ pub fn expand(
                 };
                 let doc =
                     format!("Constrain `{fname}` to values starting with `p` and end the scan.");
-                methods.push(crate::expand::respan(
+                methods.push(respan(
                     quote! {
                         #[doc = #doc]
                         #[inline]
@@ -331,7 +227,7 @@ pub fn expand(
                 ));
                 format!("`.{sw}(p)`")
             }
-            Some(tr) => {
+            Err(tr) => {
                 methods.push(refused(&sw, why(tr, f), span));
                 "—".to_owned()
             }
@@ -350,7 +246,7 @@ pub fn expand(
         ));
 
         // Later fields cannot be fixed while this one is free.
-        for g in fields.iter().skip(i + 1) {
+        for g in key.fields.iter().skip(i + 1).map(|gp| gp.f) {
             let (later, earlier) = (marker(g), marker(f));
             let bound = quote!(#pv::NoSkippedField<#key_ty, #later, #earlier>);
             for suffix in ["", "_range", "_starts_with"] {
@@ -386,7 +282,7 @@ pub fn expand(
     // After a range or starts-with: nothing more can be fixed.
     let mut after_defined: BTreeSet<String> = ["ranges".to_owned(), "into_scan".to_owned()].into();
     let mut end_methods = Vec::new();
-    for f in fields {
+    for f in key.fields.iter().map(|fp| fp.f) {
         for suffix in ["", "_range", "_starts_with"] {
             let m = method_ident(f, suffix);
             if after_defined.insert(m.to_string()) {
@@ -399,9 +295,9 @@ pub fn expand(
             }
         }
     }
-    let markers = fields.iter().map(|f| method_ident(f, ""));
+    let markers = key.fields.iter().map(|fp| method_ident(fp.f, ""));
 
-    let done = stage(fields.len());
+    let done = stage(key.fields.len());
     let doc = format!("Scan builder for `{name}` with every field fixed: one key.");
     let end_doc =
         format!("A finished scan of `{name}` (after a range or starts-with): call `.ranges()`.");
@@ -461,21 +357,8 @@ pub fn expand(
             #(#scan_doc)*
             #[inline]
             pub fn scan() -> #first #ty_g {
-                #first { __b: #sc::ScanBuilder::new(#salt_spec), _k: ::core::marker::PhantomData }
+                #first { __b: #sc::ScanBuilder::new(#salt_layout), _k: ::core::marker::PhantomData }
             }
         }
-    }
-}
-
-fn is_plain(k: &TyKind) -> bool {
-    match k {
-        TyKind::Unsigned(_)
-        | TyKind::Signed(_)
-        | TyKind::Bool
-        | TyKind::Char
-        | TyKind::Float(_)
-        | TyKind::ByteArray(_) => true,
-        TyKind::Option(inner) => is_plain(inner),
-        _ => false,
     }
 }

@@ -1,0 +1,226 @@
+//! Salts: the one place salt bytes are computed, written and read (by encode and decode, the
+//! scan builder and the region planner).
+//!
+//! A salt is 1 byte for up to 256 buckets and 2 bytes (big-endian) above ([`width`]). Its value
+//! is the Apache Phoenix bucket of the salted bytes ([`PhoenixHash`]: Java `Arrays.hashCode`,
+//! `abs(h % N)`), or `value % N` of a single unsigned integer ([`modulo`], time buckets).
+//!
+//! ```
+//! use rowkey::salt;
+//!
+//! assert_eq!(salt::width(256), 1);
+//! assert_eq!(salt::width(257), 2);
+//! assert_eq!(salt::bytes(0x0102, 2).as_ref(), [1, 2]);
+//! assert_eq!(salt::phoenix(b"host1", 16), 8);
+//! assert_eq!(salt::modulo(1_700_000_000_000u64, 16), 0);
+//! ```
+
+use bytes::BufMut;
+
+use crate::error::{DecodeError, DecodeErrorKind};
+
+/// Salt width in bytes for a bucket count: 1 up to 256 buckets, else 2 (big-endian).
+#[inline(always)]
+pub const fn width(buckets: u32) -> usize {
+    if buckets <= 256 {
+        1
+    } else {
+        2
+    }
+}
+
+/// The stored bytes of a salt (`width` of them, unmasked).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SaltBytes {
+    bytes: [u8; 2],
+    width: usize,
+}
+
+impl AsRef<[u8]> for SaltBytes {
+    #[inline(always)]
+    fn as_ref(&self) -> &[u8] {
+        self.bytes.get(..self.width).unwrap_or(&self.bytes)
+    }
+}
+
+/// The bytes of salt value `salt` in `width` bytes (1 or 2; none for an unsalted layout's 0).
+#[inline(always)]
+pub fn bytes(salt: u32, width: usize) -> SaltBytes {
+    match width {
+        1 => SaltBytes {
+            bytes: [salt as u8, 0],
+            width: 1,
+        },
+        2 => SaltBytes {
+            bytes: (salt as u16).to_be_bytes(),
+            width: 2,
+        },
+        _ => SaltBytes {
+            bytes: [0, 0],
+            width: 0,
+        },
+    }
+}
+
+/// Write salt `salt` of a layout with `buckets` buckets (masked for a descending key).
+#[inline(always)]
+pub fn put<B: BufMut>(buf: &mut B, salt: u32, buckets: u32, mask: u8) {
+    let b = bytes(salt, width(buckets));
+    for &x in b.as_ref() {
+        buf.put_u8(x ^ mask);
+    }
+}
+
+/// Overwrite the first bytes of `head` with salt `salt` of `width` bytes (scan ranges).
+#[inline(always)]
+pub fn write_at(head: &mut [u8], salt: u32, width: usize) {
+    for (dst, src) in head.iter_mut().zip(bytes(salt, width).as_ref()) {
+        *dst = *src;
+    }
+}
+
+/// Read the salt of a layout with `buckets` buckets from the front of `input`.
+#[inline(always)]
+pub fn get(input: &[u8], buckets: u32, mask: u8) -> Result<u32, DecodeError> {
+    let w = width(buckets);
+    match input.get(..w) {
+        Some([b]) => Ok(u32::from(b ^ mask)),
+        Some([a, b]) => Ok(u32::from(u16::from_be_bytes([a ^ mask, b ^ mask]))),
+        _ => Err(DecodeError::truncated(
+            input.len(),
+            w - input.len(),
+            input.len(),
+        )),
+    }
+}
+
+/// The Phoenix bucket of the salted bytes.
+#[inline]
+pub fn phoenix(salted: &[u8], buckets: u32) -> u32 {
+    PhoenixHash::of(salted).bucket(buckets)
+}
+
+/// `value % buckets` (`#[salt(buckets = N, modulo)]`).
+#[inline(always)]
+pub fn modulo<T: crate::codec::Integer>(v: T, buckets: u32) -> u32 {
+    // Unsigned by construction (the derive checks), so to_u128 succeeds.
+    (v.to_u128().unwrap_or_default() % u128::from(buckets)) as u32
+}
+
+/// Compare a stored salt with the recomputed one.
+#[inline(always)]
+pub fn check(stored: u32, computed: u32) -> Result<(), DecodeError> {
+    if stored == computed {
+        Ok(())
+    } else {
+        Err(DecodeError::new(
+            DecodeErrorKind::SaltMismatch { stored, computed },
+            0,
+        ))
+    }
+}
+
+/// The Phoenix salt hash: Java `Arrays.hashCode(byte[])` over signed bytes (`h = 31 * h + b`,
+/// starting at 1). Implements [`BufMut`] so that the salted prefix can be hashed by encoding it
+/// straight into the hasher, without a buffer.
+///
+/// ```
+/// use bytes::BufMut;
+/// use rowkey::codec::PhoenixHash;
+///
+/// let mut h = PhoenixHash::new();
+/// h.put_slice(b"host1");
+/// assert_eq!(h.bucket(16), 8);
+/// assert_eq!(PhoenixHash::of(b"host12").bucket(16), 6);
+/// assert_eq!(PhoenixHash::of(b"a").bucket(20), 8);
+/// ```
+#[derive(Debug, Clone)]
+pub struct PhoenixHash {
+    h: i32,
+    scratch: [u8; 32],
+}
+
+impl Default for PhoenixHash {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl PhoenixHash {
+    /// A fresh hash (`h = 1`).
+    #[inline(always)]
+    pub const fn new() -> Self {
+        Self {
+            h: 1,
+            scratch: [0; 32],
+        }
+    }
+
+    /// Hash of `bytes`.
+    #[inline]
+    pub fn of(bytes: &[u8]) -> Self {
+        let mut h = Self::new();
+        h.update(bytes);
+        h
+    }
+
+    /// Feed bytes.
+    #[inline(always)]
+    pub fn update(&mut self, bytes: &[u8]) {
+        let mut h = self.h;
+        for &b in bytes {
+            h = h.wrapping_mul(31).wrapping_add(i32::from(b as i8));
+        }
+        self.h = h;
+    }
+
+    /// The Java hash code.
+    #[inline(always)]
+    pub fn hash_code(&self) -> i32 {
+        self.h
+    }
+
+    /// `abs(h % buckets)`, the Phoenix `SaltingUtil` bucket.
+    #[inline(always)]
+    pub fn bucket(&self, buckets: u32) -> u32 {
+        // buckets <= 65536 fits i32
+        (self.h % buckets as i32).unsigned_abs()
+    }
+}
+
+// SAFETY: `chunk_mut` always returns the initialized scratch buffer, and `advance_mut` only
+// reads the first `cnt <= scratch.len()` bytes of it.
+unsafe impl BufMut for PhoenixHash {
+    #[inline(always)]
+    fn remaining_mut(&self) -> usize {
+        usize::MAX
+    }
+
+    #[inline(always)]
+    unsafe fn advance_mut(&mut self, cnt: usize) {
+        let scratch = self.scratch;
+        self.update(scratch.get(..cnt).unwrap_or(&scratch));
+    }
+
+    #[inline(always)]
+    fn chunk_mut(&mut self) -> &mut bytes::buf::UninitSlice {
+        bytes::buf::UninitSlice::new(&mut self.scratch)
+    }
+
+    #[inline(always)]
+    fn put_slice(&mut self, src: &[u8]) {
+        self.update(src);
+    }
+
+    #[inline(always)]
+    fn put_u8(&mut self, n: u8) {
+        self.update(&[n]);
+    }
+
+    #[inline(always)]
+    fn put_bytes(&mut self, val: u8, cnt: usize) {
+        for _ in 0..cnt {
+            self.update(&[val]);
+        }
+    }
+}

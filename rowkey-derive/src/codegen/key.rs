@@ -1,0 +1,242 @@
+//! The impls of a key struct: `RowKey` (encode, length, describe, `LAYOUT`), `DecodeRowKey`
+//! (one `Reader` call per field), `KeyParts`, the nested-field codec and `Show`.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{layout, respan, Bounds};
+use crate::ast::Input;
+use crate::prop::{FieldProp, KeyProp};
+
+pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> TokenStream {
+    let name = p.name();
+    let name_str = crate::ast::unraw(name);
+    let (impl_g, ty_g, _) = p.original.generics.split_for_impl();
+    let pv = quote!(#krate::__private);
+    let Bounds { enc, dec, all } = super::generic_bounds(p, key, krate);
+    let checks = layout::checks(p, key, krate);
+    let item_checks = &checks.items;
+    let inline_checks = &checks.inline;
+    let layout = layout::layout(p, key, krate);
+
+    // encode: the salt (hashed from its fields), then every field
+    let salt_encode = key.salt.as_ref().map(|s| {
+        let buckets = s.buckets;
+        if s.modulo {
+            let f = &key.fields[s.through].f.member;
+            quote!(#pv::salt::put(__buf, #pv::salt::modulo(self.#f, #buckets), #buckets, __mask);)
+        } else {
+            let hashed: Vec<_> = s
+                .fields
+                .iter()
+                .map(|&i| put_field(&key.fields[i], quote!(&mut __h), &pv))
+                .collect();
+            quote! {
+                let mut __h = #pv::PhoenixHash::new();
+                #(#hashed)*
+                #pv::salt::put(__buf, __h.bucket(#buckets), #buckets, __mask);
+            }
+        }
+    });
+    let encodes: Vec<_> = key
+        .fields
+        .iter()
+        .map(|fp| put_field(fp, quote!(__buf), &pv))
+        .collect();
+    let lens: Vec<_> = key
+        .fields
+        .iter()
+        .map(|fp| {
+            let (codec, ty, member) = (&fp.codec, fp.f.ty, &fp.f.member);
+            let mask = fp.mask_expr(quote!(__mask));
+            let h = fp.hash.map_or(0, |(l, _)| l);
+            respan(
+                quote!(+ #h + <#codec as #pv::Codec<#ty>>::len(&self.#member, #mask)),
+                fp.span,
+            )
+        })
+        .collect();
+    let salt_len = match &key.salt {
+        Some(s) => {
+            let b = s.buckets;
+            quote!(#pv::salt::width(#b))
+        }
+        None => quote!(0),
+    };
+
+    // decode: one reader call per field; the salt is read first and checked after its last
+    // salted field
+    let salt_read = key.salt.as_ref().map(|s| {
+        let (buckets, sname) = (s.buckets, &s.name);
+        quote!(__r.salt(#buckets, #sname)?;)
+    });
+    let decodes: Vec<_> = key
+        .fields
+        .iter()
+        .map(|fp| {
+            let (codec, ty, var, fname) = (&fp.codec, fp.f.ty, &fp.f.var, &fp.f.name);
+            let mask = fp.mask_expr(quote!(__r.mask()));
+            let salted = fp.salted;
+            let read = match fp.hash_arg() {
+                Some(h) => quote!(__r.hashed_field::<#codec, #ty>(#fname, #mask, #salted, #h)?),
+                None => quote!(__r.field::<#codec, #ty>(#fname, #mask, #salted)?),
+            };
+            let check = key
+                .salt
+                .as_ref()
+                .filter(|s| s.through == fp.f.index)
+                .map(|s| {
+                    let buckets = s.buckets;
+                    if s.modulo {
+                        quote!(__r.check_modulo_salt(#var, #buckets)?;)
+                    } else {
+                        quote!(__r.check_phoenix_salt(#buckets)?;)
+                    }
+                });
+            respan(quote!(let #var = #read; #check), fp.span)
+        })
+        .collect();
+    let vars: Vec<_> = key.fields.iter().map(|fp| &fp.f.var).collect();
+    let construct = if tuple {
+        quote!(Self(#(#vars),*))
+    } else {
+        let members: Vec<_> = key.fields.iter().map(|fp| &fp.f.member).collect();
+        quote!(Self { #(#members: #vars),* })
+    };
+
+    let max_len_check = p.attrs.max_len.as_ref().map(|m| {
+        let m = m.value.0;
+        quote! {
+            if <Self as #krate::RowKey>::LAYOUT.fixed_width.is_none() {
+                #pv::check_max_len(<Self as #pv::KeyParts>::len_masked(self, 0), #m)?;
+            }
+        }
+    });
+
+    let de = super::de_generics(p);
+    let (de_impl_g, _, _) = de.split_for_impl();
+    let elided = super::elided_type(p);
+    let last = key.last();
+    let (last_codec, last_ty) = (&last.codec, last.f.ty);
+    let last_prefix_free = respan(
+        quote!(<#last_codec as #pv::Codec<#last_ty>>::PREFIX_FREE),
+        last.span,
+    );
+
+    let show_fields: Vec<_> = key
+        .fields
+        .iter()
+        .map(|fp| {
+            let f = fp.f;
+            let member = &f.member;
+            let sep = if f.index == 0 { "" } else { ", " };
+            let label = if tuple {
+                sep.to_owned()
+            } else {
+                format!("{sep}{}: ", f.name)
+            };
+            let show = respan(quote!(#pv::Show::show(&self.#member, __out);), fp.span);
+            quote! {
+                __out.push_str(#label);
+                #show
+            }
+        })
+        .collect();
+    let (open, close) = if tuple {
+        (format!("{name_str}("), ")")
+    } else {
+        (format!("{name_str} {{ "), " }")
+    };
+
+    quote! {
+        #item_checks
+
+        impl #impl_g #krate::RowKey for #name #ty_g #all {
+            const LAYOUT: &'static #krate::layout::Layout = &#layout;
+
+            #[inline]
+            fn encode_into<__B: #pv::bytes::BufMut>(&self, __buf: &mut __B) -> ::core::result::Result<(), #pv::EncodeError> {
+                #max_len_check
+                <Self as #pv::KeyParts>::encode_masked(self, __buf, 0)
+            }
+
+            #[inline]
+            fn encoded_len(&self) -> ::core::primitive::usize {
+                <Self as #pv::KeyParts>::len_masked(self, 0)
+            }
+
+            fn describe(__bytes: &[::core::primitive::u8]) -> #pv::std::string::String {
+                #pv::describe::<#elided>(__bytes)
+            }
+        }
+
+        impl #impl_g #pv::KeyParts for #name #ty_g #enc {
+            #[inline(always)]
+            fn encode_masked<__B: #pv::bytes::BufMut>(&self, __buf: &mut __B, __mask: ::core::primitive::u8) -> ::core::result::Result<(), #pv::EncodeError> {
+                #inline_checks
+                #salt_encode
+                #(#encodes)*
+                ::core::result::Result::Ok(())
+            }
+
+            #[inline(always)]
+            fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
+                #salt_len #(#lens)*
+            }
+        }
+
+        impl #de_impl_g #krate::DecodeRowKey<'__de> for #name #ty_g #dec {
+            #[inline(always)]
+            fn decode_visit<__V: #pv::Visit>(__input: &'__de [::core::primitive::u8], __mask: ::core::primitive::u8, __visit: &mut __V)
+                -> ::core::result::Result<(Self, ::core::primitive::usize), #pv::DecodeError>
+            {
+                #inline_checks
+                let mut __r = #pv::Reader::new(__input, __mask, __visit);
+                #salt_read
+                #(#decodes)*
+                ::core::result::Result::Ok((#construct, __r.finish()))
+            }
+        }
+
+        impl #impl_g #pv::Codec<#name #ty_g> for #krate::codec::Natural #all {
+            const WIDTH: ::core::option::Option<::core::primitive::usize> = <#name #ty_g as #krate::RowKey>::LAYOUT.fixed_width;
+            const PREFIX_FREE: ::core::primitive::bool = #last_prefix_free;
+            #[inline]
+            fn len(__v: &#name #ty_g, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
+                <#name #ty_g as #pv::KeyParts>::len_masked(__v, __mask)
+            }
+            #[inline]
+            fn encode<__B: #pv::bytes::BufMut>(__v: &#name #ty_g, __buf: &mut __B, __mask: ::core::primitive::u8) -> ::core::result::Result<(), #pv::EncodeError> {
+                <#name #ty_g as #pv::KeyParts>::encode_masked(__v, __buf, __mask)
+            }
+        }
+
+        impl #de_impl_g #pv::Decode<'__de, #name #ty_g> for #krate::codec::Natural #dec {
+            #[inline]
+            fn decode(__input: &'__de [::core::primitive::u8], __mask: ::core::primitive::u8) -> ::core::result::Result<(#name #ty_g, ::core::primitive::usize), #pv::DecodeError> {
+                <#name #ty_g as #krate::DecodeRowKey<'__de>>::decode_visit(__input, __mask, &mut #pv::NoVisit)
+            }
+        }
+
+        impl #impl_g #pv::Show for #name #ty_g #enc {
+            fn show(&self, __out: &mut #pv::std::string::String) {
+                __out.push_str(#open);
+                #(#show_fields)*
+                __out.push_str(#close);
+            }
+        }
+    }
+}
+
+/// One field's encode call into `target`.
+fn put_field(fp: &FieldProp, target: TokenStream, pv: &TokenStream) -> TokenStream {
+    let (codec, ty, member, fname) = (&fp.codec, fp.f.ty, &fp.f.member, &fp.f.name);
+    let mask = fp.mask_expr(quote!(__mask));
+    let call = match fp.hash_arg() {
+        Some(h) => {
+            quote!(#pv::put_hashed_field::<#codec, #ty, _>(&self.#member, #target, #mask, #fname, #h)?;)
+        }
+        None => quote!(#pv::put_field::<#codec, #ty, _>(&self.#member, #target, #mask, #fname)?;),
+    };
+    respan(call, fp.span)
+}

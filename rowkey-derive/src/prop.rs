@@ -1,0 +1,344 @@
+//! Decisions, made once per key and read by every generator (thiserror's `prop.rs`): each
+//! field's encoding (its codec type and `LAYOUT` entry), mask, hash prefix, argument form,
+//! which scans it allows, and its role in the salt; the key's salt.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+use syn::spanned::Spanned;
+
+use crate::ast::{Field, Input, TyKind};
+
+/// The encoding a field's attributes and (syntactic) type select.
+pub enum Encoding {
+    Natural,
+    Java,
+    Pad { len: usize, fill: u8 },
+    Sep,
+    SepByte(u8),
+    ReverseTs,
+}
+
+/// How a field's scan arguments are typed.
+pub enum Form {
+    /// `impl FormOf<TextForms>` (any string form).
+    Text,
+    /// `impl FormOf<BytesForms>` (any bytes form).
+    Bytes,
+    /// `Option<&str>` in equality; any `Option` string form in ranges.
+    OptText,
+    /// `Option<&[u8]>` in equality; any `Option` bytes form in ranges.
+    OptBytes,
+    /// The field type itself (`Copy` scalars).
+    Plain,
+    /// `impl Borrow<T>` (nested keys, enums, other types).
+    Borrowed,
+}
+
+/// Everything the generators need to know about one field.
+pub struct FieldProp<'a> {
+    pub f: &'a Field<'a>,
+    pub base: Encoding,
+    pub reverse: bool,
+    /// The codec type, e.g. `::rowkey::codec::Pad<8, 0>`.
+    pub codec: TokenStream,
+    /// `0x00` (ascending) or `0xFF` (`#[desc]`), relative to the key's mask.
+    pub desc: bool,
+    /// `#[hash_prefix(N)]` / `#[hash_prefix(N, raw)]`.
+    pub hash: Option<(usize, bool)>,
+    pub form: Form,
+    /// `Err(trait)`: no `_range`; the `__private` trait whose diagnostic says why.
+    pub range: Result<(), &'static str>,
+    /// `Err(trait)`: no `_starts_with`.
+    pub starts_with: Result<(), &'static str>,
+    /// The salt hashes this field's bytes.
+    pub salted: bool,
+    /// Where errors about the field's type point.
+    pub span: Span,
+}
+
+/// The salt of a key.
+pub struct SaltProp {
+    pub buckets: u32,
+    pub modulo: bool,
+    /// The hashed fields, in key order.
+    pub fields: Vec<usize>,
+    /// The last salted field: once it is fixed, the salt is known.
+    pub through: usize,
+    /// The salt's name in errors (`salt` for a container salt, else the salted field).
+    pub name: String,
+}
+
+/// The decisions for a whole key struct.
+pub struct KeyProp<'a> {
+    pub fields: Vec<FieldProp<'a>>,
+    pub salt: Option<SaltProp>,
+}
+
+impl<'a> KeyProp<'a> {
+    pub fn of(p: &Input, fields: &'a [Field<'a>], krate: &TokenStream) -> KeyProp<'a> {
+        let salt = salt_of(p, fields);
+        let container_java = p.attrs.java.is_some();
+        let fields = fields
+            .iter()
+            .map(|f| {
+                let salted = salt.as_ref().is_some_and(|s| s.fields.contains(&f.index));
+                FieldProp::of(f, container_java, salted, krate)
+            })
+            .collect();
+        KeyProp { fields, salt }
+    }
+
+    pub fn last(&self) -> &FieldProp<'a> {
+        // a key has at least one field (checked when parsing)
+        &self.fields[self.fields.len() - 1]
+    }
+}
+
+fn salt_of(p: &Input, fields: &[Field]) -> Option<SaltProp> {
+    if let Some(s) = &p.attrs.salt {
+        let last = fields.len() - 1;
+        let named: Vec<usize> = s
+            .value
+            .fields
+            .iter()
+            .filter_map(|id| {
+                fields
+                    .iter()
+                    .position(|f| f.member == syn::Member::Named(id.clone()))
+            })
+            .collect();
+        let (hashed, through) = if s.value.fields.is_empty() {
+            ((0..=last).collect(), last)
+        } else {
+            let mut v = named;
+            v.sort_unstable();
+            v.dedup();
+            let through = v.last().copied().unwrap_or(last);
+            (v, through)
+        };
+        return Some(SaltProp {
+            buckets: s.value.buckets as u32,
+            modulo: s.value.modulo.is_some(),
+            fields: hashed,
+            through,
+            name: "salt".to_owned(),
+        });
+    }
+    fields.iter().find_map(|f| {
+        f.attrs.salt.as_ref().map(|s| SaltProp {
+            buckets: s.value.buckets as u32,
+            modulo: s.value.modulo.is_some(),
+            fields: (0..=f.index).collect(),
+            through: f.index,
+            name: f.name.clone(),
+        })
+    })
+}
+
+impl<'a> FieldProp<'a> {
+    fn of(f: &'a Field<'a>, container_java: bool, salted: bool, krate: &TokenStream) -> Self {
+        let a = &f.attrs;
+        let base = if let Some(p) = &a.pad {
+            Encoding::Pad {
+                len: p.value.len,
+                fill: p.value.fill.map_or(0, |(b, _)| b),
+            }
+        } else if let Some(s) = &a.sep {
+            s.value.map_or(Encoding::Sep, Encoding::SepByte)
+        } else if a.reverse_ts.is_some() {
+            Encoding::ReverseTs
+        } else if a.java.is_some()
+            // container java covers scalar fields, but not #[reverse] ones (reversal is of the
+            // natural encoding)
+            || (container_java
+                && a.reverse.is_none()
+                && matches!(
+                    f.kind.inner(),
+                    TyKind::Unsigned(_) | TyKind::Signed(_) | TyKind::Float(_) | TyKind::Bool
+                ))
+        {
+            Encoding::Java
+        } else {
+            Encoding::Natural
+        };
+        let reverse = a.reverse.is_some();
+        let codec = codec_type(&base, reverse, krate);
+        FieldProp {
+            f,
+            base,
+            reverse,
+            codec,
+            desc: a.desc.is_some(),
+            hash: a.hash_prefix.as_ref().map(|h| (h.value.len, h.value.raw)),
+            form: Form::of(&f.kind),
+            range: range_refusal(f),
+            starts_with: starts_with_refusal(f),
+            salted,
+            span: f.ty.span(),
+        }
+    }
+
+    /// The mask expression relative to the key's mask `__mask` (encode) or a reader's.
+    pub fn mask_expr(&self, key_mask: TokenStream) -> TokenStream {
+        if self.desc {
+            quote!(#key_mask ^ 0xFF)
+        } else {
+            key_mask
+        }
+    }
+
+    /// The mask of a field in a scan of an ascending key.
+    pub fn scan_mask(&self) -> u8 {
+        if self.desc {
+            0xFF
+        } else {
+            0
+        }
+    }
+
+    /// The `layout::FieldEncoding` value.
+    pub fn layout_encoding(&self, krate: &TokenStream) -> TokenStream {
+        let e = quote!(#krate::layout::FieldEncoding);
+        if self.reverse {
+            let padded = matches!(self.base, Encoding::Pad { .. });
+            let (codec, ty) = (&self.codec, self.f.ty);
+            return quote!(#e::Reverse {
+                len: match <#codec as #krate::__private::Codec<#ty>>::WIDTH { ::core::option::Option::Some(__w) => __w, ::core::option::Option::None => 0 },
+                padded: #padded,
+            });
+        }
+        match self.base {
+            Encoding::Natural => quote!(#e::Natural),
+            Encoding::Java => quote!(#e::Java),
+            Encoding::Pad { len, fill } => quote!(#e::Pad { len: #len, fill: #fill }),
+            Encoding::Sep => quote!(#e::Sep),
+            Encoding::SepByte(b) => quote!(#e::SepByte(#b)),
+            Encoding::ReverseTs => quote!(#e::ReverseTs),
+        }
+    }
+
+    /// The `Some((len, raw))` hash argument of the runtime calls.
+    pub fn hash_arg(&self) -> Option<TokenStream> {
+        self.hash.map(|(len, raw)| quote!((#len, #raw)))
+    }
+}
+
+fn codec_type(base: &Encoding, reverse: bool, krate: &TokenStream) -> TokenStream {
+    let c = quote!(#krate::codec);
+    let base = match *base {
+        Encoding::Natural => quote!(#c::Natural),
+        Encoding::Java => quote!(#c::Java),
+        Encoding::Pad { len, fill } => quote!(#c::Pad<#len, #fill>),
+        Encoding::Sep => quote!(#c::Sep),
+        Encoding::SepByte(b) => quote!(#c::SepByte<#b>),
+        Encoding::ReverseTs => quote!(#c::ReverseTs),
+    };
+    if reverse {
+        quote!(#c::Reverse<#base>)
+    } else {
+        base
+    }
+}
+
+impl Form {
+    /// The family of forms a `_range` takes, and the borrowed type the codec encodes (`None`:
+    /// the field type itself).
+    pub fn family(&self, pv: &TokenStream) -> Option<(TokenStream, TokenStream)> {
+        let text = quote!(#pv::TextForms);
+        let bytes = quote!(#pv::BytesForms);
+        let str_ty = quote!(&::core::primitive::str);
+        let bytes_ty = quote!(&[::core::primitive::u8]);
+        match self {
+            Form::Text => Some((text, str_ty)),
+            Form::Bytes => Some((bytes, bytes_ty)),
+            Form::OptText => Some((
+                quote!(#pv::OptionForms<#text>),
+                quote!(::core::option::Option<#str_ty>),
+            )),
+            Form::OptBytes => Some((
+                quote!(#pv::OptionForms<#bytes>),
+                quote!(::core::option::Option<#bytes_ty>),
+            )),
+            Form::Plain | Form::Borrowed => None,
+        }
+    }
+
+    fn of(kind: &TyKind) -> Form {
+        match kind {
+            TyKind::Text => Form::Text,
+            TyKind::Bytes => Form::Bytes,
+            TyKind::Option(inner) if matches!(**inner, TyKind::Text) => Form::OptText,
+            TyKind::Option(inner) if matches!(**inner, TyKind::Bytes) => Form::OptBytes,
+            k if is_plain(k) => Form::Plain,
+            _ => Form::Borrowed,
+        }
+    }
+}
+
+fn is_plain(k: &TyKind) -> bool {
+    match k {
+        TyKind::Unsigned(_)
+        | TyKind::Signed(_)
+        | TyKind::Bool
+        | TyKind::Char
+        | TyKind::Float(_)
+        | TyKind::ByteArray(_) => true,
+        TyKind::Option(inner) => is_plain(inner),
+        _ => false,
+    }
+}
+
+/// Why a range is refused: the byte order is not the value order.
+fn range_refusal(f: &Field) -> Result<(), &'static str> {
+    let a = &f.attrs;
+    if a.hash_prefix.is_some() {
+        Err("NoRangeOnHashed")
+    } else if a.reverse.is_some() {
+        Err("NoRangeOnReversed")
+    } else if matches!(a.sep.as_ref().map(|s| s.value), Some(Some(_))) {
+        Err("NoRangeOnCustomSeparator")
+    } else {
+        Ok(())
+    }
+}
+
+fn starts_with_refusal(f: &Field) -> Result<(), &'static str> {
+    if !matches!(f.kind, TyKind::Text | TyKind::Bytes) {
+        Err("NoStartsWithOnNonContent")
+    } else if f.attrs.hash_prefix.is_some() {
+        Err("NoStartsWithOnHashed")
+    } else if f.attrs.reverse.is_some() {
+        Err("NoStartsWithOnReversed")
+    } else {
+        Ok(())
+    }
+}
+
+/// Width of a field when the syntax tells (hash prefix included), for the compile-time
+/// `max_len` check.
+pub fn syntactic_width(f: &Field) -> Option<usize> {
+    let a = &f.attrs;
+    let value = if a.reverse_ts.is_some() {
+        Some(8)
+    } else if let Some(p) = &a.pad {
+        if matches!(f.kind, TyKind::Option(_)) {
+            None
+        } else {
+            Some(p.value.len)
+        }
+    } else if a.sep.is_some() {
+        None
+    } else {
+        f.kind.natural_width()
+    };
+    Some(value? + a.hash_prefix.as_ref().map_or(0, |h| h.value.len))
+}
+
+/// The method name of a field with a suffix (`uid_range`; tuple fields: `field_0_range`).
+pub fn method_ident(f: &Field, suffix: &str) -> syn::Ident {
+    match &f.member {
+        syn::Member::Named(id) if suffix.is_empty() => id.clone(),
+        syn::Member::Named(_) => format_ident!("{}{}", f.name, suffix),
+        syn::Member::Unnamed(i) => format_ident!("field_{}{}", i.index, suffix),
+    }
+}

@@ -6,6 +6,8 @@ mod attr;
 mod ctxt;
 mod expand;
 mod fallback;
+#[cfg(test)]
+mod output_tests;
 mod scan;
 mod symbol;
 mod valid;

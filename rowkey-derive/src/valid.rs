@@ -1,5 +1,6 @@
-//! Validation: per-field attribute/type rules and the cross-field checks of the design's
-//! section 5. Every problem is reported (collected in `Ctxt`), each pointing at its source.
+//! Validation: per-field attribute/type rules and the cross-field checks (salt and hash-prefix
+//! placement, separators, padding widths, hotspots, `max_len`). Every problem is reported
+//! (collected in `Ctxt`), each pointing at its source.
 
 use crate::ast::{Body, Field, Input, TyKind};
 use crate::ctxt::Ctxt;

@@ -532,7 +532,9 @@ macro_rules! scan_forms {
             [
                 $($arms)*
                 Form::Range($i) => {
-                    with_range!($q.shape, own(&$lo.$f), own(&$hi.$f), |r| $s $($chain)* .$rm(r).ranges())
+                    with_range!($q.shape, own(&$lo.$f), own(&$hi.$f), |r| {
+                        $s $($chain)* .$rm(r).ranges()
+                    })
                 }
             ]
             $($rest)*
@@ -614,7 +616,8 @@ macro_rules! case {
                 let _ = (text, bytes); // a layout may use only one of them
                 $($(
                     if i == first!($i $fpool) {
-                        return keep_family(&mut p.$fpool, family!($fsrc, text, bytes), keep!($($keep)?));
+                        let family = family!($fsrc, text, bytes);
+                        return keep_family(&mut p.$fpool, family, keep!($($keep)?));
                     }
                 )?)+
                 unreachable!("field {i} is not a prefix-isolation target")

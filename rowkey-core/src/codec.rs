@@ -423,9 +423,34 @@ fn java_pieces(
         if ascending == (mask != 0) {
             core::mem::swap(&mut x, &mut y);
         }
-        out.push(Lower::At(x), Upper::After(y));
+        // Fixed width: no valid key lies between `prefix` and `prefix ++ 00…00`, nor between
+        // the keys starting with `y` and `y + 1`. Said that way, the two pieces of a range
+        // that covers the wrap point touch, and `Scan::ranges` joins them into one.
+        let lower = if x.iter().all(|&b| b == 0) {
+            Lower::Prefix
+        } else {
+            Lower::At(x)
+        };
+        let upper = match fixed_successor(y) {
+            Some(next) => Upper::At(next),
+            None => Upper::PrefixEnd,
+        };
+        out.push(lower, upper);
     }
     out.sorted()
+}
+
+/// `b + 1` as a fixed-width big-endian integer; `None` when `b` is all `0xFF`.
+fn fixed_successor(mut b: Vec<u8>) -> Option<Vec<u8>> {
+    for x in b.iter_mut().rev() {
+        if *x == 0xFF {
+            *x = 0;
+        } else {
+            *x += 1;
+            return Some(b);
+        }
+    }
+    None
 }
 
 #[cold]

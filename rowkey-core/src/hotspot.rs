@@ -594,6 +594,92 @@ impl Report {
         })
     }
 
+    /// Any number of reports as one table, region by region (start key, keys and share for
+    /// each), with their summaries below — [`side_by_side`](Self::side_by_side) for more than
+    /// two plans, e.g. the same keys under three pre-splits. Column titles are the reports'
+    /// names; reports with fewer regions leave their cells blank.
+    ///
+    /// ```
+    /// use rowkey_core::hotspot::{Analyzer, Report};
+    ///
+    /// let mut a = Analyzer::new([b"5"])?.with_name("split at 5");
+    /// let mut b = Analyzer::new([b"3", b"7"])?.with_name("split at 3, 7");
+    /// for k in [b"1", b"4", b"8"] {
+    ///     a.add(k);
+    ///     b.add(k);
+    /// }
+    /// let table = Report::comparison_table(&[&a.report(), &b.report()]);
+    /// assert!(table.contains("split at 3, 7"));
+    /// assert!(table.lines().any(|l| l.starts_with("empty regions")));
+    /// # Ok::<(), rowkey_core::hotspot::HotspotError>(())
+    /// ```
+    pub fn comparison_table(reports: &[&Report]) -> String {
+        const KEY_W: usize = 20;
+        let side_w = KEY_W + 2 + 8 + 2 + 7;
+        let mut out = String::new();
+        let mut line = format!("{:>6}", "");
+        for (i, r) in reports.iter().enumerate() {
+            let title = if r.name.is_empty() {
+                format!("plan {}", i + 1)
+            } else {
+                r.name.clone()
+            };
+            let _ = write!(line, " | {:<side_w$}", clip(&title, side_w));
+        }
+        let _ = writeln!(out, "{line}");
+        let sub = format!("{:<KEY_W$}  {:>8}  {:>7}", "start key", "keys", "share");
+        let mut line = format!("{:>6}", "region");
+        for _ in reports {
+            let _ = write!(line, " | {sub}");
+        }
+        let _ = writeln!(out, "{line}");
+        let rule = "-".repeat(6 + reports.len() * (3 + side_w));
+        let _ = writeln!(out, "{rule}");
+        let rows = reports.iter().map(|r| r.regions.len()).max().unwrap_or(0);
+        for i in 0..rows {
+            let mut line = format!("{i:>6}");
+            for r in reports {
+                let cell = match r.regions.get(i) {
+                    Some(s) => format!(
+                        "{:<KEY_W$}  {:>8}  {:>6.2}%",
+                        clip(&start_label(s), KEY_W),
+                        s.keys,
+                        r.share(i) * 100.0
+                    ),
+                    None => String::new(),
+                };
+                let _ = write!(line, " | {cell:<side_w$}");
+            }
+            let _ = writeln!(out, "{line}");
+        }
+        let _ = writeln!(out, "{rule}");
+        type Metric = fn(&Report) -> String;
+        let metrics: [(&str, Metric); 5] = [
+            ("regions", |r| r.regions.len().to_string()),
+            ("keys", |r| r.total_keys().to_string()),
+            ("empty regions", |r| r.empty_regions().to_string()),
+            ("max/mean skew", |r| format!("{:.2}", r.max_mean_skew())),
+            ("coeff. of variation", |r| {
+                format!("{:.3}", r.coefficient_of_variation())
+            }),
+        ];
+        for (label, metric) in metrics {
+            let mut line = format!("{label:<20}");
+            for (i, r) in reports.iter().enumerate() {
+                // The first value ends where the first column ends.
+                let w = if i == 0 { 6 + 3 + side_w - 20 } else { side_w };
+                let sep = if i == 0 { "" } else { " | " };
+                let _ = write!(line, "{sep}{:>w$}", metric(r));
+            }
+            let _ = writeln!(out, "{line}");
+        }
+        out.lines().fold(String::new(), |mut acc, line| {
+            acc.push_str(line.trim_end());
+            acc.push('\n');
+            acc
+        })
+    }
+
     /// The time × region heatmap as a standalone SVG document: time on the x axis (UTC labels,
     /// times taken as ms since the Unix epoch), regions in key order on the y axis (first region
     /// at the top), each cell colored by its key count (dark = none, then blue → green → yellow
@@ -656,12 +742,18 @@ fn start_label(r: &RegionStats) -> String {
     }
 }
 
-/// At most `width` characters, with `..` marking a cut.
+/// At most `width` characters, with `..` marking a cut. A cut never splits a `\xHH` escape of
+/// `toStringBinary` (every `\` there starts one).
 fn clip(s: &str, width: usize) -> String {
     if s.chars().count() <= width {
         s.to_owned()
     } else {
         let mut out: String = s.chars().take(width.saturating_sub(2)).collect();
+        if let Some(pos) = out.rfind('\\') {
+            if out.len() - pos < 4 {
+                out.truncate(pos);
+            }
+        }
         out.push_str("..");
         out
     }
@@ -858,26 +950,52 @@ fn render_svg(report: &Report) -> String {
         r##"<rect x="{left:.2}" y="{top:.2}" width="{plot_w:.2}" height="{plot_h:.2}" fill="none" stroke="#333333"/>"##
     );
 
-    // Y axis: region labels (as many as fit).
+    // Y axis: region labels — index and start key (toStringBinary) — as many as fit, and
+    // always the busiest region (in bold, with a marker), so the hot spot can be named from
+    // the picture alone.
     let every = (13.0 / cell_h).ceil().max(1.0) as usize;
+    let busiest = report
+        .regions
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.keys > 0)
+        .max_by(|a, b| a.1.keys.cmp(&b.1.keys).then(b.0.cmp(&a.0)))
+        .map(|(i, _)| i);
     for (i, r) in report.regions.iter().enumerate() {
-        if i % every != 0 {
+        let hot = busiest == Some(i);
+        // Thinned labels give way to the busiest region's label when they would overlap it.
+        let near_hot = busiest.is_some_and(|b| !hot && b.abs_diff(i) < every);
+        if !hot && (i % every != 0 || near_hot) {
             continue;
         }
-        let y = top + (i as f64 + 0.5) * cell_h + 4.0;
+        let y = top + (i as f64 + 0.5) * cell_h;
         let label = format!("{i:>3} {}", clip(&start_label(r), 22));
+        let label = if hot { format!("▶ {label}") } else { label };
+        let weight = if hot { r#" font-weight="bold""# } else { "" };
         let _ = writeln!(
             s,
-            r#"<text x="{:.2}" y="{y:.2}" text-anchor="end" font-family="monospace" font-size="11">{}</text>"#,
+            r##"<line x1="{:.2}" y1="{y:.2}" x2="{left:.2}" y2="{y:.2}" stroke="#333333"/>"##,
+            left - 4.0
+        );
+        let _ = writeln!(
+            s,
+            r#"<text x="{:.2}" y="{:.2}" text-anchor="end" font-family="monospace" font-size="11"{weight}>{}</text>"#,
             left - 6.0,
+            y + 4.0,
             xml_escape(&label)
         );
     }
+    let axis_title = if every > 1 {
+        format!("regions in key order: index, start key (1 in {every} labeled; ▶ busiest)")
+    } else {
+        "regions in key order: index, start key (▶ busiest)".to_owned()
+    };
     let _ = writeln!(
         s,
-        r#"<text x="16" y="{:.2}" transform="rotate(-90 16 {:.2})" text-anchor="middle">regions in key order (start key)</text>"#,
+        r#"<text x="16" y="{:.2}" transform="rotate(-90 16 {:.2})" text-anchor="middle">{}</text>"#,
         top + plot_h / 2.0,
-        top + plot_h / 2.0
+        top + plot_h / 2.0,
+        xml_escape(&axis_title)
     );
 
     // X axis: time ticks.
@@ -1196,6 +1314,71 @@ mod tests {
         let written = std::fs::read_to_string(&path).unwrap();
         assert_eq!(written, salted.heatmap_svg());
         let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn heatmap_names_regions_on_the_y_axis() {
+        // 300 regions: labels are thinned, but the busiest one is always labeled.
+        let splits: Vec<Vec<u8>> = (1..300u32).map(|i| i.to_be_bytes().to_vec()).collect();
+        let mut a = Analyzer::new(&splits).unwrap().with_name("many");
+        for i in 0..300u32 {
+            a.add(&i.to_be_bytes());
+        }
+        for _ in 0..50 {
+            a.add(&137u32.to_be_bytes());
+        }
+        let svg = a.heatmap_svg();
+        // Region 137 starts at split 136, the value 137 = 0x89: index and toStringBinary start key.
+        assert!(
+            svg.contains(r#"font-weight="bold">▶ 137 \x00\x00\x00\x89</text>"#),
+            "{svg}"
+        );
+        // 640 px / 300 regions: 2.1 px a row, one label every 7 rows.
+        assert!(svg.contains("(1 in 7 labeled; ▶ busiest)"), "{svg}");
+        assert!(svg.contains(">  7 \\x00\\x00\\x00\\x07</text>"));
+        assert!(svg.contains(">  0 (start)</text>"));
+        // Few regions: every one labeled.
+        let mut b = Analyzer::new([b"m"]).unwrap();
+        b.add(b"z");
+        let svg = b.heatmap_svg();
+        assert!(svg.contains(">  0 (start)</text>"));
+        assert!(svg.contains(r#"font-weight="bold">▶   1 m</text>"#));
+        assert!(svg.contains("(▶ busiest)"));
+    }
+
+    #[test]
+    fn clip_keeps_escapes_whole() {
+        assert_eq!(clip("abc", 3), "abc");
+        assert_eq!(clip("abcdef", 5), "abc..");
+        assert_eq!(clip(r"6\xF6\xF6", 8), r"6\xF6..");
+        assert_eq!(clip(r"6\xF6\xF6", 7), r"6\xF6..");
+        assert_eq!(clip(r"6\xF6\xF6", 6), r"6..");
+    }
+
+    #[test]
+    fn comparison_of_three() {
+        let mut rs = Vec::new();
+        for (name, splits) in [
+            ("one", vec![b"5".to_vec()]),
+            ("two", vec![b"3".to_vec(), b"7".to_vec()]),
+            ("", vec![]),
+        ] {
+            let mut a = Analyzer::new(&splits).unwrap().with_name(name);
+            for k in [b"1", b"4", b"8", b"9"] {
+                a.add(k);
+            }
+            rs.push(a.report());
+        }
+        let t = Report::comparison_table(&rs.iter().collect::<Vec<_>>());
+        let lines: Vec<&str> = t.lines().collect();
+        assert!(
+            lines[0].contains("one") && lines[0].contains("two") && lines[0].contains("plan 3")
+        );
+        assert_eq!(lines.len(), 3 + 3 + 1 + 5);
+        assert!(lines[3].starts_with("     0 | (start)"), "{t}");
+        assert!(lines[5].contains(" 7 "), "{t}");
+        assert!(t.contains("empty regions"));
+        assert!(t.lines().all(|l| l == l.trim_end()));
     }
 
     #[test]

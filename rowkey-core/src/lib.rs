@@ -24,6 +24,7 @@ pub mod hotspot;
 pub mod layout;
 pub mod merge;
 pub mod plan;
+pub mod read;
 
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 
@@ -101,6 +102,17 @@ pub trait RowKey: Sized {
     /// the hash-prefix space. See [`plan::layout_split_points`].
     fn split_points(regions: usize) -> Result<Vec<Vec<u8>>, plan::PlanError> {
         plan::layout_split_points(Self::LAYOUT, regions)
+    }
+
+    /// Region split points from a sample of real keys of this type: for a salted layout every
+    /// bucket boundary is kept and each bucket is split at the quantiles of its own sample keys;
+    /// otherwise the quantiles of the whole sample. Use it where [`split_points`](Self::split_points)
+    /// returns [`plan::PlanError::NeedsSample`]. See [`plan::layout_sample_split_points`].
+    fn split_points_from_sample(
+        keys: impl IntoIterator<Item = impl AsRef<[u8]>>,
+        regions: usize,
+    ) -> Result<Vec<Vec<u8>>, plan::PlanError> {
+        plan::layout_sample_split_points(Self::LAYOUT, keys, regions)
     }
 }
 

@@ -25,6 +25,12 @@ use std::collections::BinaryHeap;
 pub trait MergeKey {
     /// The full row key (salt included).
     fn merge_key(&self) -> &[u8];
+
+    /// Whether the item is an error: errors are yielded first, in either direction, so that
+    /// they surface as soon as they are seen.
+    fn is_error(&self) -> bool {
+        false
+    }
 }
 
 impl MergeKey for Vec<u8> {
@@ -54,12 +60,14 @@ impl<K: AsRef<[u8]>, V> MergeKey for (K, V) {
     }
 }
 impl<T: MergeKey, E> MergeKey for Result<T, E> {
-    /// Errors sort first, so that they surface as soon as they are seen.
     fn merge_key(&self) -> &[u8] {
         match self {
             Ok(t) => t.merge_key(),
             Err(_) => &[],
         }
+    }
+    fn is_error(&self) -> bool {
+        self.is_err()
     }
 }
 
@@ -67,34 +75,76 @@ fn logical(key: &[u8], skip: usize) -> &[u8] {
     key.get(skip..).unwrap_or_default()
 }
 
-struct Head<T> {
+/// Which of two items comes first in the merged order (`REV`: descending), errors first.
+#[inline]
+fn before<T: MergeKey, const REV: bool>(a: &T, b: &T, skip: usize) -> Ordering {
+    match (a.is_error(), b.is_error()) {
+        (true, false) => return Ordering::Less,
+        (false, true) => return Ordering::Greater,
+        _ => {}
+    }
+    let ord = logical(a.merge_key(), skip).cmp(logical(b.merge_key(), skip));
+    if REV {
+        ord.reverse()
+    } else {
+        ord
+    }
+}
+
+struct Head<T, const REV: bool> {
     item: T,
     stream: usize,
     skip: usize,
 }
 
-impl<T: MergeKey> Ord for Head<T> {
+impl<T: MergeKey, const REV: bool> Ord for Head<T, REV> {
     fn cmp(&self, other: &Self) -> Ordering {
-        // BinaryHeap is a max-heap: reverse for the smallest first.
-        logical(other.item.merge_key(), other.skip)
-            .cmp(logical(self.item.merge_key(), self.skip))
-            .then(other.stream.cmp(&self.stream))
+        // BinaryHeap is a max-heap: the item that comes first is the greatest.
+        before::<T, REV>(&other.item, &self.item, self.skip).then(other.stream.cmp(&self.stream))
     }
 }
-impl<T: MergeKey> PartialOrd for Head<T> {
+impl<T: MergeKey, const REV: bool> PartialOrd for Head<T, REV> {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
-impl<T: MergeKey> PartialEq for Head<T> {
+impl<T: MergeKey, const REV: bool> PartialEq for Head<T, REV> {
     fn eq(&self, other: &Self) -> bool {
         self.cmp(other) == Ordering::Equal
     }
 }
-impl<T: MergeKey> Eq for Head<T> {}
+impl<T: MergeKey, const REV: bool> Eq for Head<T, REV> {}
 
 /// Merge sorted iterators into one sorted iterator, comparing keys after `skip` salt bytes.
 pub fn merge<I>(streams: impl IntoIterator<Item = I>, skip: usize) -> Merge<I>
+where
+    I: Iterator,
+    I::Item: MergeKey,
+{
+    merge_in(streams, skip)
+}
+
+/// Merge iterators that are each sorted in **descending** key order (a store's reverse scan of
+/// each range) into one descending iterator, comparing keys after `skip` salt bytes: the newest
+/// first on an ascending time index, lazily.
+///
+/// ```
+/// use rowkey::merge::merge_rev;
+///
+/// let b0 = vec![b"\x00d".to_vec(), b"\x00b".to_vec()];
+/// let b1 = vec![b"\x01e".to_vec(), b"\x01c".to_vec(), b"\x01a".to_vec()];
+/// let merged: Vec<_> = merge_rev(vec![b0.into_iter(), b1.into_iter()], 1).take(3).collect();
+/// assert_eq!(merged, [&b"\x01e"[..], b"\x00d", b"\x01c"]);
+/// ```
+pub fn merge_rev<I>(streams: impl IntoIterator<Item = I>, skip: usize) -> Merge<I, true>
+where
+    I: Iterator,
+    I::Item: MergeKey,
+{
+    merge_in(streams, skip)
+}
+
+fn merge_in<I, const REV: bool>(streams: impl IntoIterator<Item = I>, skip: usize) -> Merge<I, REV>
 where
     I: Iterator,
     I::Item: MergeKey,
@@ -113,13 +163,13 @@ where
     Merge { streams, heap }
 }
 
-/// The iterator of [`merge`].
-pub struct Merge<I: Iterator> {
+/// The iterator of [`merge`] (and, with `REV = true`, of [`merge_rev`]).
+pub struct Merge<I: Iterator, const REV: bool = false> {
     streams: Vec<I>,
-    heap: BinaryHeap<Head<I::Item>>,
+    heap: BinaryHeap<Head<I::Item, REV>>,
 }
 
-impl<I> Iterator for Merge<I>
+impl<I, const REV: bool> Iterator for Merge<I, REV>
 where
     I: Iterator,
     I::Item: MergeKey,
@@ -151,7 +201,7 @@ where
 }
 
 #[cfg(feature = "async")]
-pub use self::stream::{merge_streams, MergeStreams};
+pub use self::stream::{merge_streams, merge_streams_rev, MergeStreams};
 
 #[cfg(feature = "async")]
 mod stream {
@@ -160,7 +210,7 @@ mod stream {
 
     use futures_core::Stream;
 
-    use super::{logical, MergeKey};
+    use super::{before, MergeKey};
 
     /// Merge sorted streams into one sorted stream, comparing keys after `skip` salt bytes.
     /// Waits until every unfinished stream has its next item before yielding the smallest.
@@ -181,6 +231,30 @@ mod stream {
         S: Stream + Unpin,
         S::Item: MergeKey,
     {
+        merge_streams_in(streams, skip)
+    }
+
+    /// [`merge_streams`] for streams each in **descending** key order (reverse scans): one
+    /// descending stream.
+    pub fn merge_streams_rev<S>(
+        streams: impl IntoIterator<Item = S>,
+        skip: usize,
+    ) -> MergeStreams<S, true>
+    where
+        S: Stream + Unpin,
+        S::Item: MergeKey,
+    {
+        merge_streams_in(streams, skip)
+    }
+
+    fn merge_streams_in<S, const REV: bool>(
+        streams: impl IntoIterator<Item = S>,
+        skip: usize,
+    ) -> MergeStreams<S, REV>
+    where
+        S: Stream + Unpin,
+        S::Item: MergeKey,
+    {
         let streams: Vec<S> = streams.into_iter().collect();
         let n = streams.len();
         MergeStreams {
@@ -191,17 +265,17 @@ mod stream {
         }
     }
 
-    /// The stream of [`merge_streams`].
-    pub struct MergeStreams<S: Stream> {
+    /// The stream of [`merge_streams`] (and, with `REV = true`, of [`merge_streams_rev`]).
+    pub struct MergeStreams<S: Stream, const REV: bool = false> {
         streams: Vec<S>,
         heads: Vec<Option<S::Item>>,
         done: Vec<bool>,
         skip: usize,
     }
 
-    impl<S: Stream + Unpin> Unpin for MergeStreams<S> {}
+    impl<S: Stream + Unpin, const REV: bool> Unpin for MergeStreams<S, REV> {}
 
-    impl<S> Stream for MergeStreams<S>
+    impl<S, const REV: bool> Stream for MergeStreams<S, REV>
     where
         S: Stream + Unpin,
         S::Item: MergeKey,
@@ -229,12 +303,13 @@ mod stream {
                 return Poll::Pending;
             }
             let skip = this.skip;
-            let mut best: Option<(usize, &[u8])> = None;
+            let mut best: Option<(usize, &S::Item)> = None;
             for (i, h) in this.heads.iter().enumerate() {
                 if let Some(item) = h {
-                    let key = logical(item.merge_key(), skip);
-                    if best.is_none_or(|(_, b)| key < b) {
-                        best = Some((i, key));
+                    if best.is_none_or(|(_, b)| {
+                        before::<S::Item, REV>(item, b, skip) == core::cmp::Ordering::Less
+                    }) {
+                        best = Some((i, item));
                     }
                 }
             }

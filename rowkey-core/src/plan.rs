@@ -3,10 +3,18 @@
 //!
 //! * [`layout_split_points`] (behind `T::split_points(regions)`): split points derived from a
 //!   key layout — salt bucket boundaries, or even splits of the hash-prefix space.
-//! * [`split_points_from_sample`]: quantiles of a sample of real keys, for layouts with neither.
+//!   Only bytes that vary by construction (salt, hash-prefix characters) are cut, so every
+//!   region is reachable; anything else is [`PlanError::NeedsSample`].
+//! * [`split_points_from_sample`]: quantiles of a sample of real keys, for layouts with neither;
+//!   [`salted_sample_split_points`]: for salted layouts, bucket boundaries kept and each bucket
+//!   split at its own sample quantiles; [`layout_sample_split_points`] (behind
+//!   `T::split_points_from_sample`) picks the right one.
 //! * [`hex_string_split`], [`decimal_string_split`], [`uniform_split`]: HBase `RegionSplitter`
 //!   `HexStringSplit`, `DecimalStringSplit` and `UniformSplit`, byte-identical, with `_range`
 //!   variants for a custom first/last row.
+//! * [`create_table_split_keys`] / [`bytes_split`]: the split keys of HBase
+//!   `Admin.createTable(desc, startKey, endKey, numRegions)` and `Bytes.split`, byte-identical.
+//! * [`lint`]: a plan's problems before the table exists ([`Lint`]).
 //! * [`region_count`] and [`create_statement`] / [`CreateStatement`].
 //!
 //! ```
@@ -25,8 +33,11 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+pub mod lint;
+pub use lint::{Finding, FindingKind, Lint, LintReport, Severity};
+
 use crate::hbase::{ruby_single_quoted, shell_split_literal, to_string_binary};
-use crate::layout::{HashPrefix, Layout};
+use crate::layout::{HashPrefix, Layout, SaltLayout};
 
 /// Why split points could not be planned.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,11 +50,18 @@ pub enum PlanError {
         /// The smallest accepted number.
         min: usize,
     },
-    /// The layout has neither a salt nor a hash prefix on its first field, so the key
-    /// distribution cannot be known from the layout alone.
+    /// The requested split would have to cut bytes whose distribution the layout does not
+    /// tell (data bytes rather than a salt or hash-prefix character), so some regions could be
+    /// unreachable: the layout has neither a salt nor a hash prefix on its first field, or it
+    /// is salted (`salt_buckets`) and more regions than buckets were asked for while nothing
+    /// after the salt is a hash prefix.
     NeedsSample {
         /// The key type's name.
         layout: &'static str,
+        /// The layout's salt buckets, when the layout is salted (then up to this many regions
+        /// can be planned from the layout alone; more need
+        /// [`salted_sample_split_points`]).
+        salt_buckets: Option<u32>,
     },
     /// More regions than salt buckets, but not a multiple of them.
     RegionsNotMultipleOfBuckets {
@@ -89,6 +107,21 @@ pub enum PlanError {
         /// What is inconsistent.
         reason: String,
     },
+    /// [`salted_sample_split_points`] for a layout without a salt.
+    NotSalted {
+        /// The key type's name.
+        layout: &'static str,
+    },
+    /// A sample key that no key of the layout can equal (e.g. a salt byte at or above the
+    /// bucket count, or a key shorter than the salt).
+    InvalidSampleKey {
+        /// Position of the key in the sample.
+        index: usize,
+        /// The key (HBase `toStringBinary` form).
+        key: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// More regions than [`MAX_REGIONS`].
     RegionLimit {
         /// Regions asked for.
@@ -120,16 +153,33 @@ impl fmt::Display for PlanError {
             PlanError::TooFewRegions { regions, min } => {
                 write!(f, "{regions} regions requested; at least {min} needed")
             }
-            PlanError::NeedsSample { layout } => write!(
+            PlanError::NeedsSample {
+                layout,
+                salt_buckets: None,
+            } => write!(
                 f,
                 "`{layout}` has no salt and no hash prefix on its first field, so its key \
                  distribution cannot be derived from the layout; compute split points from a \
                  sample of real keys with `rowkey::plan::split_points_from_sample`"
             ),
+            PlanError::NeedsSample {
+                layout,
+                salt_buckets: Some(buckets),
+            } => write!(
+                f,
+                "`{layout}` is salted into {buckets} buckets, but no hash prefix follows the \
+                 salt: splitting a bucket would cut data bytes whose values the layout does not \
+                 tell (e.g. the high byte of a u64 id, which is 0x00 for every realistic id), \
+                 leaving regions no key can reach; plan at most {buckets} regions from the \
+                 layout, or split each bucket at the quantiles of a sample of real keys with \
+                 `rowkey::plan::salted_sample_split_points` (`T::split_points_from_sample`)"
+            ),
             PlanError::RegionsNotMultipleOfBuckets { regions, buckets } => write!(
                 f,
                 "{regions} regions for {buckets} salt buckets: more regions than buckets must be \
-                 a multiple of the buckets (e.g. {} or {}) so that every bucket is split alike",
+                 a multiple of the buckets (e.g. {} or {}) so that every bucket is split alike; \
+                 for other counts split each bucket at the quantiles of a sample of real keys \
+                 with `rowkey::plan::salted_sample_split_points` (`T::split_points_from_sample`)",
                 buckets,
                 u64::from(*buckets) * 2
             ),
@@ -152,6 +202,17 @@ impl fmt::Display for PlanError {
                 "split granularity ({regions}) is greater than the range ({range})"
             ),
             PlanError::InvalidLayout { reason } => write!(f, "inconsistent key layout: {reason}"),
+            PlanError::NotSalted { layout } => write!(
+                f,
+                "`{layout}` has no salt, so there are no bucket boundaries to keep; use \
+                 `rowkey::plan::split_points_from_sample` (or `T::split_points_from_sample`)"
+            ),
+            PlanError::InvalidSampleKey { index, key, reason } => {
+                write!(
+                    f,
+                    "sample key {index} ({key}) is not a key of the layout: {reason}"
+                )
+            }
             PlanError::RegionLimit { regions, max } => write!(
                 f,
                 "{regions} regions requested; rowkey::plan plans at most {max}"
@@ -562,6 +623,156 @@ pub fn uniform_split_range(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Bytes.split and Admin.createTable(desc, startKey, endKey, numRegions)
+// ---------------------------------------------------------------------------------------------
+
+/// HBase `Bytes.split(a, b, inclusive, num)`, byte-identical: `num + 2` keys — `a`, the `num`
+/// points dividing `[a, b]` evenly, and `b`.
+///
+/// Followed line by line from `Bytes.iterateOnSplits`:
+/// 1. the shorter of `a` and `b` is right-padded with `0x00` to the longer one's length;
+///    unless padded `a` sorts before padded `b`: error ("b <= a");
+/// 2. `diff = b - a` as unsigned big-endian numbers (`+ 1` when `inclusive`);
+/// 3. while `diff < num + 1`, both padded rows get one more `0x00` byte and the split is
+///    retried — then the first and last keys returned are these padded rows, not `a` and `b`;
+/// 4. `interval = floor(diff / (num + 1))` and point `i` is `a + i * interval` as big-endian
+///    bytes of the padded length (Java's `BigInteger.toByteArray` with the `{1, 0}` header
+///    stripped again; the header's `0x00` byte is always the one dropped, since every point is
+///    below `b`).
+///
+/// The points are strictly increasing, all above `a` and below `b`. Note that this divides the
+/// raw *byte* space: for keys drawn from a smaller alphabet (hex or decimal digits) most points
+/// fall between the characters keys use — see [`create_table_split_keys`] and [`lint`].
+///
+/// # Errors
+///
+/// [`PlanError::EmptyRange`] unless padded `a` sorts before padded `b`;
+/// [`PlanError::TooFewRegions`] for `num == 0` (one part; HBase: "num cannot be <= 0");
+/// [`PlanError::RegionLimit`] when `num + 1` is above [`MAX_REGIONS`].
+///
+/// ```
+/// use rowkey::plan::bytes_split;
+///
+/// assert_eq!(bytes_split(b"a", b"z", false, 2)?, [b"a", b"i", b"q", b"z"]);
+/// // Too small a range: both ends grow by a 0x00 byte, and are returned that way.
+/// assert_eq!(
+///     bytes_split(b"a", b"b", false, 3)?,
+///     [b"a\x00", b"a\x40", b"a\x80", b"a\xC0", b"b\x00"]
+/// );
+/// # Ok::<(), rowkey::plan::PlanError>(())
+/// ```
+pub fn bytes_split(
+    a: &[u8],
+    b: &[u8],
+    inclusive: bool,
+    num: usize,
+) -> Result<Vec<Vec<u8>>, PlanError> {
+    let len = a.len().max(b.len());
+    let mut a_padded = a.to_vec();
+    a_padded.resize(len, 0);
+    let mut b_padded = b.to_vec();
+    b_padded.resize(len, 0);
+    if a_padded >= b_padded {
+        return Err(PlanError::EmptyRange {
+            first: to_string_binary(a),
+            last: to_string_binary(b),
+        });
+    }
+    if num == 0 {
+        return Err(PlanError::TooFewRegions { regions: 1, min: 2 });
+    }
+    check_limit(num.saturating_add(1))?;
+    let splits = Nat::from_u128((num as u128) + 1);
+    // The first and last keys returned: `a` and `b` as given, or after a retry, padded.
+    let (mut first, mut last) = (a.to_vec(), b.to_vec());
+    let diff = loop {
+        let start = Nat::from_be_bytes(&a_padded);
+        let stop = Nat::from_be_bytes(&b_padded);
+        let mut diff = stop.checked_sub(&start).unwrap_or_else(Nat::zero);
+        if inclusive {
+            diff = diff.mul_add_small(1, 1);
+        }
+        if diff >= splits {
+            break diff;
+        }
+        // "when diffBI < splitBI, use an additional byte to increase diffBI"
+        a_padded.push(0);
+        b_padded.push(0);
+        first.clone_from(&a_padded);
+        last.clone_from(&b_padded);
+    };
+    let (interval, _) = diff.div_rem_small(num as u64 + 1);
+    let mut out = Vec::with_capacity(num + 2);
+    out.push(first);
+    let mut cur = Nat::from_be_bytes(&a_padded);
+    for _ in 0..num {
+        cur = cur.add(&interval);
+        out.push(cur.to_be_padded(a_padded.len()));
+    }
+    out.push(last);
+    Ok(out)
+}
+
+/// The split keys HBase's `Admin.createTable(desc, startKey, endKey, numRegions)` creates a
+/// table with, byte-identical: fewer than 3 regions is an error; 3 regions are split at
+/// `[start, end]`; more at `Bytes.split(start, end, regions - 3)` ([`bytes_split`], not
+/// inclusive), whose first and last keys are `start` and `end` themselves — so the first region
+/// is `(-∞, start)` and the last `[end, +∞)`, and only `regions - 2` regions divide the range.
+///
+/// The division is over raw bytes. The HBase reference guide's pitfall: for keys that are
+/// lowercase hex strings, `createTable(desc, "0000000000000000", "ffffffffffffffff", 10)` puts
+/// split keys between `0x30` (`'0'`) and `0x66` (`'f'`), most of them between `'9'` and `'a'`
+/// where no hex character is, so keys land in only 3 of the 10 regions. Check a plan with
+/// [`lint`]; for hex keys use [`hex_string_split_range`] or `T::split_points`.
+///
+/// # Errors
+///
+/// [`PlanError::TooFewRegions`] below 3 regions ("Must create at least three regions"),
+/// [`PlanError::EmptyRange`] unless `start` sorts before `end` ("Start key must be smaller than
+/// end key"; also when they are equal after padding, as `Bytes.split` refuses),
+/// [`PlanError::InvalidRow`] for an empty `start` (HBase's `createTable` passes it on as an
+/// empty split key and then refuses it), [`PlanError::RegionLimit`] above [`MAX_REGIONS`].
+///
+/// ```
+/// use rowkey::plan::create_table_split_keys;
+///
+/// assert_eq!(create_table_split_keys(b"a", b"z", 5)?, [b"a", b"i", b"q", b"z"]);
+/// assert_eq!(create_table_split_keys(b"a", b"z", 3)?, [b"a", b"z"]);
+/// let hex = create_table_split_keys(b"0000000000000000", b"ffffffffffffffff", 10)?;
+/// assert_eq!(hex.len(), 9);
+/// assert_eq!(&hex[1][..2], b"6\xF6"); // '0'..'6' all below the first split inside the range
+/// # Ok::<(), rowkey::plan::PlanError>(())
+/// ```
+pub fn create_table_split_keys(
+    start: &[u8],
+    end: &[u8],
+    regions: usize,
+) -> Result<Vec<Vec<u8>>, PlanError> {
+    if regions < 3 {
+        return Err(PlanError::TooFewRegions { regions, min: 3 });
+    }
+    check_limit(regions)?;
+    if start >= end {
+        return Err(PlanError::EmptyRange {
+            first: to_string_binary(start),
+            last: to_string_binary(end),
+        });
+    }
+    if start.is_empty() {
+        // HBase accepts the call, then refuses the split keys it made.
+        return Err(PlanError::InvalidRow {
+            row: String::new(),
+            reason: "an empty start key becomes an empty split key, which HBase refuses \
+                     (\"Empty split key must not be passed in the split keys.\")",
+        });
+    }
+    if regions == 3 {
+        return Ok(vec![start.to_vec(), end.to_vec()]);
+    }
+    bytes_split(start, end, false, regions - 3)
+}
+
+// ---------------------------------------------------------------------------------------------
 // Split points from a key sample, region count, create statement
 // ---------------------------------------------------------------------------------------------
 
@@ -572,7 +783,8 @@ pub fn uniform_split_range(
 ///
 /// Use this for layouts whose distribution the layout cannot tell (no salt, no hash prefix):
 /// sample real keys, e.g. every 1000th row of an existing table or a day of production data.
-/// The sample is held in memory and sorted.
+/// The sample is held in memory and sorted. For salted layouts prefer
+/// [`salted_sample_split_points`], which keeps every bucket boundary as a split.
 ///
 /// ```
 /// use rowkey_core::plan::split_points_from_sample;
@@ -589,10 +801,15 @@ pub fn split_points_from_sample(
     regions: usize,
 ) -> Vec<Vec<u8>> {
     let mut sample: Vec<Vec<u8>> = keys.into_iter().map(|k| k.as_ref().to_vec()).collect();
+    sample.sort_unstable();
+    quantile_points(&sample, regions)
+}
+
+/// The quantile points of a sorted sample (see [`split_points_from_sample`]).
+fn quantile_points(sample: &[Vec<u8>], regions: usize) -> Vec<Vec<u8>> {
     if regions < 2 || sample.is_empty() {
         return Vec::new();
     }
-    sample.sort_unstable();
     let len = sample.len();
     // With more regions than keys every key is a quantile already; `len + 1` gives the same
     // points and keeps the loop short.
@@ -794,19 +1011,19 @@ fn hash_prefix_points(hp: HashPrefix, parts: usize) -> Result<Vec<Vec<u8>>, Plan
         .collect())
 }
 
-/// Points splitting the raw byte space of the next `k` bytes evenly, with the smallest
-/// `k <= 8` such that `256^k >= parts`.
-fn byte_space_points(parts: usize) -> Vec<Vec<u8>> {
-    let mut k = 1usize;
-    while k < 8 && (1u128 << (8 * k)) < parts as u128 {
-        k += 1;
+/// `(buckets, width)` of a salt, or [`PlanError::InvalidLayout`] when they do not fit.
+fn checked_salt(salt: SaltLayout) -> Result<(u64, usize), PlanError> {
+    let buckets = u64::from(salt.buckets);
+    let width = salt.width;
+    if buckets == 0 || width == 0 || width > 8 || (width < 8 && buckets > 1u64 << (8 * width)) {
+        return Err(PlanError::InvalidLayout {
+            reason: format!(
+                "{} salt buckets do not fit a {}-byte salt",
+                salt.buckets, salt.width
+            ),
+        });
     }
-    even_points(1u128 << (8 * k), parts)
-        .map(|p| {
-            let b = p.to_be_bytes();
-            b.get(b.len() - k..).unwrap_or_default().to_vec()
-        })
-        .collect()
+    Ok((buckets, width))
 }
 
 fn salt_bytes(bucket: u64, width: usize) -> Vec<u8> {
@@ -823,16 +1040,24 @@ fn salt_bytes(bucket: u64, width: usize) -> Vec<u8> {
 ///   buckets, else 2 bytes big-endian).
 ///   * `regions == B`: a split at every bucket `1..B`.
 ///   * `regions < B`: splits at evenly spaced bucket boundaries (`floor(j * B / regions)`).
-///   * `regions == m * B`: every bucket is split into `m` parts over what follows the salt —
-///     the hex (or raw) space of the first field's hash prefix if it has one, else evenly over
-///     the raw byte space of the next byte(s).
-///   * other counts above `B`: [`PlanError::RegionsNotMultipleOfBuckets`].
+///   * `regions == m * B` and the first field has a hash prefix: every bucket is split into
+///     `m` parts over the hex (or raw) space of that hash prefix, which follows the salt.
+///   * other counts above `B` with a hash prefix: [`PlanError::RegionsNotMultipleOfBuckets`].
+///   * any count above `B` without a hash prefix: [`PlanError::NeedsSample`]. What follows the
+///     salt is data whose distribution the layout does not tell — a `u64` id's first byte is
+///     `0x00` for every realistic id, so splitting each bucket at byte `0x80` would leave half
+///     the regions empty. Split each bucket at the quantiles of a sample of real keys with
+///     [`salted_sample_split_points`] (`T::split_points_from_sample`) instead.
+///
+///   Every plan returned here only cuts bytes that vary by construction (the salt, a hash-prefix
+///   character), so every region is reachable by keys of the layout.
 /// * **Hash prefix on the first field** (`#[hash_prefix(N)]`): evenly over the hex-character
 ///   space of the first `min(N, 8)` characters, using only `0-9a-f` so that every region is
 ///   reachable (a naive byte split of `"0000"`..`"ffff"` would leave most regions empty);
 ///   `#[hash_prefix(N, raw)]` evenly over the first `min(N, 8)` raw bytes. A `#[desc]` field's
 ///   hash prefix is stored as is, so this holds for it too.
-/// * **Neither**: [`PlanError::NeedsSample`] — use [`split_points_from_sample`].
+/// * **Neither**: [`PlanError::NeedsSample`] — use [`split_points_from_sample`] (or
+///   `T::split_points_from_sample`).
 ///
 /// `regions == 1` gives no points.
 ///
@@ -862,7 +1087,18 @@ fn salt_bytes(bucket: u64, width: usize) -> Vec<u8> {
 ///
 /// const PLAIN: FieldLayout = FieldLayout { hash_prefix: None, ..USER };
 /// let plain = Layout { name: "Plain", fields: &[PLAIN], ..hashed };
-/// assert_eq!(layout_split_points(&plain, 4), Err(PlanError::NeedsSample { layout: "Plain" }));
+/// assert_eq!(
+///     layout_split_points(&plain, 4),
+///     Err(PlanError::NeedsSample { layout: "Plain", salt_buckets: None })
+/// );
+///
+/// // Salted, but nothing after the salt is known to vary: 16 regions at most from the layout.
+/// let salted_plain = Layout { salt: Some(salt), ..plain };
+/// assert_eq!(layout_split_points(&salted_plain, 16)?.len(), 15);
+/// assert_eq!(
+///     layout_split_points(&salted_plain, 32),
+///     Err(PlanError::NeedsSample { layout: "Plain", salt_buckets: Some(16) })
+/// );
 /// # Ok::<(), PlanError>(())
 /// ```
 pub fn layout_split_points(layout: &Layout, regions: usize) -> Result<Vec<Vec<u8>>, PlanError> {
@@ -875,22 +1111,22 @@ pub fn layout_split_points(layout: &Layout, regions: usize) -> Result<Vec<Vec<u8
     check_limit(regions)?;
     let first_hash = layout.fields.first().and_then(|f| f.hash_prefix);
     if let Some(salt) = layout.salt {
-        let buckets = u64::from(salt.buckets);
-        let width = salt.width;
-        if buckets == 0 || width == 0 || width > 8 || (width < 8 && buckets > 1u64 << (8 * width)) {
-            return Err(PlanError::InvalidLayout {
-                reason: format!(
-                    "{} salt buckets do not fit a {}-byte salt",
-                    salt.buckets, salt.width
-                ),
-            });
-        }
+        let (buckets, width) = checked_salt(salt)?;
         let r = regions as u64;
         if r <= buckets {
             return Ok(even_points(u128::from(buckets), regions)
                 .map(|k| salt_bytes(k as u64, width))
                 .collect());
         }
+        // Only a hash prefix right after the salt is known to vary within a bucket; any other
+        // byte there is data (a u64 id's high byte is 0x00 for every realistic id), and an even
+        // split of it would plan regions that no key reaches.
+        let Some(hp) = first_hash else {
+            return Err(PlanError::NeedsSample {
+                layout: layout.name,
+                salt_buckets: Some(salt.buckets),
+            });
+        };
         if !r.is_multiple_of(buckets) {
             return Err(PlanError::RegionsNotMultipleOfBuckets {
                 regions,
@@ -898,10 +1134,7 @@ pub fn layout_split_points(layout: &Layout, regions: usize) -> Result<Vec<Vec<u8
             });
         }
         let parts = (r / buckets) as usize;
-        let within = match first_hash {
-            Some(hp) => hash_prefix_points(hp, parts)?,
-            None => byte_space_points(parts),
-        };
+        let within = hash_prefix_points(hp, parts)?;
         let mut out = Vec::with_capacity(regions - 1);
         for k in 0..buckets {
             let prefix = salt_bytes(k, width);
@@ -920,15 +1153,257 @@ pub fn layout_split_points(layout: &Layout, regions: usize) -> Result<Vec<Vec<u8
         Some(hp) => hash_prefix_points(hp, regions),
         None => Err(PlanError::NeedsSample {
             layout: layout.name,
+            salt_buckets: None,
         }),
     }
+}
+
+/// Split points for a salted layout from a sample of its keys: every salt bucket boundary is a
+/// split, and each bucket is split further at the quantiles of its own sample keys (as
+/// [`split_points_from_sample`] does for the whole sample). Use it when a salted layout needs
+/// more regions than buckets and nothing after the salt is a hash prefix — where
+/// [`layout_split_points`] returns [`PlanError::NeedsSample`] — or when the region count is not
+/// a multiple of the buckets.
+///
+/// **How regions are distributed among buckets.** Every bucket gets at least one region (its
+/// boundary is always a split). The `regions - B` further regions go, one at a time, to the
+/// bucket with the most sample keys per region so far (ties to the lower bucket): D'Hondt
+/// apportionment, i.e. proportional to each bucket's sample count, and it minimizes the largest
+/// number of sample keys any one region gets. A bucket gets at most as many regions as it has
+/// distinct sample keys, and heavy duplicates can merge quantiles, so the plan may have fewer
+/// than `regions - 1` points (never more); a bucket with no sample keys keeps one region.
+/// Keeping the boundaries has a cost when `regions` is not a multiple of `B`: 40 regions over
+/// 16 equal buckets give 8 buckets 3 regions and 8 buckets 2, a max/mean skew of 1.25.
+///
+/// With fewer regions than buckets, not every boundary can be kept: when `regions` divides
+/// `B` the points are [`layout_split_points`]'s bucket boundaries (equal groups of buckets);
+/// otherwise equal groups are impossible (16 buckets in 7 regions would give some regions 3
+/// buckets and others 2, a skew of 1.31), so the points are the quantiles of the whole sample,
+/// as [`split_points_from_sample`].
+///
+/// The sample is held in memory and sorted; every key must start with a salt below the bucket
+/// count (as every key of the layout does).
+///
+/// # Errors
+///
+/// [`PlanError::TooFewRegions`] for 0 regions, [`PlanError::NotSalted`] for a layout without a
+/// salt (use [`split_points_from_sample`]), [`PlanError::InvalidLayout`],
+/// [`PlanError::InvalidSampleKey`] for a key shorter than the salt or with a salt at or above
+/// the bucket count, [`PlanError::RegionLimit`] above [`MAX_REGIONS`].
+///
+/// ```
+/// use rowkey::plan::salted_sample_split_points;
+/// use rowkey::RowKey;
+///
+/// #[derive(RowKey)]
+/// struct Order {
+///     #[salt(buckets = 4)]
+///     id: u64,
+/// }
+///
+/// let sample: Vec<Vec<u8>> = (0..4000u64)
+///     .map(|id| Order { id }.to_row_key().map(|k| k.to_vec()))
+///     .collect::<Result<_, _>>()?;
+/// // `Order::split_points(8)` would need to cut the id's bytes: NeedsSample. From a sample:
+/// let points = salted_sample_split_points(Order::LAYOUT, &sample, 8)?;
+/// assert_eq!(points.len(), 7);
+/// assert_eq!([points[1].as_slice(), &points[3], &points[5]], [[1], [2], [3]]); // bucket boundaries kept
+/// // Same thing through the key type:
+/// assert_eq!(Order::split_points_from_sample(&sample, 8)?, points);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn salted_sample_split_points(
+    layout: &Layout,
+    keys: impl IntoIterator<Item = impl AsRef<[u8]>>,
+    regions: usize,
+) -> Result<Vec<Vec<u8>>, PlanError> {
+    if regions == 0 {
+        return Err(PlanError::TooFewRegions { regions, min: 1 });
+    }
+    check_limit(regions)?;
+    let Some(salt) = layout.salt else {
+        return Err(PlanError::NotSalted {
+            layout: layout.name,
+        });
+    };
+    let (buckets, width) = checked_salt(salt)?;
+    let nb = usize::try_from(buckets).unwrap_or(usize::MAX);
+    let mut per_bucket: Vec<Vec<Vec<u8>>> = Vec::new();
+    // Bucket boundaries alone (regions divide the buckets), or the whole sample's quantiles
+    // (fewer regions that do not divide them), or per-bucket quantiles (more regions).
+    let boundaries_only = regions <= nb && nb.is_multiple_of(regions);
+    let grouping = regions > nb;
+    let mut whole: Vec<Vec<u8>> = Vec::new();
+    if grouping {
+        per_bucket.resize_with(nb, Vec::new);
+    }
+    for (index, key) in keys.into_iter().enumerate() {
+        let key = key.as_ref();
+        let bucket = match key.get(..width) {
+            Some(prefix) => prefix
+                .iter()
+                .fold(0u64, |acc, &b| (acc << 8) | u64::from(b)),
+            None => {
+                return Err(PlanError::InvalidSampleKey {
+                    index,
+                    key: to_string_binary(key),
+                    reason: format!("shorter than the {width}-byte salt of `{}`", layout.name),
+                })
+            }
+        };
+        if bucket >= buckets {
+            return Err(PlanError::InvalidSampleKey {
+                index,
+                key: to_string_binary(key),
+                reason: format!(
+                    "salt {bucket} is not below the {buckets} buckets of `{}`",
+                    layout.name
+                ),
+            });
+        }
+        if grouping {
+            if let Some(b) = usize::try_from(bucket)
+                .ok()
+                .and_then(|b| per_bucket.get_mut(b))
+            {
+                b.push(key.to_vec());
+            }
+        } else if !boundaries_only {
+            whole.push(key.to_vec());
+        }
+    }
+    if boundaries_only {
+        return layout_split_points(
+            &Layout {
+                salt: Some(salt),
+                ..*layout
+            },
+            regions,
+        );
+    }
+    if !grouping {
+        whole.sort_unstable();
+        return Ok(quantile_points(&whole, regions));
+    }
+    let mut distinct = Vec::with_capacity(nb);
+    for b in &mut per_bucket {
+        b.sort_unstable();
+        let d = b.windows(2).filter(|w| w.first() != w.get(1)).count() + usize::from(!b.is_empty());
+        distinct.push(d);
+    }
+    let parts = apportion(&per_bucket, &distinct, regions - nb);
+    let mut out = Vec::with_capacity(regions - 1);
+    for (k, (sample, &m)) in per_bucket.iter().zip(&parts).enumerate() {
+        if k > 0 {
+            out.push(salt_bytes(k as u64, width));
+        }
+        out.extend(quantile_points(sample, m));
+    }
+    Ok(out)
+}
+
+/// Keys per region of one bucket, ordered by `keys / parts` (exact rational comparison), ties
+/// to the lower bucket.
+#[derive(PartialEq, Eq)]
+struct Load {
+    keys: u64,
+    parts: u64,
+    bucket: usize,
+}
+
+impl Ord for Load {
+    fn cmp(&self, other: &Self) -> Ordering {
+        (u128::from(self.keys) * u128::from(other.parts))
+            .cmp(&(u128::from(other.keys) * u128::from(self.parts)))
+            .then_with(|| other.bucket.cmp(&self.bucket))
+    }
+}
+
+impl PartialOrd for Load {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Regions per bucket: one each, then `extra` more by D'Hondt (each to the bucket with the most
+/// keys per region so far), capped at each bucket's distinct keys.
+fn apportion(per_bucket: &[Vec<Vec<u8>>], distinct: &[usize], extra: usize) -> Vec<usize> {
+    let mut parts = vec![1usize; per_bucket.len()];
+    let mut heap: std::collections::BinaryHeap<Load> = per_bucket
+        .iter()
+        .zip(distinct)
+        .enumerate()
+        .filter(|(_, (_, &d))| d > 1)
+        .map(|(bucket, (keys, _))| Load {
+            keys: keys.len() as u64,
+            parts: 1,
+            bucket,
+        })
+        .collect();
+    for _ in 0..extra {
+        let Some(top) = heap.pop() else { break };
+        let (Some(p), Some(&d)) = (parts.get_mut(top.bucket), distinct.get(top.bucket)) else {
+            continue;
+        };
+        *p += 1;
+        if *p < d {
+            heap.push(Load {
+                parts: *p as u64,
+                ..top
+            });
+        }
+    }
+    parts
+}
+
+/// Split points from a sample of keys of `layout`: [`salted_sample_split_points`] for a salted
+/// layout (bucket boundaries kept), [`split_points_from_sample`] otherwise. What
+/// `T::split_points_from_sample(keys, regions)` returns.
+///
+/// # Errors
+///
+/// As [`salted_sample_split_points`] for salted layouts; [`PlanError::TooFewRegions`] for 0
+/// regions and [`PlanError::RegionLimit`] above [`MAX_REGIONS`] otherwise.
+///
+/// ```
+/// use rowkey::plan::layout_sample_split_points;
+/// use rowkey::RowKey;
+///
+/// #[derive(RowKey)]
+/// struct Event {
+///     #[sep]
+///     host: String,
+///     ts: u64,
+/// }
+///
+/// let sample: Vec<Vec<u8>> = (0..100u64)
+///     .map(|ts| Event { host: format!("h{}", ts % 10), ts }.to_row_key().map(|k| k.to_vec()))
+///     .collect::<Result<_, _>>()?;
+/// let points = layout_sample_split_points(Event::LAYOUT, &sample, 5)?;
+/// assert_eq!(points.len(), 4);
+/// assert!(points[0].starts_with(b"h2"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn layout_sample_split_points(
+    layout: &Layout,
+    keys: impl IntoIterator<Item = impl AsRef<[u8]>>,
+    regions: usize,
+) -> Result<Vec<Vec<u8>>, PlanError> {
+    if layout.salt.is_some() {
+        return salted_sample_split_points(layout, keys, regions);
+    }
+    if regions == 0 {
+        return Err(PlanError::TooFewRegions { regions, min: 1 });
+    }
+    check_limit(regions)?;
+    Ok(split_points_from_sample(keys, regions))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::hbase::from_string_binary;
-    use crate::layout::{FieldEncoding, FieldLayout, SaltKind, SaltLayout};
+    use crate::layout::{FieldEncoding, FieldLayout, SaltKind};
     use proptest::prelude::*;
 
     fn strs(points: &[Vec<u8>]) -> Vec<String> {
@@ -975,6 +1450,144 @@ mod tests {
         assert_eq!(&forty[36..], ["ecccccbe", "f3333324", "f999998a"]);
         assert!(hex_string_split(0).is_empty());
         assert!(hex_string_split(1).is_empty());
+    }
+
+    fn hex(s: &str) -> Vec<u8> {
+        (0..s.len() / 2)
+            .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap())
+            .collect()
+    }
+
+    fn hexes(v: &[&str]) -> Vec<Vec<u8>> {
+        v.iter().map(|s| hex(s)).collect()
+    }
+
+    // Expected values below come from a transliteration of HBase `Bytes.iterateOnSplits` (Java
+    // `BigInteger` with the `{1, 0}` header and `toByteArray`, the 0x00-padding retry) and
+    // `HBaseAdmin.createTable(desc, startKey, endKey, numRegions)`.
+    #[test]
+    fn create_table_split_keys_match_hbase() {
+        // The known value: 'a'..'z', 5 regions.
+        assert_eq!(
+            create_table_split_keys(b"a", b"z", 5).unwrap(),
+            hexes(&["61", "69", "71", "7a"])
+        );
+        // The reference guide's hex pitfall.
+        assert_eq!(
+            create_table_split_keys(b"0000000000000000", b"ffffffffffffffff", 10).unwrap(),
+            hexes(&[
+                "30303030303030303030303030303030",
+                "36f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6",
+                "3dbdbdbdbdbdbdbdbdbdbdbdbdbdbdbc",
+                "44848484848484848484848484848482",
+                "4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b48",
+                "5212121212121212121212121212120e",
+                "58d8d8d8d8d8d8d8d8d8d8d8d8d8d8d4",
+                "5f9f9f9f9f9f9f9f9f9f9f9f9f9f9f9a",
+                "66666666666666666666666666666666",
+            ])
+        );
+        // All 0x00 .. all 0xFF.
+        assert_eq!(
+            create_table_split_keys(&[0; 8], &[0xFF; 8], 10).unwrap(),
+            hexes(&[
+                "0000000000000000",
+                "1fffffffffffffff",
+                "3ffffffffffffffe",
+                "5ffffffffffffffd",
+                "7ffffffffffffffc",
+                "9ffffffffffffffb",
+                "bffffffffffffffa",
+                "dffffffffffffff9",
+                "ffffffffffffffff",
+            ])
+        );
+        // Different lengths: the shorter is padded with 0x00 for the arithmetic, but returned
+        // as given.
+        assert_eq!(
+            create_table_split_keys(b"a", b"b\x00\x10", 5).unwrap(),
+            hexes(&["61", "61555a", "61aab4", "620010"])
+        );
+        // Tiny range: diff 1 < 8 parts, so both ends grow by a 0x00 byte (and are returned so).
+        assert_eq!(
+            create_table_split_keys(b"a", b"b", 10).unwrap(),
+            hexes(&["6100", "6120", "6140", "6160", "6180", "61a0", "61c0", "61e0", "6200"])
+        );
+        // ... twice when once is not enough.
+        let two = create_table_split_keys(b"\x00", b"\x00\x01", 302).unwrap();
+        assert_eq!(two.len(), 301);
+        assert_eq!(
+            &two[..4],
+            hexes(&["00000000", "000000da", "000001b4", "0000028e"])
+        );
+        assert_eq!(&two[299..], hexes(&["0000fe9e", "00010000"]));
+        assert_eq!(
+            create_table_split_keys(b"aaaaa", b"zzzzz", 4).unwrap(),
+            hexes(&["6161616161", "6dedededed", "7a7a7a7a7a"])
+        );
+        // Three regions: the two keys as given.
+        assert_eq!(
+            create_table_split_keys(b"\x01", b"\x01\x00", 3).unwrap(),
+            [vec![1], vec![1, 0]]
+        );
+        // Errors, as HBase.
+        assert_eq!(
+            create_table_split_keys(b"a", b"z", 2),
+            Err(PlanError::TooFewRegions { regions: 2, min: 3 })
+        );
+        assert!(matches!(
+            create_table_split_keys(b"z", b"a", 5),
+            Err(PlanError::EmptyRange { .. })
+        ));
+        assert!(matches!(
+            create_table_split_keys(b"a", b"a", 5),
+            Err(PlanError::EmptyRange { .. })
+        ));
+        // Raw order is fine, but equal after padding: Bytes.split's "b <= a".
+        assert!(matches!(
+            create_table_split_keys(b"\x01", b"\x01\x00", 4),
+            Err(PlanError::EmptyRange { .. })
+        ));
+        assert!(matches!(
+            create_table_split_keys(b"", b"\xff", 4),
+            Err(PlanError::InvalidRow { .. })
+        ));
+        assert!(matches!(
+            create_table_split_keys(b"a", b"z", MAX_REGIONS + 1),
+            Err(PlanError::RegionLimit { .. })
+        ));
+    }
+
+    #[test]
+    fn bytes_split_matches_hbase() {
+        assert_eq!(
+            bytes_split(b"a", b"z", false, 2).unwrap(),
+            hexes(&["61", "69", "71", "7a"])
+        );
+        // Inclusive: the range is one larger (what UniformSplit uses).
+        assert_eq!(
+            bytes_split(b"", &[0xFF; 8], true, 3).unwrap(),
+            [
+                vec![],
+                hex("4000000000000000"),
+                hex("8000000000000000"),
+                hex("c000000000000000"),
+                vec![0xFF; 8]
+            ]
+        );
+        assert!(matches!(
+            bytes_split(b"a", b"b", false, 0),
+            Err(PlanError::TooFewRegions { .. })
+        ));
+        assert!(matches!(
+            bytes_split(b"", b"", false, 1),
+            Err(PlanError::EmptyRange { .. })
+        ));
+        // UniformSplit is Bytes.split(first, last, true, n - 1) without its two ends.
+        for n in [2usize, 3, 7, 40] {
+            let full = bytes_split(b"", &[0xFF; 8], true, n - 1).unwrap();
+            assert_eq!(full[1..n].to_vec(), uniform_split(n));
+        }
     }
 
     #[test]
@@ -1322,7 +1935,13 @@ mod tests {
     #[test]
     fn layout_needs_sample() {
         let e = layout_split_points(&layout(&[PLAIN], None), 4).unwrap_err();
-        assert_eq!(e, PlanError::NeedsSample { layout: "K" });
+        assert_eq!(
+            e,
+            PlanError::NeedsSample {
+                layout: "K",
+                salt_buckets: None
+            }
+        );
         assert!(e.to_string().contains("split_points_from_sample"));
         assert!(layout_split_points(&layout(&[], None), 4).is_err());
         // One region never needs a sample.
@@ -1333,7 +1952,7 @@ mod tests {
 
     #[test]
     fn layout_salt_buckets() {
-        let l = layout(&[PLAIN], Some((16, 1)));
+        let l = layout(&[HEX4], Some((16, 1)));
         let pts = layout_split_points(&l, 16).unwrap();
         assert_eq!(pts, (1..16u8).map(|b| vec![b]).collect::<Vec<_>>());
         assert_eq!(layout_split_points(&l, 4).unwrap(), [[4], [8], [12]]);
@@ -1348,18 +1967,28 @@ mod tests {
             }
         );
         assert!(e.to_string().contains("multiple"));
-        // A multiple: each bucket split over the next byte.
-        let pts = layout_split_points(&l, 32).unwrap();
-        assert_eq!(pts.len(), 31);
-        assert_eq!(pts[0], [0, 0x80]);
-        assert_eq!(pts[1], [1]);
-        assert_eq!(pts[2], [1, 0x80]);
-        assert_strictly_increasing(&pts);
-        // 300 parts per bucket need two bytes.
-        let pts = layout_split_points(&layout(&[PLAIN], Some((2, 1))), 600).unwrap();
-        assert_eq!(pts.len(), 599);
-        assert_strictly_increasing(&pts);
-        assert_eq!(pts[0].len(), 3);
+        assert!(e.to_string().contains("salted_sample_split_points"));
+        // Without a hash prefix after the salt, nothing within a bucket is known to vary: more
+        // regions than buckets need a sample (never a split at byte 0x80 of a u64 id).
+        let l = layout(&[PLAIN], Some((16, 1)));
+        let e = layout_split_points(&l, 32).unwrap_err();
+        assert_eq!(
+            e,
+            PlanError::NeedsSample {
+                layout: "K",
+                salt_buckets: Some(16)
+            }
+        );
+        assert!(e.to_string().contains("salted_sample_split_points"), "{e}");
+        assert!(e.to_string().contains("16 buckets"), "{e}");
+        assert_eq!(
+            layout_split_points(&l, 20),
+            Err(PlanError::NeedsSample {
+                layout: "K",
+                salt_buckets: Some(16)
+            })
+        );
+        assert_eq!(layout_split_points(&l, 16).unwrap().len(), 15);
     }
 
     #[test]
@@ -1389,9 +2018,14 @@ mod tests {
         assert_eq!(pts[0], [0, 1]);
         assert_eq!(pts[998], [0x03, 0xE7]);
         assert_strictly_increasing(&pts);
-        let pts = layout_split_points(&l, 2000).unwrap();
+        assert!(matches!(
+            layout_split_points(&l, 2000),
+            Err(PlanError::NeedsSample { .. })
+        ));
+        let pts = layout_split_points(&layout(&[HEX4], Some((1000, 2))), 2000).unwrap();
         assert_eq!(pts.len(), 1999);
         assert_strictly_increasing(&pts);
+        assert_eq!(pts[0], [0, 0, b'8', b'0', b'0', b'0']);
         // Inconsistent layouts are errors, not panics.
         assert!(matches!(
             layout_split_points(&layout(&[PLAIN], Some((1000, 1))), 4),
@@ -1405,6 +2039,123 @@ mod tests {
             layout_split_points(&layout(&[PLAIN], Some((1000, 2))), usize::MAX / 1000 * 1000),
             Err(PlanError::RegionLimit { .. })
         ));
+    }
+
+    /// `n` keys per bucket of a `buckets`-bucket, 1-byte salt: salt then a big-endian counter.
+    fn salted_sample(counts: &[u32]) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        for (b, &n) in counts.iter().enumerate() {
+            for i in 0..n {
+                let mut k = vec![b as u8];
+                k.extend_from_slice(&u64::from(i).to_be_bytes());
+                out.push(k);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn salted_sample_keeps_buckets_and_apportions() {
+        let l = layout(&[PLAIN], Some((4, 1)));
+        // Bucket sizes 100, 300, 100, 0: 8 regions = 4 buckets + 4 extra by D'Hondt, each to
+        // the highest keys/region: 300 (bucket 1 → 150), 150 (bucket 1 → 100), a three-way tie
+        // at 100 goes to the lowest bucket (0 → 50), then 100 again (bucket 1 → 75).
+        let sample = salted_sample(&[100, 300, 100, 0]);
+        let pts = salted_sample_split_points(&l, &sample, 8).unwrap();
+        assert_strictly_increasing(&pts);
+        assert_eq!(pts.len(), 7);
+        let boundaries: Vec<&Vec<u8>> = pts.iter().filter(|p| p.len() == 1).collect();
+        assert_eq!(boundaries, [&vec![1u8], &vec![2], &vec![3]]);
+        let mut per_region = vec![0usize; pts.len() + 1];
+        for k in &sample {
+            per_region[region_of(&pts, k)] += 1;
+        }
+        // Bucket 0: 2 regions of 50; bucket 1: 4 of 75; bucket 2: 1 of 100; bucket 3: none in
+        // the sample, one region.
+        assert_eq!(per_region, [50, 50, 75, 75, 75, 75, 100, 0]);
+        // Order of the sample does not matter.
+        let mut rev = sample.clone();
+        rev.reverse();
+        assert_eq!(salted_sample_split_points(&l, &rev, 8).unwrap(), pts);
+        // Not more than buckets: the layout's bucket boundaries.
+        assert_eq!(
+            salted_sample_split_points(&l, &sample, 4).unwrap(),
+            [[1], [2], [3]]
+        );
+        assert_eq!(salted_sample_split_points(&l, &sample, 2).unwrap(), [[2]]);
+        // 3 regions over 4 buckets: the whole sample's quantiles.
+        assert_eq!(
+            salted_sample_split_points(&l, &sample, 3).unwrap(),
+            split_points_from_sample(&sample, 3)
+        );
+        assert!(salted_sample_split_points(&l, &sample, 1)
+            .unwrap()
+            .is_empty());
+        // A bucket gets at most its distinct keys; duplicates do not produce empty regions.
+        let few = salted_sample(&[2, 1, 1, 1]);
+        let pts = salted_sample_split_points(&l, &few, 100).unwrap();
+        assert_eq!(pts.len(), 4);
+        // Non-multiples are fine.
+        let even = salted_sample(&[1000, 1000, 1000, 1000]);
+        let pts = salted_sample_split_points(&l, &even, 10).unwrap();
+        assert_eq!(pts.len(), 9);
+        let mut per_region = vec![0usize; 10];
+        for k in &even {
+            per_region[region_of(&pts, k)] += 1;
+        }
+        assert_eq!(
+            per_region,
+            [333, 333, 334, 333, 333, 334, 500, 500, 500, 500]
+        );
+    }
+
+    #[test]
+    fn salted_sample_errors() {
+        let l = layout(&[PLAIN], Some((4, 1)));
+        let e = salted_sample_split_points(&l, [b"\x04abc".as_slice()], 8).unwrap_err();
+        assert!(matches!(e, PlanError::InvalidSampleKey { index: 0, .. }));
+        assert!(
+            e.to_string().contains("salt 4 is not below the 4 buckets"),
+            "{e}"
+        );
+        let e = salted_sample_split_points(&l, [b"\x01".as_slice(), b""], 8).unwrap_err();
+        assert!(matches!(e, PlanError::InvalidSampleKey { index: 1, .. }));
+        // Invalid keys are errors for every region count.
+        assert!(salted_sample_split_points(&l, [b"\x09".as_slice()], 2).is_err());
+        let unsalted = layout(&[PLAIN], None);
+        let e = salted_sample_split_points(&unsalted, [b"a".as_slice()], 8).unwrap_err();
+        assert_eq!(e, PlanError::NotSalted { layout: "K" });
+        assert!(e.to_string().contains("split_points_from_sample"));
+        assert!(matches!(
+            salted_sample_split_points(&l, [b"\x01".as_slice()], 0),
+            Err(PlanError::TooFewRegions { .. })
+        ));
+        assert!(matches!(
+            salted_sample_split_points(&l, [b"\x01".as_slice()], MAX_REGIONS + 1),
+            Err(PlanError::RegionLimit { .. })
+        ));
+        assert!(matches!(
+            salted_sample_split_points(&layout(&[PLAIN], Some((0, 1))), [b"\x01".as_slice()], 8),
+            Err(PlanError::InvalidLayout { .. })
+        ));
+        // Two-byte salts.
+        let big = layout(&[PLAIN], Some((1000, 2)));
+        let sample: Vec<Vec<u8>> = (0..4000u32)
+            .map(|i| {
+                let mut k = ((i % 1000) as u16).to_be_bytes().to_vec();
+                k.extend_from_slice(&i.to_be_bytes());
+                k
+            })
+            .collect();
+        let pts = salted_sample_split_points(&big, &sample, 2000).unwrap();
+        assert_eq!(pts.len(), 1999);
+        assert_strictly_increasing(&pts);
+        // The dispatcher: unsalted layouts use plain quantiles.
+        assert_eq!(
+            layout_sample_split_points(&unsalted, ["a", "b", "c", "d"], 2).unwrap(),
+            [b"c"]
+        );
+        assert!(layout_sample_split_points(&unsalted, ["a"], 0).is_err());
     }
 
     #[test]
@@ -1508,13 +2259,21 @@ mod tests {
             let width = crate::layout::SaltLayout::width_for(buckets);
             let l = layout(fields, Some((buckets, width)));
             let regions = buckets as usize * m;
-            let pts = layout_split_points(&l, regions).unwrap();
-            prop_assert_eq!(pts.len(), regions - 1);
-            for w in pts.windows(2) {
-                prop_assert!(w[0] < w[1]);
+            match layout_split_points(&l, regions) {
+                Ok(pts) => {
+                    prop_assert!(hex || m == 1);
+                    prop_assert_eq!(pts.len(), regions - 1);
+                    for w in pts.windows(2) {
+                        prop_assert!(w[0] < w[1]);
+                    }
+                }
+                Err(e) => {
+                    prop_assert!(!hex && m > 1);
+                    prop_assert_eq!(e, PlanError::NeedsSample { layout: "K", salt_buckets: Some(buckets) });
+                }
             }
             for fewer in [1usize, 2, buckets as usize / 2, buckets as usize] {
-                if fewer >= 1 {
+                if fewer >= 1 && (hex || fewer <= buckets as usize) {
                     let pts = layout_split_points(&l, fewer).unwrap();
                     prop_assert_eq!(pts.len(), fewer - 1);
                     for w in pts.windows(2) {

@@ -500,3 +500,13 @@ pub trait NoSkippedField<Key: ?Sized, Later, Earlier> {}
     note = "call `.ranges()` and filter rows in code, or fix the ranged field by equality and constrain `{Field}` instead"
 )]
 pub trait NothingAfterRange<Key: ?Sized, Field> {}
+
+/// Compile-time check that a non-last nested key field marks its own end: `Bool<PREFIX_FREE>`
+/// must implement it, which only `Bool<true>` does.
+#[diagnostic::on_unimplemented(
+    message = "rowkey: field `{Field}` of `{Key}` is not the last field, but its type `{Nested}` does not mark its own end (a nested key whose last field is variable-length and unterminated)",
+    label = "`{Nested}` is not self-delimiting",
+    note = "a prefix scan for `web1` would also return `web12`, and keys could not be decoded: give the last field of `{Nested}` #[sep] or #[pad(N)], or move `{Field}` last"
+)]
+pub trait SelfDelimited<Key: ?Sized, Field, Nested: ?Sized> {}
+impl<Key: ?Sized, Field, Nested: ?Sized> SelfDelimited<Key, Field, Nested> for Bool<true> {}

@@ -120,7 +120,29 @@ impl ScanRange {
         self.stop().is_some_and(|s| s <= self.start())
     }
 
-    /// As `(start, stop)` bounds, e.g. for `BTreeMap::range` or redb's `range`.
+    /// As borrowed `(start, stop)` bounds, ready for the `range` of ordered stores and maps:
+    /// redb's `Table::range::<&[u8]>` (a `&[u8]`-keyed table) and `BTreeMap::range::<[u8], _>`
+    /// (`Vec<u8>` keys) take them as they are.
+    ///
+    /// ```
+    /// use std::collections::BTreeMap;
+    /// use rowkey::ScanRange;
+    ///
+    /// let map: BTreeMap<Vec<u8>, u32> =
+    ///     [(b"host1\x00a".to_vec(), 1), (b"host12\x00b".to_vec(), 2)].into_iter().collect();
+    /// let r = ScanRange::prefix(b"host1\x00");
+    /// let hits: Vec<u32> = map.range::<[u8], _>(r.bounds()).map(|(_, v)| *v).collect();
+    /// assert_eq!(hits, [1]);
+    /// ```
+    pub fn bounds(&self) -> (Bound<&[u8]>, Bound<&[u8]>) {
+        (
+            Bound::Included(self.start()),
+            self.stop().map_or(Bound::Unbounded, Bound::Excluded),
+        )
+    }
+
+    /// As owned `(start, stop)` bounds, e.g. for `BTreeMap::<Vec<u8>, _>::range` (use
+    /// [`bounds`](Self::bounds) to borrow instead; redb's `range` needs the borrowed form).
     pub fn to_bounds(&self) -> (Bound<Vec<u8>>, Bound<Vec<u8>>) {
         (
             Bound::Included(self.start().to_vec()),

@@ -441,7 +441,29 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
                 crate::ast::type_string(g.f.ty),
                 g.f.name
             );
-            respan(quote!(::core::assert!(<#codec as #pv::Codec<#ty>>::PREFIX_FREE, #msg);), g.span)
+            if generic {
+                // the check depends on type parameters: a const assertion at monomorphization
+                respan(quote!(::core::assert!(<#codec as #pv::Codec<#ty>>::PREFIX_FREE, #msg);), g.span)
+            } else {
+                // a trait bound that only holds when the nested key is self-delimiting, so the
+                // failure is a normal error with the message of `__private::SelfDelimited`
+                let fields_mod = format_ident!("__{}Fields", name_str);
+                let field = crate::scan::method_ident(g.f, "");
+                respan(
+                    quote! {
+                        const _: () = {
+                            #[allow(dead_code)]
+                            fn __rowkey_self_delimited()
+                            where
+                                #pv::Bool<{ <#codec as #pv::Codec<#ty>>::PREFIX_FREE }>:
+                                    #pv::SelfDelimited<#name, #fields_mod::#field, #ty>,
+                            {
+                            }
+                        };
+                    },
+                    g.span,
+                )
+            }
         })
         .collect();
     let max_len_const = max_len.map(|m| {

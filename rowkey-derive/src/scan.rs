@@ -28,7 +28,7 @@ fn method_name(f: &Field, suffix: &str) -> String {
     }
 }
 
-fn method_ident(f: &Field, suffix: &str) -> syn::Ident {
+pub fn method_ident(f: &Field, suffix: &str) -> syn::Ident {
     match &f.member {
         syn::Member::Named(id) if suffix.is_empty() => id.clone(),
         _ => format_ident!("{}", method_name(f, suffix)),

@@ -267,24 +267,29 @@ fn check_salts(cx: &Ctxt, input: &Input, fields: &[Field]) {
     }
 }
 
+/// Whether a field name says "time" or "sequence": a whole `_`-separated word such as `ts`,
+/// `time`, `date`, `epoch`, `seq` (`ts_hour`, `epoch_seconds`, `event_date`, `seq_no`), or a
+/// time-unit or `_at` suffix (`created_at`, `sent_ms`, `ingest_nanos`).
 fn looks_like_time(name: &str) -> bool {
-    let n = name.to_ascii_lowercase();
-    matches!(
-        n.as_str(),
-        "ts" | "time" | "timestamp" | "created" | "updated" | "epoch"
-    ) || [
-        "_ts",
-        "_ms",
-        "_at",
-        "_time",
-        "_timestamp",
-        "_millis",
-        "_secs",
-        "_nanos",
-        "_micros",
-    ]
-    .iter()
-    .any(|s| n.ends_with(s))
+    const WORDS: &[&str] = &[
+        "ts",
+        "time",
+        "timestamp",
+        "datetime",
+        "date",
+        "epoch",
+        "seq",
+        "sequence",
+        "created",
+        "updated",
+        "modified",
+        "inserted",
+    ];
+    const SUFFIXES: &[&str] = &[
+        "_at", "_ms", "_us", "_ns", "_secs", "_seconds", "_millis", "_micros", "_nanos",
+    ];
+    let n = name.trim_start_matches("r#").to_ascii_lowercase();
+    n.split('_').any(|w| WORDS.contains(&w)) || SUFFIXES.iter().any(|s| n.ends_with(s))
 }
 
 fn check_hotspot(cx: &Ctxt, input: &Input, fields: &[Field]) {
@@ -298,11 +303,21 @@ fn check_hotspot(cx: &Ctxt, input: &Input, fields: &[Field]) {
     if f0.attrs.hash_prefix.is_some() {
         return;
     }
-    let int = matches!(f0.kind.inner(), TyKind::Unsigned(_) | TyKind::Signed(_));
+    // Numbers, and text or bytes (an ISO date, a zero-padded counter): each grows with time
+    // when the name says so.
+    let ordered = matches!(
+        f0.kind.inner(),
+        TyKind::Unsigned(_)
+            | TyKind::Signed(_)
+            | TyKind::Float(_)
+            | TyKind::Text
+            | TyKind::Bytes
+            | TyKind::ByteArray(_)
+    );
     let why = if f0.attrs.reverse_ts.is_some() {
         "a #[reverse_ts] timestamp"
-    } else if int && looks_like_time(&f0.name) {
-        "a timestamp"
+    } else if ordered && f0.attrs.reverse.is_none() && looks_like_time(&f0.name) {
+        "a time or sequence value"
     } else {
         return;
     };

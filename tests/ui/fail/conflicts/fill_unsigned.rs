@@ -3,7 +3,7 @@ use rowkey::RowKey;
 #[derive(RowKey)]
 struct K {
     #[pad(6, fill = b' ')]
-    seq: u32,
+    num: u32,
     id: u32,
 }
 

@@ -1,0 +1,501 @@
+//! Typed reads of a scan: given the rows of each range (one iterator or stream per
+//! [`ScanRange`], from any store), yield `(T, value)` in the key's logical order — forward, or
+//! **reverse** (the newest first on an ascending time index) — resuming after a given key, with
+//! an optional row limit. The salt is skipped for you (from `T::LAYOUT`), keys are decoded and
+//! validated, and nothing is copied: any key that is `AsRef<[u8]>` merges as it is.
+//!
+//! The steps, for a store of your own:
+//!
+//! 1. `let read = Read::<T>::new(ranges)` (then `.reverse()`, `.after(&last_key)`,
+//!    `.limit(n)` as needed);
+//! 2. open one iterator per range of [`read.ranges()`](Read::ranges) — in **descending** key
+//!    order when [`read.is_reverse()`](Read::is_reverse) (a store's reverse scan; with a
+//!    `DoubleEndedIterator`, [`Directed`] does it);
+//! 3. [`read.rows(iters)`](Read::rows) for `(key, value)` items, or
+//!    [`read.try_rows(iters)`](Read::try_rows) for `Result<(key, value), E>` items (a store
+//!    whose iteration can fail). With the `async` feature, [`Read::stream`] does the same for
+//!    `futures::Stream`s.
+//!
+//! ```
+//! use std::collections::BTreeMap;
+//! use rowkey::read::{Directed, Read};
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey, Debug, PartialEq)]
+//! struct Event {
+//!     #[salt(buckets = 4)]
+//!     #[sep]
+//!     host: String,
+//!     seq: u32,
+//! }
+//!
+//! let mut table = BTreeMap::new();
+//! for seq in 0..10 {
+//!     for host in ["a", "b", "c"] {
+//!         let k = Event { host: host.into(), seq }.to_row_key()?;
+//!         table.insert(k.to_vec(), seq * 10);
+//!     }
+//! }
+//! // Every event, newest first within the logical order (host, seq) — reversed — 4 at a time.
+//! let read = Read::<Event>::new(Event::scan().ranges()).reverse().limit(4);
+//! let iters = read.ranges().iter().map(|r| {
+//!     Directed::new(table.range::<[u8], _>(r.bounds()), read.is_reverse())
+//! });
+//! let page: Vec<(Event, u32)> = read.rows(iters).map(|row| row.map(|(k, v)| (k, *v))).collect::<Result<_, _>>()?;
+//! assert_eq!(page[0], (Event { host: "c".into(), seq: 9 }, 90));
+//! assert_eq!(page[3], (Event { host: "c".into(), seq: 6 }, 60));
+//!
+//! // The next page: resume after the last key (across every salt bucket).
+//! let last = page[3].0.to_row_key()?;
+//! let read = Read::<Event>::new(Event::scan().ranges()).reverse().after(&last).limit(4);
+//! let iters = read.ranges().iter().map(|r| {
+//!     Directed::new(table.range::<[u8], _>(r.bounds()), read.is_reverse())
+//! });
+//! let next: Vec<Event> = read.rows(iters).map(|row| row.map(|(k, _)| k)).collect::<Result<_, _>>()?;
+//! assert_eq!(next[0], Event { host: "c".into(), seq: 5 });
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use core::convert::Infallible;
+use core::fmt;
+use core::marker::PhantomData;
+
+use crate::merge;
+use crate::scan::{ScanRange, ScanRanges};
+use crate::{DecodeError, DecodeRowKey, RowKey};
+
+/// An error of a typed read: a row whose key does not decode as `T` (the key is kept), or an
+/// error of the store.
+#[derive(Debug)]
+pub enum ReadError<E = Infallible> {
+    /// A key in the scanned ranges is not a valid `T` key.
+    Decode {
+        /// The key as stored.
+        key: Vec<u8>,
+        /// Why it does not decode (field and offset).
+        error: DecodeError,
+    },
+    /// The store failed.
+    Store(E),
+}
+
+impl<E: fmt::Display> fmt::Display for ReadError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Decode { key, error } => write!(
+                f,
+                "key {} does not decode: {error}",
+                crate::hbase::to_string_binary(key)
+            ),
+            ReadError::Store(e) => write!(f, "store error: {e}"),
+        }
+    }
+}
+
+impl<E: std::error::Error + 'static> std::error::Error for ReadError<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReadError::Decode { error, .. } => Some(error),
+            ReadError::Store(e) => Some(e),
+        }
+    }
+}
+
+/// The rows of a read of an infallible source fail only to decode.
+impl From<ReadError<Infallible>> for DecodeError {
+    fn from(e: ReadError<Infallible>) -> DecodeError {
+        match e {
+            ReadError::Decode { error, .. } => error,
+            ReadError::Store(never) => match never {},
+        }
+    }
+}
+
+/// A typed read of `T` over some [`ScanRanges`]: see the [module docs](self).
+#[derive(Debug, Clone)]
+pub struct Read<T> {
+    ranges: ScanRanges,
+    skip: usize,
+    reverse: bool,
+    limit: Option<usize>,
+    _t: PhantomData<fn() -> T>,
+}
+
+impl<T: RowKey> Read<T> {
+    /// A forward read of every row in `ranges` (from `T::scan()…ranges()`).
+    pub fn new(ranges: ScanRanges) -> Self {
+        Self {
+            ranges,
+            skip: T::LAYOUT.salt.map_or(0, |s| s.width),
+            reverse: false,
+            limit: None,
+            _t: PhantomData,
+        }
+    }
+
+    /// Read in descending logical order (the newest first on an ascending time index). Each
+    /// range must then be read in descending key order.
+    #[must_use]
+    pub fn reverse(mut self) -> Self {
+        self.reverse = true;
+        self
+    }
+
+    /// Resume strictly after `key` in the read's order (a page's last key): every range is cut
+    /// to what lies after it, in every salt bucket. Apply after [`reverse`](Self::reverse).
+    #[must_use]
+    pub fn after(mut self, key: impl AsRef<[u8]>) -> Self {
+        let logical = key.as_ref().get(self.skip..).unwrap_or_default();
+        let skip = self.skip;
+        let reverse = self.reverse;
+        let cut = self
+            .ranges
+            .iter()
+            .filter_map(|r| {
+                let salt = r.start().get(..skip).unwrap_or_default();
+                let mut at = Vec::with_capacity(salt.len() + logical.len() + 1);
+                at.extend_from_slice(salt);
+                at.extend_from_slice(logical);
+                if reverse {
+                    // keys below `at`
+                    let stop = match r.stop() {
+                        Some(s) if s <= at.as_slice() => s,
+                        _ => at.as_slice(),
+                    };
+                    (r.start() < stop).then(|| ScanRange::new(r.start(), Some(stop)))
+                } else {
+                    // keys above `at`: the first is `at ++ 0x00`
+                    at.push(0);
+                    let start = if r.start() >= at.as_slice() {
+                        r.start()
+                    } else {
+                        at.as_slice()
+                    };
+                    r.stop()
+                        .is_none_or(|s| start < s)
+                        .then(|| ScanRange::new(start, r.stop()))
+                }
+            })
+            .collect();
+        self.ranges = ScanRanges::new(cut);
+        self
+    }
+
+    /// Yield at most `n` rows.
+    #[must_use]
+    pub fn limit(mut self, n: usize) -> Self {
+        self.limit = Some(n);
+        self
+    }
+
+    /// The ranges to open, one source each, in this order (resume already applied).
+    pub fn ranges(&self) -> &ScanRanges {
+        &self.ranges
+    }
+
+    /// Whether each range must be read in descending key order.
+    pub fn is_reverse(&self) -> bool {
+        self.reverse
+    }
+
+    /// Salt bytes skipped when merging.
+    pub fn salt_width(&self) -> usize {
+        self.skip
+    }
+
+    /// Merge the rows of each range (`(key, value)` items, each source sorted in the read's
+    /// direction) into typed rows in logical order.
+    pub fn rows<I, K, V>(&self, sources: impl IntoIterator<Item = I>) -> Rows<T, Okay<I>>
+    where
+        I: Iterator<Item = (K, V)>,
+        K: AsRef<[u8]>,
+        T: for<'de> DecodeRowKey<'de>,
+    {
+        self.try_rows(sources.into_iter().map(Okay))
+    }
+
+    /// [`rows`](Self::rows) for sources whose items can fail (`Result<(key, value), E>`): a
+    /// store error is yielded as [`ReadError::Store`] as soon as it is seen.
+    pub fn try_rows<I, K, V, E>(&self, sources: impl IntoIterator<Item = I>) -> Rows<T, I>
+    where
+        I: Iterator<Item = Result<(K, V), E>>,
+        K: AsRef<[u8]>,
+        T: for<'de> DecodeRowKey<'de>,
+    {
+        let inner = if self.reverse {
+            Either::Rev(merge::merge_rev(sources, self.skip))
+        } else {
+            Either::Fwd(merge::merge(sources, self.skip))
+        };
+        Rows {
+            inner,
+            left: self.limit.unwrap_or(usize::MAX),
+            _t: PhantomData,
+        }
+    }
+}
+
+/// Decode one merged row.
+#[inline]
+fn typed<T, K, V, E>(row: Result<(K, V), E>) -> Result<(T, V), ReadError<E>>
+where
+    K: AsRef<[u8]>,
+    T: RowKey + for<'de> DecodeRowKey<'de>,
+{
+    let (k, v) = row.map_err(ReadError::Store)?;
+    let key = k.as_ref();
+    match T::from_row_key(key) {
+        Ok(t) => Ok((t, v)),
+        Err(error) => Err(ReadError::Decode {
+            key: key.to_vec(),
+            error,
+        }),
+    }
+}
+
+/// Wraps an infallible source for [`Read::rows`].
+#[derive(Debug)]
+pub struct Okay<I>(I);
+
+impl<I: Iterator<Item = (K, V)>, K, V> Iterator for Okay<I> {
+    type Item = Result<(K, V), Infallible>;
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(Ok)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+enum Either<I: Iterator> {
+    Fwd(merge::Merge<I>),
+    Rev(merge::Merge<I, true>),
+}
+
+/// The typed rows of a [`Read`], in logical order.
+pub struct Rows<T, I: Iterator> {
+    inner: Either<I>,
+    left: usize,
+    _t: PhantomData<fn() -> T>,
+}
+
+impl<T, I, K, V, E> Iterator for Rows<T, I>
+where
+    I: Iterator<Item = Result<(K, V), E>>,
+    K: AsRef<[u8]>,
+    T: RowKey + for<'de> DecodeRowKey<'de>,
+{
+    type Item = Result<(T, V), ReadError<E>>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.left == 0 {
+            return None;
+        }
+        let row = match &mut self.inner {
+            Either::Fwd(m) => m.next(),
+            Either::Rev(m) => m.next(),
+        }?;
+        self.left -= 1;
+        Some(typed(row))
+    }
+}
+
+/// An iterator read forward, or backward when `reverse` (for [`Read`] sources from a
+/// `DoubleEndedIterator`, such as redb's or `BTreeMap`'s `range`).
+#[derive(Debug)]
+pub struct Directed<I> {
+    iter: I,
+    reverse: bool,
+}
+
+impl<I: DoubleEndedIterator> Directed<I> {
+    /// Read `iter` backward when `reverse`.
+    pub fn new(iter: I, reverse: bool) -> Self {
+        Self { iter, reverse }
+    }
+}
+
+impl<I: DoubleEndedIterator> Iterator for Directed<I> {
+    type Item = I::Item;
+    #[inline]
+    fn next(&mut self) -> Option<I::Item> {
+        if self.reverse {
+            self.iter.next_back()
+        } else {
+            self.iter.next()
+        }
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.iter.size_hint()
+    }
+}
+
+#[cfg(feature = "async")]
+mod stream {
+    use core::pin::Pin;
+    use core::task::{Context, Poll};
+
+    use futures_core::Stream;
+
+    use super::{typed, Read, ReadError};
+    use crate::merge::{self, MergeStreams};
+    use crate::{DecodeRowKey, RowKey};
+
+    impl<T: RowKey> Read<T> {
+        /// [`try_rows`](Read::try_rows) for `futures::Stream`s (feature `async`): one stream per
+        /// range of [`ranges`](Read::ranges), each in the read's direction, merged as they
+        /// produce rows.
+        pub fn stream<S, K, V, E>(&self, sources: impl IntoIterator<Item = S>) -> RowStream<T, S>
+        where
+            S: Stream<Item = Result<(K, V), E>> + Unpin,
+            K: AsRef<[u8]>,
+            T: for<'de> DecodeRowKey<'de>,
+        {
+            let inner = if self.reverse {
+                StreamEither::Rev(merge::merge_streams_rev(sources, self.skip))
+            } else {
+                StreamEither::Fwd(merge::merge_streams(sources, self.skip))
+            };
+            RowStream {
+                inner,
+                left: self.limit.unwrap_or(usize::MAX),
+                _t: core::marker::PhantomData,
+            }
+        }
+    }
+
+    enum StreamEither<S: Stream> {
+        Fwd(MergeStreams<S>),
+        Rev(MergeStreams<S, true>),
+    }
+
+    /// The typed rows of [`Read::stream`], in logical order.
+    pub struct RowStream<T, S: Stream> {
+        inner: StreamEither<S>,
+        left: usize,
+        _t: core::marker::PhantomData<fn() -> T>,
+    }
+
+    impl<T, S: Stream + Unpin> Unpin for RowStream<T, S> {}
+
+    impl<T, S, K, V, E> Stream for RowStream<T, S>
+    where
+        S: Stream<Item = Result<(K, V), E>> + Unpin,
+        K: AsRef<[u8]>,
+        T: RowKey + for<'de> DecodeRowKey<'de>,
+    {
+        type Item = Result<(T, V), ReadError<E>>;
+
+        fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+            let this = self.get_mut();
+            if this.left == 0 {
+                return Poll::Ready(None);
+            }
+            let polled = match &mut this.inner {
+                StreamEither::Fwd(m) => Pin::new(m).poll_next(cx),
+                StreamEither::Rev(m) => Pin::new(m).poll_next(cx),
+            };
+            match polled {
+                Poll::Ready(Some(row)) => {
+                    this.left -= 1;
+                    Poll::Ready(Some(typed(row)))
+                }
+                other => other.map(|_| None),
+            }
+        }
+    }
+}
+
+#[cfg(feature = "async")]
+pub use stream::RowStream;
+
+/// A ready adapter for [redb](https://docs.rs/redb) tables keyed by `&[u8]` (feature `redb`).
+#[cfg(feature = "redb")]
+pub mod redb {
+    use ::redb::{AccessGuard, ReadableTable, StorageError, Value};
+
+    use super::{Directed, Read, ReadError, Rows};
+    use crate::{DecodeRowKey, RowKey};
+
+    /// A redb key guard as `AsRef<[u8]>`, so that merging compares it in place (no copy).
+    pub struct Key<'a>(pub AccessGuard<'a, &'static [u8]>);
+
+    impl AsRef<[u8]> for Key<'_> {
+        #[inline]
+        fn as_ref(&self) -> &[u8] {
+            self.0.value()
+        }
+    }
+
+    /// A row as redb's `range` yields it.
+    pub type RawRow<'a, V> =
+        Result<(AccessGuard<'a, &'static [u8]>, AccessGuard<'a, V>), StorageError>;
+    /// A row with its key wrapped for merging.
+    pub type Row<'a, V> = Result<(Key<'a>, AccessGuard<'a, V>), StorageError>;
+
+    /// One source per range of a [`Read`].
+    pub type Source<'a, V> = core::iter::Map<
+        Directed<::redb::Range<'a, &'static [u8], V>>,
+        fn(RawRow<'a, V>) -> Row<'a, V>,
+    >;
+
+    /// The typed rows of `read` from `table`: `(T, value guard)` in logical order (call
+    /// `.value()` on the guard). Opening a range can fail; reading one can too
+    /// ([`ReadError::Store`]).
+    ///
+    /// ```
+    /// use redb::{Database, ReadableDatabase, TableDefinition};
+    /// use rowkey::read::{redb::rows, Read};
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct Log {
+    ///     #[salt(buckets = 8)]
+    ///     #[sep]
+    ///     host: String,
+    ///     ts: u64,
+    /// }
+    ///
+    /// const T: TableDefinition<&[u8], u64> = TableDefinition::new("log");
+    /// let db = Database::builder().create_with_backend(redb::backends::InMemoryBackend::new())?;
+    /// let tx = db.begin_write()?;
+    /// {
+    ///     let mut t = tx.open_table(T)?;
+    ///     for ts in 0..100u64 {
+    ///         for host in ["web1", "web12", "db1"] {
+    ///             t.insert(&Log { host: host.into(), ts }.to_row_key()?[..], ts)?;
+    ///         }
+    ///     }
+    /// }
+    /// tx.commit()?;
+    /// let t = db.begin_read()?.open_table(T)?;
+    /// // The latest 3 events of web1 (one range: the salt is fixed by the host).
+    /// let read = Read::<Log>::new(Log::scan().host("web1").ranges()).reverse().limit(3);
+    /// let latest: Vec<u64> = rows(&t, read)?.map(|r| r.map(|(k, _)| k.ts)).collect::<Result<_, _>>()?;
+    /// assert_eq!(latest, [99, 98, 97]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn rows<'a, T, V, Tbl>(
+        table: &'a Tbl,
+        read: Read<T>,
+    ) -> Result<Rows<T, Source<'a, V>>, StorageError>
+    where
+        T: RowKey + for<'de> DecodeRowKey<'de>,
+        V: Value + 'static,
+        Tbl: ReadableTable<&'static [u8], V>,
+    {
+        let reverse = read.is_reverse();
+        let mut sources = Vec::with_capacity(read.ranges().len());
+        for r in read.ranges() {
+            let range = table.range::<&[u8]>(r.bounds())?;
+            let wrap: fn(RawRow<'a, V>) -> Row<'a, V> = |row| row.map(|(k, v)| (Key(k), v));
+            sources.push(Directed::new(range, reverse).map(wrap));
+        }
+        Ok(read.try_rows(sources))
+    }
+
+    /// The error type of [`rows`]' items.
+    pub type Error = ReadError<StorageError>;
+}

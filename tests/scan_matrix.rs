@@ -1,0 +1,836 @@
+//! Every field encoding × every scan builder form, checked against a brute-force oracle.
+//!
+//! **The matrix** (`matrix_*` tests): for each field type and attribute combination the derive
+//! accepts — integers of every width, `bool`, `char`, floats, `[u8; N]`, `String`/`Box<str>`/
+//! `Vec<u8>`/`Bytes` with `#[sep]`, `#[pad(N)]` (0x00 and space fill) or raw as the last field,
+//! padded decimals, `#[reverse_ts]`, `Option`s, fieldless enums, nested keys — ascending and
+//! `#[desc]`, the field sits between a fixed field and a free one (or last, for raw content), and
+//! every builder form runs over a pool of adversarial values: equality for every value,
+//! `_range` for every pair of values in all nine bound shapes, `_starts_with` for every prefix
+//! (string and bytes fields). Each scan must contain exactly the stored keys whose field matches
+//! in the value's order (and none of the neighbouring fixed-field values); hashed, `#[reverse]`
+//! and custom-separator fields, which only offer equality (and starts-with), run those.
+//!
+//! **Java encodings** (`java_*` tests):
+//! Java `Bytes.toBytes` encodings are not in value order (two's-complement negatives sort after
+//! the non-negatives; raw IEEE negatives sort after the positives and backwards), so a value range
+//! is up to two byte ranges. For every Java-encoded type (every signed and unsigned integer width,
+//! `f32`, `f64`, `bool`), ascending and `#[desc]`, bare, as an `Option`, after a fixed field and
+//! behind a salt (fan-out), and for every bound shape (`Included`/`Excluded`/`Unbounded` on each
+//! side, plus the `std::ops` range types), the keys a scan's ranges contain must be exactly the
+//! keys whose field value lies in the range — in the value order of the type (IEEE total order
+//! for floats, as for natural-encoded floats: `-NaN < -inf < … < -0 < +0 < … < +inf < NaN`).
+//!
+//! The values are adversarial (`MIN`, `MIN + 1`, `-1`, `0`, `1`, `MAX - 1`, `MAX`, sign-bit and
+//! byte-boundary neighbours; `±0`, `±inf`, subnormals, `±NaN` for floats) plus seeded random
+//! ones; bounds are drawn from the same pool, so ranges cross zero, start or end at the extremes
+//! and are empty or inverted. The ranges must also be sorted, non-overlapping, and (per salt
+//! bucket) at most two for a bare field.
+
+use std::cmp::Ordering;
+use std::ops::Bound;
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use rowkey::{RowKey, ScanRanges};
+
+/// The value order the scan must follow.
+trait ValueOrd: Clone + std::fmt::Debug {
+    fn vcmp(&self, other: &Self) -> Ordering;
+}
+
+/// Values of a Java-encodable type.
+trait Pool: ValueOrd + Copy {
+    /// Adversarial values.
+    fn edges() -> Vec<Self>;
+    /// A random value.
+    fn random(rng: &mut TestRng) -> Self;
+}
+
+macro_rules! int_ord {
+    ($($t:ty),*) => {$(
+        impl Pool for $t {
+            fn edges() -> Vec<Self> {
+                let mut v = vec![<$t>::MIN, <$t>::MIN + 1, <$t>::MAX - 1, <$t>::MAX, 0, 1, 2, 0x7F, 0x80u8 as $t];
+                #[allow(unused_comparisons)]
+                if <$t>::MIN < 0 {
+                    v.extend([(0 as $t).wrapping_sub(1), (0 as $t).wrapping_sub(2), (0 as $t).wrapping_sub(0x80u8 as $t)]);
+                }
+                v
+            }
+            fn random(rng: &mut TestRng) -> Self {
+                let mut b = [0u8; 16];
+                rng.fill_bytes(&mut b);
+                // small magnitudes often, so that many values share the range's neighbourhood
+                let x = u128::from_le_bytes(b);
+                if x % 3 == 0 { ((x >> 8) % 21) as $t ^ (if x % 2 == 0 { 0 } else { <$t>::MAX }) } else { x as $t }
+            }
+        }
+    )*};
+}
+int_ord!(i8, i16, i32, i64, i128, u8, u16, u32, u64, u128);
+
+macro_rules! by_ord {
+    ($($t:ty),*) => {$(
+        impl ValueOrd for $t {
+            fn vcmp(&self, other: &Self) -> Ordering { self.cmp(other) }
+        }
+    )*};
+}
+by_ord!(
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    bool,
+    char,
+    String,
+    Box<str>,
+    Vec<u8>,
+    bytes::Bytes,
+    [u8; 3],
+    Level,
+    Inner
+);
+
+macro_rules! float_ord {
+    ($($t:ty, $bits:ty);*) => {$(
+        impl ValueOrd for $t {
+            fn vcmp(&self, other: &Self) -> Ordering { self.total_cmp(other) }
+        }
+        impl Pool for $t {
+            fn edges() -> Vec<Self> {
+                vec![
+                    <$t>::NEG_INFINITY, <$t>::MIN, -1.0, -<$t>::MIN_POSITIVE, -<$t>::from_bits(1), -0.0,
+                    0.0, <$t>::from_bits(1), <$t>::MIN_POSITIVE, 1.0, 2.5, <$t>::MAX, <$t>::INFINITY,
+                    <$t>::NAN, -<$t>::NAN, -2.0, -10.0, -1.5,
+                ]
+            }
+            fn random(rng: &mut TestRng) -> Self {
+                let mut b = [0u8; 16];
+                rng.fill_bytes(&mut b);
+                let x = u128::from_le_bytes(b);
+                if x % 2 == 0 { ((x >> 8) % 41) as $t - 20.0 } else { <$t>::from_bits(x as $bits) }
+            }
+        }
+    )*};
+}
+float_ord!(f32, u32; f64, u64);
+
+impl Pool for bool {
+    fn edges() -> Vec<Self> {
+        vec![false, true]
+    }
+    fn random(rng: &mut TestRng) -> Self {
+        rng.next_u32().is_multiple_of(2)
+    }
+}
+
+impl<T: ValueOrd> ValueOrd for Option<T> {
+    fn vcmp(&self, other: &Self) -> Ordering {
+        match (self, other) {
+            (None, None) => Ordering::Equal,
+            (None, Some(_)) => Ordering::Less,
+            (Some(_), None) => Ordering::Greater,
+            (Some(a), Some(b)) => a.vcmp(b),
+        }
+    }
+}
+
+impl<T: Pool> Pool for Option<T> {
+    fn edges() -> Vec<Self> {
+        let mut v: Vec<Self> = T::edges().into_iter().map(Some).collect();
+        v.push(None);
+        v
+    }
+    fn random(rng: &mut TestRng) -> Self {
+        (!rng.next_u32().is_multiple_of(5)).then(|| T::random(rng))
+    }
+}
+
+fn in_range<T: ValueOrd>(v: &T, lo: &Bound<T>, hi: &Bound<T>) -> bool {
+    let lo_ok = match lo {
+        Bound::Unbounded => true,
+        Bound::Included(b) => v.vcmp(b) != Ordering::Less,
+        Bound::Excluded(b) => v.vcmp(b) == Ordering::Greater,
+    };
+    let hi_ok = match hi {
+        Bound::Unbounded => true,
+        Bound::Included(b) => v.vcmp(b) != Ordering::Greater,
+        Bound::Excluded(b) => v.vcmp(b) == Ordering::Less,
+    };
+    lo_ok && hi_ok
+}
+
+/// Checks one scan: `keys` are `(value, encoded key)`; `ranges` came from a scan whose other
+/// fields match every key; `max_per_bucket`: the most ranges one salt bucket may have.
+fn check<T: ValueOrd>(
+    what: &str,
+    keys: &[(T, Vec<u8>)],
+    lo: &Bound<T>,
+    hi: &Bound<T>,
+    ranges: &ScanRanges,
+    salt_width: usize,
+    max_per_bucket: usize,
+) {
+    for (v, k) in keys {
+        let want = in_range(v, lo, hi);
+        let got = ranges.contains(k);
+        assert_eq!(
+            got, want,
+            "{what}: value {v:?} (key {k:02x?}) in {lo:?}..{hi:?}: scan says {got}, value order says {want}; ranges {ranges:?}"
+        );
+    }
+    let rs = ranges.as_slice();
+    for w in rs.windows(2) {
+        let stop = w[0].stop().expect("only the last range is unbounded");
+        assert!(
+            stop <= w[1].start(),
+            "{what}: ranges overlap or unsorted: {ranges:?}"
+        );
+    }
+    for r in rs {
+        assert!(!r.is_empty(), "{what}: empty range in {ranges:?}");
+    }
+    let mut per_bucket = std::collections::BTreeMap::<Vec<u8>, usize>::new();
+    for r in rs {
+        *per_bucket
+            .entry(r.start()[..salt_width].to_vec())
+            .or_default() += 1;
+    }
+    for (b, n) in per_bucket {
+        assert!(
+            n <= max_per_bucket,
+            "{what}: {n} ranges in bucket {b:02x?}: {ranges:?}"
+        );
+    }
+}
+
+fn bound_shapes<T: Clone>(a: T, b: T) -> [(Bound<T>, Bound<T>); 9] {
+    use Bound::*;
+    [
+        (Included(a.clone()), Included(b.clone())),
+        (Included(a.clone()), Excluded(b.clone())),
+        (Included(a.clone()), Unbounded),
+        (Excluded(a.clone()), Included(b.clone())),
+        (Excluded(a.clone()), Excluded(b.clone())),
+        (Excluded(a), Unbounded),
+        (Unbounded, Included(b.clone())),
+        (Unbounded, Excluded(b)),
+        (Unbounded, Unbounded),
+    ]
+}
+
+/// One Java-encoded type: four layouts (bare asc, bare desc, after a fixed field, salted and
+/// behind an `Option`), every bound shape over pairs of values from the pool.
+macro_rules! java_suite {
+    ($test:ident, $t:ty) => {
+        #[test]
+        fn $test() {
+            #[derive(RowKey, Debug, Clone, PartialEq)]
+            struct Asc {
+                #[rowkey(java)]
+                v: $t,
+                id: u8,
+            }
+            #[derive(RowKey, Debug, Clone, PartialEq)]
+            struct Desc {
+                #[rowkey(java)]
+                #[desc]
+                v: $t,
+                id: u8,
+            }
+            #[derive(RowKey, Debug, Clone, PartialEq)]
+            #[rowkey(java)]
+            struct AfterFixed {
+                tenant: u16,
+                v: $t,
+                #[sep]
+                name: String,
+            }
+            #[derive(RowKey, Debug, Clone, PartialEq)]
+            struct SaltedOption {
+                #[salt(buckets = 4)]
+                tenant: u32,
+                #[rowkey(java)]
+                v: Option<$t>,
+                id: u8,
+            }
+            #[derive(RowKey, Debug, Clone, PartialEq)]
+            struct DescOption {
+                #[rowkey(java)]
+                #[desc]
+                v: Option<$t>,
+            }
+
+            let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
+            let mut pool: Vec<$t> = <$t as Pool>::edges();
+            for _ in 0..12 {
+                pool.push(<$t as Pool>::random(&mut rng));
+            }
+            let mut opt_pool: Vec<Option<$t>> = pool.iter().copied().map(Some).collect();
+            opt_pool.push(None);
+
+            let asc: Vec<($t, Vec<u8>)> = pool
+                .iter()
+                .flat_map(|&v| {
+                    [0u8, 0xFF].map(|id| (v, Asc { v, id }.to_row_key().unwrap().to_vec()))
+                })
+                .collect();
+            let desc: Vec<($t, Vec<u8>)> = pool
+                .iter()
+                .map(|&v| (v, Desc { v, id: 7 }.to_row_key().unwrap().to_vec()))
+                .collect();
+            let after: Vec<($t, Vec<u8>)> = pool
+                .iter()
+                .flat_map(|&v| {
+                    ["", "a\0"].map(|n| {
+                        (
+                            v,
+                            AfterFixed {
+                                tenant: 9,
+                                v,
+                                name: n.into(),
+                            }
+                            .to_row_key()
+                            .unwrap()
+                            .to_vec(),
+                        )
+                    })
+                })
+                .collect();
+            // other tenants must never match a scan of tenant 9
+            let others: Vec<Vec<u8>> = pool
+                .iter()
+                .flat_map(|&v| {
+                    [8u16, 10].map(|t| {
+                        AfterFixed {
+                            tenant: t,
+                            v,
+                            name: "x".into(),
+                        }
+                        .to_row_key()
+                        .unwrap()
+                        .to_vec()
+                    })
+                })
+                .collect();
+            let salted: Vec<(Option<$t>, Vec<u8>)> = opt_pool
+                .iter()
+                .flat_map(|&v| {
+                    [1u32, 2, 3, 1000].map(|t| {
+                        (
+                            v,
+                            (
+                                t,
+                                SaltedOption {
+                                    tenant: t,
+                                    v,
+                                    id: 1,
+                                }
+                                .to_row_key()
+                                .unwrap()
+                                .to_vec(),
+                            ),
+                        )
+                    })
+                })
+                .filter(|(_, (t, _))| *t == 3)
+                .map(|(v, (_, k))| (v, k))
+                .collect();
+            let desc_opt: Vec<(Option<$t>, Vec<u8>)> = opt_pool
+                .iter()
+                .map(|&v| (v, DescOption { v }.to_row_key().unwrap().to_vec()))
+                .collect();
+
+            let mut scans = 0usize;
+            for &a in &pool {
+                for &b in &pool {
+                    for (lo, hi) in bound_shapes(a, b) {
+                        let what = format!("{} asc", stringify!($t));
+                        let r = Asc::scan().v_range((lo, hi)).ranges();
+                        check(&what, &asc, &lo, &hi, &r, 0, 2);
+                        let r = Desc::scan().v_range((lo, hi)).ranges();
+                        check(
+                            &format!("{} desc", stringify!($t)),
+                            &desc,
+                            &lo,
+                            &hi,
+                            &r,
+                            0,
+                            2,
+                        );
+                        let r = AfterFixed::scan().tenant(9).v_range((lo, hi)).ranges();
+                        check(
+                            &format!("{} after a fixed field", stringify!($t)),
+                            &after,
+                            &lo,
+                            &hi,
+                            &r,
+                            0,
+                            2,
+                        );
+                        for k in &others {
+                            assert!(!r.contains(k), "tenant isolation: {k:02x?} in {r:?}");
+                        }
+                        scans += 3;
+                    }
+                }
+            }
+            for &a in &opt_pool {
+                for &b in &opt_pool {
+                    for (lo, hi) in bound_shapes(a, b) {
+                        let r = SaltedOption::scan().tenant(3).v_range((lo, hi)).ranges();
+                        check(
+                            &format!("Option<{}> salted", stringify!($t)),
+                            &salted,
+                            &lo,
+                            &hi,
+                            &r,
+                            1,
+                            2,
+                        );
+                        let r = DescOption::scan().v_range((lo, hi)).ranges();
+                        check(
+                            &format!("Option<{}> desc", stringify!($t)),
+                            &desc_opt,
+                            &lo,
+                            &hi,
+                            &r,
+                            0,
+                            3,
+                        );
+                        scans += 2;
+                    }
+                }
+            }
+            assert!(scans > 1000, "{scans} scans");
+        }
+    };
+}
+
+java_suite!(java_i8, i8);
+java_suite!(java_i16, i16);
+java_suite!(java_i32, i32);
+java_suite!(java_i64, i64);
+java_suite!(java_i128, i128);
+java_suite!(java_u8, u8);
+java_suite!(java_u16, u16);
+java_suite!(java_u32, u32);
+java_suite!(java_u64, u64);
+java_suite!(java_u128, u128);
+java_suite!(java_f32, f32);
+java_suite!(java_f64, f64);
+java_suite!(java_bool, bool);
+
+/// The reproduction from the user report, as written there, with the `std::ops` range types.
+#[test]
+fn java_user_report() {
+    #[derive(RowKey, Debug)]
+    struct Acct {
+        #[rowkey(java)]
+        balance: i32,
+        id: u64,
+    }
+    #[derive(RowKey, Debug)]
+    struct Reading {
+        #[rowkey(java)]
+        celsius: f32,
+        id: u64,
+    }
+    let neg = Acct { balance: -5, id: 1 }.to_row_key().unwrap();
+    let pos = Acct { balance: 5, id: 1 }.to_row_key().unwrap();
+    let r = Acct::scan().balance_range(-10..10).ranges();
+    assert_eq!(
+        r.len(),
+        2,
+        "non-negative piece, then the negative piece: {r:?}"
+    );
+    assert!(r.contains(&neg) && r.contains(&pos));
+    // key order: the non-negative piece first (Java order), each piece in value order
+    assert!(r.as_slice()[0].contains(&pos) && r.as_slice()[1].contains(&neg));
+    assert!(Acct::scan().balance_range(..0).ranges().contains(&neg));
+    assert!(!Acct::scan().balance_range(..0).ranges().contains(&pos));
+    assert!(Acct::scan().balance_range(-5..=-5).ranges().contains(&neg));
+    assert!(Acct::scan()
+        .balance_range(i32::MIN..)
+        .ranges()
+        .contains(&neg));
+    assert!(Acct::scan()
+        .balance_range(..=i32::MAX)
+        .ranges()
+        .contains(&pos));
+    assert!(Acct::scan().balance_range(..).ranges().contains(&neg));
+    assert_eq!(
+        Acct::scan().balance_range(..).ranges().len(),
+        1,
+        "everything is one range"
+    );
+
+    let t = Reading {
+        celsius: -2.0,
+        id: 1,
+    }
+    .to_row_key()
+    .unwrap();
+    assert!(Reading::scan()
+        .celsius_range(-10.0..-1.0)
+        .ranges()
+        .contains(&t));
+    assert!(!Reading::scan()
+        .celsius_range(-1.0..10.0)
+        .ranges()
+        .contains(&t));
+    let z = Reading {
+        celsius: -0.0,
+        id: 1,
+    }
+    .to_row_key()
+    .unwrap();
+    assert!(Reading::scan()
+        .celsius_range(-0.0..=0.0)
+        .ranges()
+        .contains(&z));
+    assert!(
+        !Reading::scan()
+            .celsius_range(0.0..=1.0)
+            .ranges()
+            .contains(&z),
+        "-0 < +0"
+    );
+}
+
+/// Random pools and bounds beyond the fixed ones, for the widest types.
+#[test]
+fn java_random_bounds() {
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    struct K {
+        #[rowkey(java)]
+        a: i64,
+        #[rowkey(java)]
+        #[desc]
+        f: f64,
+    }
+    let mut runner = TestRunner::new_with_rng(
+        Config {
+            cases: 64,
+            failure_persistence: None,
+            ..Config::default()
+        },
+        TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+    );
+    let strat = (
+        proptest::collection::vec((any::<i64>(), any::<f64>()), 1..40),
+        any::<i64>(),
+        any::<i64>(),
+        any::<f64>(),
+        any::<f64>(),
+        0usize..9,
+    );
+    runner
+        .run(&strat, |(vals, a, b, x, y, shape)| {
+            let keys: Vec<(i64, Vec<u8>)> = vals
+                .iter()
+                .map(|&(a, f)| (a, K { a, f }.to_row_key().unwrap().to_vec()))
+                .collect();
+            let (lo, hi) = bound_shapes(a, b)[shape];
+            check(
+                "i64 random",
+                &keys,
+                &lo,
+                &hi,
+                &K::scan().a_range((lo, hi)).ranges(),
+                0,
+                2,
+            );
+            // the second field after a fixed first one
+            for &(a0, _) in &vals {
+                let keys: Vec<(f64, Vec<u8>)> = vals
+                    .iter()
+                    .filter(|(a, _)| *a == a0)
+                    .map(|&(a, f)| (f, K { a, f }.to_row_key().unwrap().to_vec()))
+                    .collect();
+                let (lo, hi) = bound_shapes(x, y)[shape];
+                check(
+                    "f64 desc random",
+                    &keys,
+                    &lo,
+                    &hi,
+                    &K::scan().a(a0).f_range((lo, hi)).ranges(),
+                    0,
+                    2,
+                );
+            }
+            Ok(())
+        })
+        .unwrap();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The matrix: every encoding × every builder form
+
+#[derive(RowKey, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Level {
+    Trace,
+    Debug = 5,
+    Warn = 9,
+    Error,
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Inner {
+    a: u8,
+    #[sep]
+    b: String,
+}
+
+fn strings() -> Vec<String> {
+    [
+        "",
+        "a",
+        "a\0",
+        "a\0b",
+        "a\u{1}",
+        "ab",
+        "abc",
+        "abcdef",
+        "abcdefgh",
+        "b",
+        "\0",
+        "\u{1}",
+        "\u{7f}",
+        "é",
+        "host1",
+        "host12",
+        "\u{10FFFF}",
+    ]
+    .into_iter()
+    .map(str::to_owned)
+    .collect()
+}
+fn byte_strings() -> Vec<Vec<u8>> {
+    let mut v: Vec<Vec<u8>> = strings().into_iter().map(String::into_bytes).collect();
+    v.extend([
+        vec![0xFF],
+        vec![0xFF, 0xFF],
+        vec![0xFE, 0xFF],
+        vec![0x00, 0xFF],
+        vec![0x01, 0x00],
+    ]);
+    v
+}
+
+type RangeScan<'a, T> = Option<&'a dyn Fn(Bound<T>, Bound<T>) -> ScanRanges>;
+type PrefixScan<'a> = Option<&'a dyn Fn(&[u8]) -> ScanRanges>;
+
+/// Checks every builder form on one encoding. `keys` are (value, pre, key); the scans fix
+/// `pre = 1`. `eq`, `range` and `sw` build the scans; `sw` gets (prefix bytes, prefix value).
+#[allow(clippy::too_many_arguments)]
+fn run_matrix<T: ValueOrd + PartialEq>(
+    what: &str,
+    keys: &[(T, u8, Vec<u8>)],
+    pool: &[T],
+    eq: &dyn Fn(&T) -> ScanRanges,
+    range: RangeScan<'_, T>,
+    prefixes: &[Vec<u8>],
+    sw: PrefixScan<'_>,
+    starts: &dyn Fn(&T, &[u8]) -> bool,
+) -> usize {
+    let mut scans = 0;
+    let isolated = |r: &ScanRanges| {
+        for (v, pre, k) in keys {
+            if *pre != 1 {
+                assert!(!r.contains(k), "{what}: key of pre={pre} ({v:?}) in {r:?}");
+            }
+        }
+    };
+    let mine: Vec<(T, Vec<u8>)> = keys
+        .iter()
+        .filter(|(_, p, _)| *p == 1)
+        .map(|(v, _, k)| (v.clone(), k.clone()))
+        .collect();
+    for x in pool {
+        let r = eq(x);
+        for (v, k) in &mine {
+            assert_eq!(
+                r.contains(k),
+                v.vcmp(x) == Ordering::Equal,
+                "{what}: eq {x:?} vs {v:?}: {r:?}"
+            );
+        }
+        isolated(&r);
+        scans += 1;
+    }
+    if let Some(range) = range {
+        for a in pool {
+            for b in pool {
+                for (lo, hi) in bound_shapes(a.clone(), b.clone()) {
+                    let r = range(lo.clone(), hi.clone());
+                    check(what, &mine, &lo, &hi, &r, 0, 3);
+                    isolated(&r);
+                    scans += 1;
+                }
+            }
+        }
+    }
+    if let Some(sw) = sw {
+        for p in prefixes {
+            let r = sw(p);
+            for (v, k) in &mine {
+                assert_eq!(
+                    r.contains(k),
+                    starts(v, p),
+                    "{what}: starts_with {p:02x?} vs {v:?}: {r:?}"
+                );
+            }
+            isolated(&r);
+            scans += 1;
+        }
+    }
+    scans
+}
+
+/// One encoding: a key `{ pre: u8, v: T, post: u8 }` (or `{ pre: u8, v: T }` when `last`).
+macro_rules! matrix {
+    ($test:ident, $t:ty, [$(#[$m:meta])*], pool: $pool:expr, eq: |$x:ident| $eq:expr,
+     range: $range:tt, sw: $sw:tt, last: $last:tt) => {
+        #[test]
+        fn $test() {
+            matrix!(@key $last, $t, [$(#[$m])*]);
+            let pool: Vec<$t> = $pool;
+            let mut keys: Vec<($t, u8, Vec<u8>)> = Vec::new();
+            for v in &pool {
+                for pre in [0u8, 1, 2] {
+                    for k in matrix!(@keys $last, pre, v.clone()) {
+                        // values the encoding cannot hold are not stored
+                        if let Ok(b) = k.to_row_key() {
+                            keys.push((v.clone(), pre, b.to_vec()));
+                        }
+                    }
+                }
+            }
+            assert!(keys.len() >= pool.len(), "most values encode");
+            let eq = |$x: &$t| -> ScanRanges { let $x = $x.clone(); K::scan().pre(1).v($eq).ranges() };
+            let range: RangeScan<'_, $t> = matrix!(@range $range);
+            let sw: PrefixScan<'_> = matrix!(@sw $sw);
+            let prefixes: Vec<Vec<u8>> = byte_strings().into_iter().filter(|p| p.len() <= 3).collect();
+            let starts = |v: &$t, p: &[u8]| matrix!(@starts $sw, v, p);
+            let n = run_matrix(stringify!($test), &keys, &pool, &eq, range, &prefixes, sw, &starts);
+            assert!(n >= pool.len(), "{n} scans");
+        }
+    };
+    (@key false, $t:ty, [$(#[$m:meta])*]) => {
+        #[derive(RowKey, Debug, Clone, PartialEq)]
+        struct K { pre: u8, $(#[$m])* v: $t, post: u8 }
+    };
+    (@key true, $t:ty, [$(#[$m:meta])*]) => {
+        #[derive(RowKey, Debug, Clone, PartialEq)]
+        struct K { pre: u8, $(#[$m])* v: $t }
+    };
+    (@keys false, $pre:expr, $v:expr) => {
+        [K { pre: $pre, v: $v.clone(), post: 0 }, K { pre: $pre, v: $v, post: 0xFF }]
+    };
+    (@keys true, $pre:expr, $v:expr) => {
+        [K { pre: $pre, v: $v }]
+    };
+    (@range true) => {
+        Some(&|lo, hi| K::scan().pre(1).v_range((lo, hi)).ranges())
+    };
+    (@range false) => {
+        None
+    };
+    (@sw str) => {
+        Some(&|p: &[u8]| match std::str::from_utf8(p) {
+            Ok(p) => K::scan().pre(1).v_starts_with(p).ranges(),
+            // not a string prefix: a test of its own below
+            Err(_) => ScanRanges::default(),
+        })
+    };
+    (@sw bytes) => {
+        Some(&|p: &[u8]| K::scan().pre(1).v_starts_with(p).ranges())
+    };
+    (@sw none) => {
+        None
+    };
+    (@starts str, $v:expr, $p:expr) => {
+        std::str::from_utf8($p).is_ok() && AsRef::<[u8]>::as_ref(&**$v).starts_with($p)
+    };
+    (@starts bytes, $v:expr, $p:expr) => {
+        AsRef::<[u8]>::as_ref(&**$v).starts_with($p)
+    };
+    (@starts none, $v:expr, $p:expr) => {{
+        let _ = ($v, $p);
+        false
+    }};
+}
+
+fn ints<T: Pool>() -> Vec<T> {
+    let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
+    let mut v = T::edges();
+    for _ in 0..6 {
+        v.push(T::random(&mut rng));
+    }
+    v
+}
+
+matrix!(matrix_u8, u8, [], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_u16_desc, u16, [#[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_u32, u32, [], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_u64_desc, u64, [#[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_u128, u128, [], pool: ints(), eq: |x| x, range: true, sw: none, last: true);
+matrix!(matrix_i8_desc, i8, [#[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_i16, i16, [], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_i32_desc, i32, [#[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_i64, i64, [], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_i128_desc, i128, [#[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: true);
+matrix!(matrix_bool, bool, [], pool: vec![false, true], eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_bool_desc, bool, [#[desc]], pool: vec![false, true], eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_char, char, [], pool: vec!['\0', 'a', 'b', '\u{7f}', 'é', '\u{D7FF}', '\u{E000}', char::MAX], eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_char_desc, char, [#[desc]], pool: vec!['\0', 'a', 'b', 'é', char::MAX], eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_f32, f32, [], pool: <f32 as Pool>::edges(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_f64_desc, f64, [#[desc]], pool: <f64 as Pool>::edges(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_array, [u8; 3], [], pool: vec![[0; 3], [0, 0, 1], [0, 0xFF, 0], [1, 0, 0], [0xFF; 3], [0x7F, 0x80, 0]], eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_array_desc, [u8; 3], [#[desc]], pool: vec![[0; 3], [0, 0, 1], [0, 0xFF, 0], [1, 0, 0], [0xFF; 3]], eq: |x| x, range: true, sw: none, last: false);
+
+matrix!(matrix_string_sep, String, [#[sep]], pool: strings(), eq: |x| x, range: true, sw: str, last: false);
+matrix!(matrix_string_sep_desc, String, [#[sep] #[desc]], pool: strings(), eq: |x| x, range: true, sw: str, last: false);
+matrix!(matrix_string_pad, String, [#[pad(6)]], pool: strings(), eq: |x| x, range: true, sw: str, last: false);
+matrix!(matrix_string_pad_desc, String, [#[pad(6)] #[desc]], pool: strings(), eq: |x| x, range: true, sw: str, last: false);
+matrix!(matrix_string_last, String, [], pool: strings(), eq: |x| x, range: true, sw: str, last: true);
+matrix!(matrix_string_last_desc, String, [#[desc]], pool: strings(), eq: |x| x, range: true, sw: str, last: true);
+matrix!(matrix_box_str_sep, Box<str>, [#[sep]], pool: strings().into_iter().map(Into::into).collect(), eq: |x| x, range: true, sw: str, last: false);
+matrix!(matrix_bytes_sep, Vec<u8>, [#[sep]], pool: byte_strings(), eq: |x| x, range: true, sw: bytes, last: false);
+matrix!(matrix_bytes_sep_desc, Vec<u8>, [#[sep] #[desc]], pool: byte_strings(), eq: |x| x, range: true, sw: bytes, last: false);
+matrix!(matrix_bytes_pad, Vec<u8>, [#[pad(6)]], pool: byte_strings(), eq: |x| x, range: true, sw: bytes, last: false);
+matrix!(matrix_bytes_last, Vec<u8>, [], pool: byte_strings(), eq: |x| x, range: true, sw: bytes, last: true);
+matrix!(matrix_bytes_last_desc, Vec<u8>, [#[desc]], pool: byte_strings(), eq: |x| x, range: true, sw: bytes, last: true);
+matrix!(matrix_bytes_type_sep, bytes::Bytes, [#[sep]], pool: byte_strings().into_iter().map(Into::into).collect(), eq: |x| x, range: true, sw: bytes, last: false);
+// A space fill keeps order only for content bytes above the fill (documented): values above it.
+matrix!(matrix_string_pad_space, String, [#[pad(6, fill = b' ')]], pool: vec!["".into(), "a".into(), "a!".into(), "ab".into(), "abcdef".into(), "abcdefg".into(), "b".into(), "a b".into()], eq: |x| x, range: true, sw: str, last: false);
+matrix!(matrix_decimal, u32, [#[pad(10)]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_decimal_desc, u64, [#[pad(12)] #[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_reverse_ts, i64, [#[reverse_ts]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_reverse_ts_desc, u64, [#[reverse_ts] #[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_option_reverse_ts, Option<i64>, [#[reverse_ts]], pool: ints::<Option<i64>>(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_option_u32, Option<u32>, [], pool: ints::<Option<u32>>(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_option_i16_desc, Option<i16>, [#[desc]], pool: ints::<Option<i16>>(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_option_string_sep, Option<String>, [#[sep]], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: none, last: false);
+matrix!(matrix_option_string_sep_desc, Option<String>, [#[sep] #[desc]], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: none, last: false);
+matrix!(matrix_option_bytes_last, Option<Vec<u8>>, [], pool: byte_strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: none, last: true);
+matrix!(matrix_enum, Level, [], pool: vec![Level::Trace, Level::Debug, Level::Warn, Level::Error], eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_enum_desc, Level, [#[desc]], pool: vec![Level::Trace, Level::Debug, Level::Warn, Level::Error], eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_nested, Inner, [], pool: strings().into_iter().flat_map(|b| [0u8, 1, 0xFF].map(|a| Inner { a, b: b.clone() })).collect(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_nested_desc, Inner, [#[desc]], pool: strings().into_iter().flat_map(|b| [0u8, 0xFF].map(|a| Inner { a, b: b.clone() })).collect(), eq: |x| x, range: true, sw: none, last: false);
+// Equality (and starts-with) only: the byte order is not the value order.
+matrix!(matrix_hash_prefix, u64, [#[hash_prefix(4)]], pool: ints(), eq: |x| x, range: false, sw: none, last: false);
+matrix!(matrix_hash_prefix_raw_string, String, [#[hash_prefix(2, raw)] #[sep]], pool: strings(), eq: |x| x, range: false, sw: none, last: false);
+matrix!(matrix_reverse_int, u32, [#[reverse]], pool: ints(), eq: |x| x, range: false, sw: none, last: false);
+matrix!(matrix_reverse_padded, String, [#[reverse] #[pad(6)]], pool: strings(), eq: |x| x, range: false, sw: none, last: false);
+matrix!(matrix_custom_sep, String, [#[sep(b'|')]], pool: strings(), eq: |x| x, range: false, sw: str, last: false);
+matrix!(matrix_java_container_style, i32, [#[rowkey(java)] #[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);

@@ -25,11 +25,23 @@ struct EventKey {
 )]
 const _: () = {
     const _: () = {
-        ::core::assert!(
-            < ::rowkey::codec::Natural as ::rowkey::__private::Codec < EventType >>
-            ::PREFIX_FREE,
-            "rowkey: field `event_type` of `EventKey` is not the last field, but its type `EventType` does not mark its own end (a nested key whose last field is variable-length and unterminated): a prefix scan for `web1` would also return `web12`, and keys could not be decoded. Give the last field of that type #[sep] or #[pad(N)], or move `event_type` last"
-        );
+        const _: () = {
+            #[allow(dead_code)]
+            fn __rowkey_self_delimited()
+            where
+                ::rowkey::__private::Bool<
+                    {
+                        <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+                            EventType,
+                        >>::PREFIX_FREE
+                    },
+                >: ::rowkey::__private::SelfDelimited<
+                    EventKey,
+                    __EventKeyFields::event_type,
+                    EventType,
+                >,
+            {}
+        };
     };
     impl ::rowkey::RowKey for EventKey {
         const LAYOUT: &'static ::rowkey::layout::Layout = &::rowkey::layout::Layout {

@@ -28,11 +28,23 @@ struct Profile {
 )]
 const _: () = {
     const _: () = {
-        ::core::assert!(
-            < ::rowkey::codec::Natural as ::rowkey::__private::Codec < Option < i32 > >>
-            ::PREFIX_FREE,
-            "rowkey: field `score` of `Profile` is not the last field, but its type `Option<i32>` does not mark its own end (a nested key whose last field is variable-length and unterminated): a prefix scan for `web1` would also return `web12`, and keys could not be decoded. Give the last field of that type #[sep] or #[pad(N)], or move `score` last"
-        );
+        const _: () = {
+            #[allow(dead_code)]
+            fn __rowkey_self_delimited()
+            where
+                ::rowkey::__private::Bool<
+                    {
+                        <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+                            Option<i32>,
+                        >>::PREFIX_FREE
+                    },
+                >: ::rowkey::__private::SelfDelimited<
+                    Profile,
+                    __ProfileFields::score,
+                    Option<i32>,
+                >,
+            {}
+        };
         if let ::core::option::Option::Some(__w) = <Profile as ::rowkey::RowKey>::LAYOUT
             .fixed_width
         {

@@ -177,13 +177,16 @@ fn describe_difference(expected: &str, actual: &str) -> String {
         &exp[first..exp.len() - common_end],
         &act[first..act.len() - common_end],
     );
-    let mut out = format!(
-        "expected {} lines, got {}; lines {}..={} of the snapshot changed:\n",
-        exp.len(),
-        act.len(),
-        first + 1,
-        first + exp_changed.len().max(1),
-    );
+    let what = if exp_changed.is_empty() {
+        format!("{} line(s) inserted after line {first}", act_changed.len())
+    } else {
+        format!(
+            "lines {}..={} of the snapshot changed",
+            first + 1,
+            first + exp_changed.len()
+        )
+    };
+    let mut out = format!("expected {} lines, got {}; {what}:\n", exp.len(), act.len());
     let start = first.saturating_sub(CONTEXT);
     for (i, line) in exp.iter().enumerate().take(first).skip(start) {
         let _ = writeln!(out, "  {:>5}   {line}", i + 1);
@@ -274,5 +277,10 @@ fn difference_report_points_at_first_changed_line() {
     );
     // a pure addition at the end
     let report = describe_difference("a\n", "a\nb\n");
-    assert!(report.ends_with("      1   a\n+     2   b\n"), "{report}");
+    assert_eq!(
+        report,
+        "expected 1 lines, got 2; 1 line(s) inserted after line 1:\n\
+         \x20     1   a\n\
+         +     2   b\n"
+    );
 }

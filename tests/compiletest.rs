@@ -1,6 +1,8 @@
-//! trybuild UI tests: every compile-time check of the derive (design section 5) has a
-//! compile-fail case with its `.stderr` snapshot under `tests/ui/fail/<topic>/`, and hostile but
-//! legal derive input (issue 6, item 4) compiles and round-trips under `tests/ui/pass/`.
+//! trybuild UI tests: every compile-time check of the derive (the README's "Compile-time checks")
+//! has a compile-fail case with its `.stderr` snapshot under `tests/ui/fail/<topic>/`, and
+//! hostile but legal derive input (shadowed std and primitive names, raw identifiers,
+//! `#![no_implicit_prelude]`, generics, re-exported crate paths, …) compiles and round-trips
+//! under `tests/ui/pass/`.
 //!
 //! The snapshots depend on the exact rustc diagnostics, so they are pinned to one toolchain.
 //! Regenerate with `TRYBUILD=overwrite cargo test --test compiletest` and review the diff.

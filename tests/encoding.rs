@@ -1,12 +1,17 @@
-//! Exact bytes of every field type and attribute, as known values (design sections 3, 4, 6).
+//! Exact bytes of every field type and attribute, as known values (the formats stated in the
+//! README's "Field types" and "Attributes" tables).
 //!
 //! Each `check` asserts the exact encoding, that `encoded_len` and `encode_into` agree with
 //! `to_row_key`, and that `from_row_key` gives the value back.
+
+mod common;
 
 use std::fmt::Debug;
 
 use rowkey::layout::{FieldEncoding, HashPrefix, SaltKind, SaltLayout};
 use rowkey::{Bytes, DecodeRowKey, EncodeErrorKind, RowKey};
+
+use common::{Budget, OrderBySeller, Salt1000, SaltField, SaltWhole, TimeBucket};
 
 fn hex(b: &[u8]) -> String {
     b.iter()
@@ -874,18 +879,6 @@ fn desc_inverts_bytes() {
 // salt
 
 #[derive(RowKey, Debug, Clone, PartialEq)]
-struct SaltField {
-    #[salt(buckets = 16)]
-    host: String,
-}
-
-#[derive(RowKey, Debug, Clone, PartialEq)]
-#[rowkey(salt(buckets = 16))]
-struct SaltWhole {
-    host: String,
-}
-
-#[derive(RowKey, Debug, Clone, PartialEq)]
 #[rowkey(salt(buckets = 20))]
 struct Salt20 {
     s: String,
@@ -905,16 +898,6 @@ struct SaltWhole2 {
     #[sep]
     host: String,
     port: u16,
-}
-
-#[derive(RowKey, Debug, Clone, PartialEq)]
-struct OrderBySeller {
-    #[salt(buckets = 16)]
-    seller_id: u64,
-    #[reverse_ts]
-    created_ms: i64,
-    #[sep]
-    order_no: String,
 }
 
 #[test]
@@ -969,7 +952,7 @@ fn salt_phoenix_known_values() {
         },
         b"\x08host1\x00\x00\x50",
     );
-    // the design doc's example: seller 42 (8 bytes BE) -> 5
+    // the README's example key: seller 42 (8 bytes BE) -> salt 5
     let ts = 1_700_000_000_000i64;
     let mut want = vec![5, 0, 0, 0, 0, 0, 0, 0, 42];
     want.extend((i64::MAX - ts).to_be_bytes());
@@ -1005,12 +988,6 @@ fn salt_phoenix_known_values() {
     );
     assert_eq!(OrderBySeller::LAYOUT.fixed_width, None);
     assert_eq!(OrderBySeller::LAYOUT.salt.map(|s| s.through_field), Some(0));
-}
-
-#[derive(RowKey, Debug, Clone, PartialEq)]
-#[rowkey(salt(buckets = 1000))]
-struct Salt1000 {
-    host: String,
 }
 
 #[derive(RowKey, Debug, Clone, PartialEq)]
@@ -1058,14 +1035,6 @@ fn two_byte_salt_above_256_buckets() {
         host: "host1".into(),
     });
     assert_eq!(b.len(), 6);
-}
-
-#[derive(RowKey, Debug, Clone, PartialEq)]
-struct TimeBucket {
-    #[salt(buckets = 8, modulo)]
-    ts: u64,
-    #[sep]
-    host: String,
 }
 
 #[derive(RowKey, Debug, Clone, PartialEq)]
@@ -1330,14 +1299,6 @@ fn java_bytes_to_bytes() {
 
 // ---------------------------------------------------------------------------------------------
 // max_len, LAYOUT, describe
-
-#[derive(RowKey, Debug, Clone, PartialEq)]
-#[rowkey(max_len = 10)]
-struct Budget {
-    id: u32,
-    #[sep]
-    name: String,
-}
 
 #[derive(RowKey, Debug, Clone, PartialEq)]
 #[rowkey(max_len = 12)]

@@ -1,9 +1,13 @@
 //! Error audit: every `EncodeErrorKind` and `DecodeErrorKind` variant is produced here, with its
 //! field name, byte offset and Display message checked.
 
+mod common;
+
 use std::fmt::Debug;
 
 use rowkey::{DecodeError, DecodeErrorKind, DecodeRowKey, EncodeError, EncodeErrorKind, RowKey};
+
+use common::{Budget, Salt1000, SaltField, SaltWhole, TimeBucket};
 
 /// Decode `bytes` as `K`, expecting an error.
 #[track_caller]
@@ -81,14 +85,6 @@ struct Timed {
     ts: i64,
     #[reverse_ts]
     small_ts: u32,
-}
-
-#[derive(RowKey, Debug, Clone, PartialEq)]
-#[rowkey(max_len = 10)]
-struct Budget {
-    id: u32,
-    #[sep]
-    name: String,
 }
 
 #[derive(RowKey, Debug, Clone, PartialEq)]
@@ -181,32 +177,6 @@ struct Event {
     uid: u32,
     kind: Kind,
     wide: Wide,
-}
-
-#[derive(RowKey, Debug, Clone, PartialEq)]
-struct SaltField {
-    #[salt(buckets = 16)]
-    host: String,
-}
-
-#[derive(RowKey, Debug, Clone, PartialEq)]
-#[rowkey(salt(buckets = 16))]
-struct SaltWhole {
-    host: String,
-}
-
-#[derive(RowKey, Debug, Clone, PartialEq)]
-#[rowkey(salt(buckets = 1000))]
-struct Salt1000 {
-    host: String,
-}
-
-#[derive(RowKey, Debug, Clone, PartialEq)]
-struct TimeBucket {
-    #[salt(buckets = 8, modulo)]
-    ts: u64,
-    #[sep]
-    host: String,
 }
 
 #[derive(RowKey, Debug, Clone, PartialEq)]

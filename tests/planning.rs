@@ -40,7 +40,8 @@ struct RawHashed {
     user: u64,
 }
 
-/// The issue-10 case: 16 salt buckets in front of a `u64` id.
+/// 16 salt buckets in front of a sequential `u64` id: a layout-only plan cannot tell which id
+/// bytes vary (see `salted_plans_only_cut_bytes_that_vary`).
 #[derive(RowKey)]
 struct SaltedId {
     #[salt(buckets = 16)]
@@ -258,7 +259,7 @@ fn analyze(points: &[Vec<u8>], keys: &[Vec<u8>]) -> (usize, usize, f64) {
     (r.regions().len(), r.empty_regions(), r.max_mean_skew())
 }
 
-/// Issue 10, part 6: with 16 salt buckets and a `u64` id, `split_points(32)` used to split each
+/// Regression: with 16 salt buckets and a `u64` id, `split_points(32)` used to split each
 /// bucket at byte 0x80 of the id — where every realistic id has 0x00 — and 16 of 32 regions
 /// were empty. Now it needs a sample, and the sample-based plan reaches every region.
 #[test]

@@ -1,14 +1,7 @@
-use rowkey::RowKey;
+mod common;
 
-#[derive(RowKey, Debug, Clone, PartialEq)]
-struct OrderBySeller {
-    #[salt(buckets = 16)]
-    seller_id: u64,
-    #[reverse_ts]
-    created_ms: i64,
-    #[sep]
-    order_no: String,
-}
+use common::OrderBySeller;
+use rowkey::RowKey;
 
 #[test]
 fn smoke() {

@@ -7,6 +7,8 @@ mod codegen;
 mod ctxt;
 mod expand;
 mod fallback;
+#[cfg(test)]
+mod output_tests;
 mod prop;
 mod symbol;
 mod valid;

@@ -1,8 +1,10 @@
 //! Typed reads of [`ScanRanges`]: one `ReadRows` stream per range, run concurrently and merged
 //! back into the key's logical order.
 
+use core::future::Future;
 use core::marker::PhantomData;
 use core::pin::Pin;
+use core::task::{Context, Poll};
 
 use bigtable_rs::google::bigtable::v2::ReadRowsRequest;
 use bigtable_rs::google::bigtable::v2::{
@@ -57,6 +59,7 @@ pub struct Read<T> {
     after: Option<Vec<u8>>,
     single: bool,
     filter: Option<RowFilter>,
+    chunk: Option<u64>,
     _key: PhantomData<fn() -> T>,
 }
 
@@ -71,6 +74,7 @@ impl<T: TypedKey> Read<T> {
             after: None,
             single: false,
             filter: None,
+            chunk: None,
             _key: PhantomData,
         }
     }
@@ -126,6 +130,22 @@ impl<T: TypedKey> Read<T> {
         self
     }
 
+    /// Rows per `ReadRows` request (default: 8192 divided by the number of concurrent
+    /// streams, between 128 and 4096). A range is read in requests of at most this many rows,
+    /// each continuing after the last key of the one before, so that no stream has more than
+    /// `n` rows in flight.
+    ///
+    /// Why: the HTTP/2 library (`h2` ≥ 0.4.16) closes a connection ("too_many_data_frames",
+    /// `ENHANCE_YOUR_CALM`) that holds too many small DATA frames the application has not read
+    /// yet. The emulator sends one row per message, so 16 concurrent streams of small rows
+    /// read slower than the emulator writes them can trip it; bounding each request bounds
+    /// what is buffered. Cloud Bigtable packs many rows per message and is not affected, so
+    /// larger values only save requests there.
+    pub fn chunk_rows(mut self, n: u64) -> Self {
+        self.chunk = Some(n.max(1));
+        self
+    }
+
     /// The rows as a stream of `(key, row)`, decoded as `T`. A row whose key does not decode is
     /// an [`Error::Decode`] item naming the key; the stream goes on after it. A failed request
     /// is an error item and ends that range.
@@ -142,44 +162,64 @@ impl<T: TypedKey> Read<T> {
             after,
             single,
             filter,
+            chunk,
             _key,
         } = self;
         let skip = if single { 0 } else { skip };
-        let row_ranges: Vec<(ScanRange, RowRange)> = ranges
-            .into_iter()
+        let spans: Vec<Span> = ranges
+            .iter()
             .filter_map(|r| {
-                let rr = clip(&r, after.as_deref(), skip, reverse)?;
-                Some((r, rr))
+                let span = Span::of(r);
+                match &after {
+                    None => Some(span),
+                    Some(after) => match (r.start().get(..skip), after.get(skip..)) {
+                        // Within one salt bucket a key is `salt ++ logical`: "after `after` in
+                        // logical order" is "after `salt ++ after[skip..]`" in byte order.
+                        (Some(salt), Some(logical)) => {
+                            span.after(&[salt, logical].concat(), reverse)
+                        }
+                        // A range start shorter than the salt: leave it whole (the merged
+                        // stream filters exactly).
+                        _ => Some(span),
+                    },
+                }
             })
             .collect();
-        if row_ranges.is_empty() {
+        if spans.is_empty() {
             // An empty RowSet means "the whole table" to Bigtable: never send one.
             return Box::pin(futures_util::stream::empty());
         }
-        let request = |rows: Vec<RowRange>| ReadRowsRequest {
+        let template = ReadRowsRequest {
             table_name: table.name().to_owned(),
             app_profile_id: table.app_profile().to_owned(),
-            rows: Some(RowSet {
-                row_keys: vec![],
-                row_ranges: rows,
-            }),
-            filter: filter.clone(),
-            rows_limit: limit.map_or(0, |n| i64::try_from(n).unwrap_or(i64::MAX)),
+            filter,
             request_stats_view: RequestStatsView::RequestStatsNone as i32,
             reversed: reverse,
             ..ReadRowsRequest::default()
         };
-        let streams: Vec<RowStream> = if single {
-            vec![lazy(
-                table.clone(),
-                request(row_ranges.into_iter().map(|(_, rr)| rr).collect()),
-            )]
+        let groups: Vec<Vec<Span>> = if single {
+            vec![spans]
         } else {
-            row_ranges
-                .into_iter()
-                .map(|(_, rr)| lazy(table.clone(), request(vec![rr])))
-                .collect()
+            spans.into_iter().map(|s| vec![s]).collect()
         };
+        let chunk = chunk.unwrap_or_else(|| (8192 / groups.len() as u64).clamp(128, 4096));
+        let streams: Vec<RowStream> = groups
+            .into_iter()
+            .map(|spans| {
+                Box::pin(Chunked {
+                    table: table.clone(),
+                    template: template.clone(),
+                    spans,
+                    chunk,
+                    remaining: limit,
+                    reverse,
+                    state: State::Idle,
+                    in_chunk: 0,
+                    asked: 0,
+                    last: None,
+                }) as RowStream
+            })
+            .collect();
         let merged = if reverse {
             merge_descending(streams, skip)
         } else {
@@ -251,90 +291,221 @@ impl<T> core::fmt::Debug for Read<T> {
     }
 }
 
-/// A stream that sends its request when first polled (so that every range's request is in
-/// flight at once when the merge polls them all).
-fn lazy(table: Table, request: ReadRowsRequest) -> RowStream {
-    Box::pin(
-        futures_util::stream::once(async move { table.read_rows_raw(request).await }).try_flatten(),
-    )
+/// A byte range of the table: from `start` (inclusive, or exclusive when `start_open`; empty
+/// and closed = the start of the table) to `end` (exclusive; `None` = the end of the table).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Span {
+    start: Vec<u8>,
+    start_open: bool,
+    end: Option<Vec<u8>>,
 }
 
-/// The Bigtable row range for `r`, clipped to the rows after (forward) or before (reverse)
-/// `after`; `None` when nothing is left.
-///
-/// Within one salt bucket a key is `salt ++ logical`, so "logical key after `after`'s logical
-/// key" is "key after `salt ++ after[skip..]`", with the bucket's salt taken from the range's
-/// start row.
-fn clip(r: &ScanRange, after: Option<&[u8]>, skip: usize, reverse: bool) -> Option<RowRange> {
-    let start = r.start().to_vec();
-    let stop = r.stop().map(<[u8]>::to_vec);
-    let mut start_key =
-        (!start.is_empty()).then(|| row_range::StartKey::StartKeyClosed(start.clone()));
-    let mut end_key = stop.clone().map(row_range::EndKey::EndKeyOpen);
-    if let Some(after) = after {
-        let mark = match (start.get(..skip), after.get(skip..)) {
-            (Some(salt), Some(logical)) => [salt, logical].concat(),
-            // A range start shorter than the salt: leave the range whole (the merged stream
-            // filters exactly).
-            _ => return Some(RowRange { start_key, end_key }),
-        };
+impl Span {
+    fn of(r: &ScanRange) -> Span {
+        Span {
+            start: r.start().to_vec(),
+            start_open: false,
+            end: r.stop().map(<[u8]>::to_vec),
+        }
+    }
+
+    /// The part of the span after `key` (forward) or before it (reverse), in byte order;
+    /// `None` when nothing is left.
+    fn after(&self, key: &[u8], reverse: bool) -> Option<Span> {
         if reverse {
-            if mark <= start {
+            // keys < key
+            if self.start.as_slice() >= key {
                 return None;
             }
-            if stop.as_ref().is_none_or(|s| mark < *s) {
-                end_key = Some(row_range::EndKey::EndKeyOpen(mark));
-            }
+            let end = match &self.end {
+                Some(e) if e.as_slice() <= key => e.clone(),
+                _ => key.to_vec(),
+            };
+            Some(Span {
+                end: Some(end),
+                ..self.clone()
+            })
         } else {
-            if stop.as_ref().is_some_and(|s| mark >= *s) {
+            // keys > key
+            if self.end.as_ref().is_some_and(|e| e.as_slice() <= key) {
                 return None;
             }
-            if mark >= start {
-                start_key = Some(row_range::StartKey::StartKeyOpen(mark));
+            if key < self.start.as_slice() {
+                return Some(self.clone());
+            }
+            Some(Span {
+                start: key.to_vec(),
+                start_open: true,
+                end: self.end.clone(),
+            })
+        }
+    }
+
+    fn row_range(&self) -> RowRange {
+        let start_key = match (self.start.is_empty(), self.start_open) {
+            (_, true) => Some(row_range::StartKey::StartKeyOpen(self.start.clone())),
+            (true, false) => None,
+            (false, false) => Some(row_range::StartKey::StartKeyClosed(self.start.clone())),
+        };
+        RowRange {
+            start_key,
+            end_key: self.end.clone().map(row_range::EndKey::EndKeyOpen),
+        }
+    }
+}
+
+type Pending = Pin<Box<dyn Future<Output = Result<RowStream, Error>> + Send>>;
+
+enum State {
+    /// No request yet, or the last chunk ended and the next is to be sent.
+    Idle,
+    /// A request is being sent.
+    Sending(Pending),
+    /// A chunk's rows are arriving.
+    Reading(RowStream),
+    Done,
+}
+
+/// The rows of some spans, in requests of at most `chunk` rows: when a chunk comes back full,
+/// the next request continues after its last key (see [`Read::chunk_rows`]). The first request
+/// is sent when the stream is first polled, so every range's request is in flight at once
+/// when the merge polls them all.
+struct Chunked {
+    table: Table,
+    template: ReadRowsRequest,
+    spans: Vec<Span>,
+    chunk: u64,
+    /// Rows still wanted (the read's limit).
+    remaining: Option<u64>,
+    reverse: bool,
+    state: State,
+    /// Rows received in the current chunk, and the rows_limit it was sent with.
+    in_chunk: u64,
+    asked: u64,
+    last: Option<Vec<u8>>,
+}
+
+impl Chunked {
+    fn send(&mut self) -> State {
+        let asked = self.remaining.map_or(self.chunk, |r| r.min(self.chunk));
+        if asked == 0 || self.spans.is_empty() {
+            return State::Done;
+        }
+        self.asked = asked;
+        self.in_chunk = 0;
+        let request = ReadRowsRequest {
+            rows: Some(RowSet {
+                row_keys: vec![],
+                row_ranges: self.spans.iter().map(Span::row_range).collect(),
+            }),
+            rows_limit: i64::try_from(asked).unwrap_or(i64::MAX),
+            ..self.template.clone()
+        };
+        let table = self.table.clone();
+        State::Sending(Box::pin(async move { table.read_rows_raw(request).await }))
+    }
+}
+
+impl Stream for Chunked {
+    type Item = Result<RawRow, Error>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        loop {
+            match &mut this.state {
+                State::Done => return Poll::Ready(None),
+                State::Idle => this.state = this.send(),
+                State::Sending(fut) => match fut.as_mut().poll(cx) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(Ok(rows)) => this.state = State::Reading(rows),
+                    Poll::Ready(Err(e)) => {
+                        this.state = State::Done;
+                        return Poll::Ready(Some(Err(e)));
+                    }
+                },
+                State::Reading(rows) => match rows.as_mut().poll_next(cx) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(Some(Ok(row))) => {
+                        this.in_chunk += 1;
+                        if let Some(r) = &mut this.remaining {
+                            *r = r.saturating_sub(1);
+                        }
+                        this.last = Some(row.0.clone());
+                        return Poll::Ready(Some(Ok(row)));
+                    }
+                    Poll::Ready(Some(Err(e))) => {
+                        this.state = State::Done;
+                        return Poll::Ready(Some(Err(e)));
+                    }
+                    Poll::Ready(None) => {
+                        // A short chunk is the end of the spans; a full one may have more.
+                        match (&this.last, this.in_chunk < this.asked) {
+                            (Some(last), false) => {
+                                let reverse = this.reverse;
+                                this.spans = this
+                                    .spans
+                                    .iter()
+                                    .filter_map(|s| s.after(last, reverse))
+                                    .collect();
+                                this.state = State::Idle;
+                            }
+                            _ => this.state = State::Done,
+                        }
+                    }
+                },
             }
         }
     }
-    Some(RowRange { start_key, end_key })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use row_range::{EndKey, StartKey};
+
+    fn span(start: &[u8], open: bool, end: Option<&[u8]>) -> Span {
+        Span {
+            start: start.to_vec(),
+            start_open: open,
+            end: end.map(<[u8]>::to_vec),
+        }
+    }
 
     #[test]
-    fn clip_forward_and_reverse() {
-        let r = ScanRange::new(b"\x03a", Some(b"\x03z"));
-        let fwd = clip(&r, Some(b"\x07m"), 1, false).unwrap_or_default();
+    fn span_after_forward_and_reverse() {
+        let r = Span::of(&ScanRange::new(b"\x03a", Some(b"\x03z")));
         assert_eq!(
-            fwd.start_key,
-            Some(StartKey::StartKeyOpen(b"\x03m".to_vec()))
-        );
-        assert_eq!(fwd.end_key, Some(EndKey::EndKeyOpen(b"\x03z".to_vec())));
-        let rev = clip(&r, Some(b"\x07m"), 1, true).unwrap_or_default();
-        assert_eq!(
-            rev.start_key,
-            Some(StartKey::StartKeyClosed(b"\x03a".to_vec()))
-        );
-        assert_eq!(rev.end_key, Some(EndKey::EndKeyOpen(b"\x03m".to_vec())));
-        assert!(clip(&r, Some(b"\x07z"), 1, false).is_none());
-        assert!(clip(&r, Some(b"\x07a"), 1, true).is_none());
-        // before the range: forward keeps it whole
-        let whole = clip(&r, Some(b"\x07"), 1, false).unwrap_or_default();
-        assert_eq!(
-            whole.start_key,
-            Some(StartKey::StartKeyClosed(b"\x03a".to_vec()))
-        );
-        // no upper bound
-        let open = ScanRange::new(b"\xFF\xFF", None);
-        let rev = clip(&open, Some(b"\xFF\xFF\x05"), 0, true).unwrap_or_default();
-        assert_eq!(
-            rev.end_key,
-            Some(EndKey::EndKeyOpen(b"\xFF\xFF\x05".to_vec()))
+            r.after(b"\x03m", false),
+            Some(span(b"\x03m", true, Some(b"\x03z")))
         );
         assert_eq!(
-            clip(&open, None, 0, false).unwrap_or_default().end_key,
-            None
+            r.after(b"\x03m", true),
+            Some(span(b"\x03a", false, Some(b"\x03m")))
+        );
+        assert_eq!(r.after(b"\x03z", false), None);
+        assert_eq!(r.after(b"\x03a", true), None);
+        assert_eq!(
+            r.after(b"\x03", false),
+            Some(r.clone()),
+            "before the span: whole"
+        );
+        assert_eq!(
+            r.after(b"\x04", true),
+            Some(r.clone()),
+            "after the span: whole"
+        );
+        // no upper bound (an all-0xFF prefix)
+        let open = Span::of(&ScanRange::new(b"\xFF\xFF", None));
+        assert_eq!(
+            open.after(b"\xFF\xFF\x05", true),
+            Some(span(b"\xFF\xFF", false, Some(b"\xFF\xFF\x05")))
+        );
+        assert_eq!(open.row_range().end_key, None);
+        // the start of the table
+        let all = Span::of(&ScanRange::new(b"", None));
+        assert_eq!(all.row_range(), RowRange::default());
+        assert_eq!(
+            all.after(b"k", false).map(|s| s.row_range().start_key),
+            Some(Some(row_range::StartKey::StartKeyOpen(b"k".to_vec())))
         );
     }
 }

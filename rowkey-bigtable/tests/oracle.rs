@@ -17,6 +17,8 @@
 //!   row carries the value written for its key;
 //! - every 2nd query: the reverse read equals it reversed;
 //! - every 3rd query: the single-request read equals it in byte order;
+//! - every 4th query: read in requests of 1–5 rows (plus one per 8 rows of the result; `chunk_rows`, each request continuing after
+//!   the last key of the one before), merged or single-request, forward or reverse: the same;
 //! - every 5th query: reading it in pages (`limit` + `after` the last key) gives it back whole.
 //!
 //! `QUERIES_PER_LAYOUT` × 5 layouts = 2,500 queries, each checked.
@@ -804,6 +806,39 @@ async fn run<T: Case>(seed: u64, rows: usize) -> Stats {
             by_bytes.sort_by(|a, b| a.0.cmp(&b.0));
             let want_bytes: Vec<T> = by_bytes.iter().map(|(_, k)| k.clone()).collect();
             assert_eq!(single, want_bytes, "single request {}", ctx());
+        }
+        if n % 4 == 1 {
+            // small requests, each continuing after the last key of the one before
+            let chunk = (1 + rng.below(5) + want.len() / 8) as u64;
+            let reverse = n % 8 == 1;
+            let single = n % 3 == 1;
+            let mut read = table.read::<T>(&query.ranges).chunk_rows(chunk);
+            if reverse {
+                read = read.reverse();
+            }
+            if single {
+                read = read.single_request();
+            }
+            let got = read
+                .keys()
+                .await
+                .unwrap_or_else(|e| panic!("chunked {}: {e}", ctx()));
+            let mut want_chunked: Vec<T> = if single {
+                let mut by_bytes = expected.clone();
+                by_bytes.sort_by(|a, b| a.0.cmp(&b.0));
+                by_bytes.iter().map(|(_, k)| k.clone()).collect()
+            } else {
+                want.clone()
+            };
+            if reverse {
+                want_chunked.reverse();
+            }
+            assert_eq!(
+                got,
+                want_chunked,
+                "chunks of {chunk} (reverse {reverse}, single {single}) {}",
+                ctx()
+            );
         }
         if n % 5 == 0 {
             let page = 1 + want.len() / 3 + rng.below(3);

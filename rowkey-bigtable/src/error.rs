@@ -1,0 +1,174 @@
+//! The one error type of `rowkey-bigtable`.
+
+use std::fmt;
+
+use rowkey::hbase::to_string_binary;
+use rowkey::hotspot::HotspotError;
+use rowkey::plan::PlanError;
+use rowkey::{DecodeError, EncodeError};
+
+use crate::emulator::EmulatorError;
+
+/// What went wrong talking to Bigtable with typed keys.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// A row key read from the table does not decode as the key type asked for (a row of
+    /// another layout in the range, or a corrupt key). The read goes on after this item.
+    Decode {
+        /// The key type (`T::LAYOUT.name`).
+        layout: &'static str,
+        /// The row key as read.
+        key: Vec<u8>,
+        /// Which field, at which byte offset, and why.
+        source: DecodeError,
+    },
+    /// A key could not be encoded (a write, or the key to resume after).
+    Encode(EncodeError),
+    /// The server answered a request with an error status.
+    Grpc(tonic::Status),
+    /// The client failed before or after the server answered: connection, credentials, or a
+    /// response it could not decode.
+    Client(bigtable_rs::bigtable::Error),
+    /// Entries of a batch write failed; the other entries were written. Every failed entry is
+    /// listed.
+    Write(WriteFailures),
+    /// Split points could not be derived from the key layout.
+    Plan(PlanError),
+    /// The hotspot analyzer refused its input.
+    Hotspot(HotspotError),
+    /// The emulator could not be started.
+    Emulator(EmulatorError),
+    /// An argument the server would refuse, caught before sending (a bad table id, say).
+    InvalidArgument(String),
+}
+
+/// The failed entries of a [`Batch`](crate::Batch) write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WriteFailures {
+    /// Entries written.
+    pub written: usize,
+    /// Entries not written, in batch order.
+    pub failed: Vec<FailedWrite>,
+}
+
+/// One entry of a batch that was not written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailedWrite {
+    /// The table id.
+    pub table: String,
+    /// The entry's position in the batch (the order of `put`/`delete` calls, from 0).
+    pub index: usize,
+    /// Its row key.
+    pub key: Vec<u8>,
+    /// The status the server gave it (`Unknown` when the server returned no status for it).
+    pub code: tonic::Code,
+    /// The server's message.
+    pub message: String,
+}
+
+impl fmt::Display for FailedWrite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "entry {} (table {}, row {}): {:?}: {}",
+            self.index,
+            self.table,
+            to_string_binary(&self.key),
+            self.code,
+            self.message
+        )
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Decode {
+                layout,
+                key,
+                source,
+            } => write!(
+                f,
+                "row key {} does not decode as {layout}: {source}",
+                to_string_binary(key)
+            ),
+            Error::Encode(e) => write!(f, "{e}"),
+            Error::Grpc(s) => write!(f, "Bigtable returned {:?}: {}", s.code(), s.message()),
+            Error::Client(e) => write!(f, "Bigtable client error: {e}"),
+            Error::Write(w) => {
+                write!(
+                    f,
+                    "{} of {} batch entries failed",
+                    w.failed.len(),
+                    w.failed.len() + w.written
+                )?;
+                for (i, e) in w.failed.iter().enumerate() {
+                    if i == 3 {
+                        return write!(f, "; …");
+                    }
+                    write!(f, "{} {e}", if i == 0 { ":" } else { ";" })?;
+                }
+                Ok(())
+            }
+            Error::Plan(e) => write!(f, "{e}"),
+            Error::Hotspot(e) => write!(f, "{e}"),
+            Error::Emulator(e) => write!(f, "{e}"),
+            Error::InvalidArgument(m) => write!(f, "invalid argument: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Decode { source, .. } => Some(source),
+            Error::Encode(e) => Some(e),
+            Error::Grpc(s) => Some(s),
+            Error::Client(e) => Some(e),
+            Error::Plan(e) => Some(e),
+            Error::Hotspot(e) => Some(e),
+            Error::Emulator(e) => Some(e),
+            Error::Write(_) | Error::InvalidArgument(_) => None,
+        }
+    }
+}
+
+impl From<bigtable_rs::bigtable::Error> for Error {
+    fn from(e: bigtable_rs::bigtable::Error) -> Self {
+        match e {
+            bigtable_rs::bigtable::Error::RpcError(s) => Error::Grpc(s),
+            other => Error::Client(other),
+        }
+    }
+}
+
+impl From<tonic::Status> for Error {
+    fn from(s: tonic::Status) -> Self {
+        Error::Grpc(s)
+    }
+}
+
+impl From<EncodeError> for Error {
+    fn from(e: EncodeError) -> Self {
+        Error::Encode(e)
+    }
+}
+
+impl From<PlanError> for Error {
+    fn from(e: PlanError) -> Self {
+        Error::Plan(e)
+    }
+}
+
+impl From<HotspotError> for Error {
+    fn from(e: HotspotError) -> Self {
+        Error::Hotspot(e)
+    }
+}
+
+impl From<EmulatorError> for Error {
+    fn from(e: EmulatorError) -> Self {
+        Error::Emulator(e)
+    }
+}

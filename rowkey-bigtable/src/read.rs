@@ -1,0 +1,511 @@
+//! Typed reads of [`ScanRanges`]: one `ReadRows` stream per range, run concurrently and merged
+//! back into the key's logical order.
+
+use core::future::Future;
+use core::marker::PhantomData;
+use core::pin::Pin;
+use core::task::{Context, Poll};
+
+use bigtable_rs::google::bigtable::v2::ReadRowsRequest;
+use bigtable_rs::google::bigtable::v2::{
+    read_rows_request::RequestStatsView, row_range, RowFilter, RowRange, RowSet,
+};
+use futures_util::{Stream, StreamExt, TryStreamExt};
+use rowkey::{ScanRange, ScanRanges};
+
+use crate::merge::{merge_ascending, merge_descending, RowStream};
+use crate::{Error, Row, RowCell, Table, TypedKey};
+
+/// A row as the client decodes it: the key and its cells.
+pub(crate) type RawRow = (Vec<u8>, Vec<RowCell>);
+
+/// The stream of a typed read: `(key, row)` pairs in the read's order.
+pub type TypedRows<T> = Pin<Box<dyn Stream<Item = Result<(T, Row), Error>> + Send>>;
+
+/// A typed read of a [`ScanRanges`], built by [`Table::read`]. Set options, then call
+/// [`stream`](Read::stream) or [`collect`](Read::collect).
+///
+/// By default each range is read by its own `ReadRows` request; the requests run concurrently
+/// and their rows are merged into the key's **logical order** — the order of the key after its
+/// salt, which is the order of the key's fields. The salt width comes from `T::LAYOUT`: there is
+/// nothing to pass.
+///
+/// ```no_run
+/// # use rowkey::RowKey;
+/// # #[derive(RowKey, Debug, Clone, PartialEq)]
+/// # struct OrderBySeller { #[salt(buckets = 16)] seller_id: u64, #[reverse_ts] created_ms: i64, #[sep] order_no: String }
+/// # async fn demo(table: rowkey_bigtable::Table) -> Result<(), rowkey_bigtable::Error> {
+/// use futures_util::TryStreamExt;
+///
+/// // Every seller's orders: 16 ranges (one per salt bucket), merged newest-first.
+/// let ranges = OrderBySeller::scan().ranges();
+/// let page = table.read::<OrderBySeller>(&ranges).limit(100).collect().await?;
+/// // The next page, across all buckets, resumes after the last key seen.
+/// if let Some((last, _)) = page.last() {
+///     let next = table.read::<OrderBySeller>(&ranges).after(last)?.limit(100).collect().await?;
+/// }
+/// // Oldest first: the same ranges read in reverse.
+/// let mut oldest = table.read::<OrderBySeller>(&ranges).reverse().stream();
+/// while let Some((order, row)) = oldest.try_next().await? { /* … */ }
+/// # Ok(()) }
+/// ```
+#[must_use = "a Read does nothing until .stream() or .collect()"]
+pub struct Read<T> {
+    table: Table,
+    ranges: Vec<ScanRange>,
+    skip: usize,
+    limit: Option<u64>,
+    reverse: bool,
+    after: Option<Vec<u8>>,
+    single: bool,
+    filter: Option<RowFilter>,
+    chunk: Option<u64>,
+    _key: PhantomData<fn() -> T>,
+}
+
+impl<T: TypedKey> Read<T> {
+    pub(crate) fn new(table: Table, ranges: &ScanRanges) -> Self {
+        Read {
+            table,
+            ranges: ranges.iter().cloned().collect(),
+            skip: T::LAYOUT.salt.map_or(0, |s| s.width),
+            limit: None,
+            reverse: false,
+            after: None,
+            single: false,
+            filter: None,
+            chunk: None,
+            _key: PhantomData,
+        }
+    }
+
+    /// At most `n` rows in all (each range's request is limited to `n` too).
+    pub fn limit(mut self, n: u64) -> Self {
+        self.limit = Some(n);
+        self
+    }
+
+    /// Read in reverse: the largest logical key first (newest first on an ascending time
+    /// index). Each range is read with Bigtable's reversed `ReadRows` and the descending
+    /// streams are merged.
+    pub fn reverse(mut self) -> Self {
+        self.reverse = !self.reverse;
+        self
+    }
+
+    /// Resume after `key`: only rows that come after it in this read's order (after it in
+    /// logical order for a merged read, before it for a reverse read, after it in byte order
+    /// for a [`single_request`](Read::single_request) read). Pass the last key of the previous
+    /// page to get the next one, across every salt bucket.
+    ///
+    /// # Errors
+    ///
+    /// The key does not encode.
+    pub fn after(self, key: &T) -> Result<Self, Error> {
+        let bytes = key.to_row_key()?;
+        Ok(self.after_key(&bytes))
+    }
+
+    /// [`after`](Read::after) with the encoded row key.
+    pub fn after_key(mut self, key: &[u8]) -> Self {
+        self.after = Some(key.to_vec());
+        self
+    }
+
+    /// A Bigtable row filter applied to every row (e.g. only the latest cell per column). The
+    /// rows themselves are chosen by the ranges.
+    pub fn filter(mut self, filter: RowFilter) -> Self {
+        self.filter = Some(filter);
+        self
+    }
+
+    /// Send one `ReadRows` request whose `RowSet` holds every range, instead of one request per
+    /// range. Bigtable then returns the rows in **byte order** (ascending, or descending with
+    /// [`reverse`](Read::reverse)) — salt bucket by salt bucket, not in the key's logical order.
+    /// Use it when the order does not matter (counting, exporting) or the key has no salt; with
+    /// a salt and a limit it returns the first rows of the lowest buckets, not the first rows
+    /// of the key order.
+    pub fn single_request(mut self) -> Self {
+        self.single = true;
+        self
+    }
+
+    /// Rows per `ReadRows` request (default: 8192 divided by the number of concurrent
+    /// streams, between 128 and 4096). A range is read in requests of at most this many rows,
+    /// each continuing after the last key of the one before, so that no stream has more than
+    /// `n` rows in flight.
+    ///
+    /// Why: the HTTP/2 library (`h2` ≥ 0.4.16) closes a connection ("too_many_data_frames",
+    /// `ENHANCE_YOUR_CALM`) that holds too many small DATA frames the application has not read
+    /// yet. The emulator sends one row per message, so 16 concurrent streams of small rows
+    /// read slower than the emulator writes them can trip it; bounding each request bounds
+    /// what is buffered. Cloud Bigtable packs many rows per message and is not affected, so
+    /// larger values only save requests there.
+    pub fn chunk_rows(mut self, n: u64) -> Self {
+        self.chunk = Some(n.max(1));
+        self
+    }
+
+    /// The rows as a stream of `(key, row)`, decoded as `T`. A row whose key does not decode is
+    /// an [`Error::Decode`] item naming the key; the stream goes on after it. A failed request
+    /// is an error item and ends that range.
+    pub fn stream(self) -> TypedRows<T>
+    where
+        T: Send + 'static,
+    {
+        let Read {
+            table,
+            ranges,
+            skip,
+            limit,
+            reverse,
+            after,
+            single,
+            filter,
+            chunk,
+            _key,
+        } = self;
+        let skip = if single { 0 } else { skip };
+        let spans: Vec<Span> = ranges
+            .iter()
+            .filter_map(|r| {
+                let span = Span::of(r);
+                match &after {
+                    None => Some(span),
+                    Some(after) => match (r.start().get(..skip), after.get(skip..)) {
+                        // Within one salt bucket a key is `salt ++ logical`: "after `after` in
+                        // logical order" is "after `salt ++ after[skip..]`" in byte order.
+                        (Some(salt), Some(logical)) => {
+                            span.after(&[salt, logical].concat(), reverse)
+                        }
+                        // A range start shorter than the salt: leave it whole (the merged
+                        // stream filters exactly).
+                        _ => Some(span),
+                    },
+                }
+            })
+            .collect();
+        if spans.is_empty() {
+            // An empty RowSet means "the whole table" to Bigtable: never send one.
+            return Box::pin(futures_util::stream::empty());
+        }
+        let template = ReadRowsRequest {
+            table_name: table.name().to_owned(),
+            app_profile_id: table.app_profile().to_owned(),
+            filter,
+            request_stats_view: RequestStatsView::RequestStatsNone as i32,
+            reversed: reverse,
+            ..ReadRowsRequest::default()
+        };
+        let groups: Vec<Vec<Span>> = if single {
+            vec![spans]
+        } else {
+            spans.into_iter().map(|s| vec![s]).collect()
+        };
+        let chunk = chunk.unwrap_or_else(|| (8192 / groups.len() as u64).clamp(128, 4096));
+        let streams: Vec<RowStream> = groups
+            .into_iter()
+            .map(|spans| {
+                Box::pin(Chunked {
+                    table: table.clone(),
+                    template: template.clone(),
+                    spans,
+                    chunk,
+                    remaining: limit,
+                    reverse,
+                    state: State::Idle,
+                    in_chunk: 0,
+                    asked: 0,
+                    last: None,
+                }) as RowStream
+            })
+            .collect();
+        let merged = if reverse {
+            merge_descending(streams, skip)
+        } else {
+            merge_ascending(streams, skip)
+        };
+        // The server clipped each range already; this keeps "after" exact for ranges whose
+        // start does not carry the salt (and costs one comparison per row).
+        let merged = match after {
+            Some(after) => Box::pin(merged.try_filter(move |row| {
+                let key = row.0.get(skip..).unwrap_or_default();
+                let mark = after.get(skip..).unwrap_or_default();
+                futures_util::future::ready(if reverse { key < mark } else { key > mark })
+            })) as RowStream,
+            None => merged,
+        };
+        let limited: RowStream = match limit {
+            Some(n) => Box::pin(merged.take(usize::try_from(n).unwrap_or(usize::MAX))),
+            None => merged,
+        };
+        Box::pin(limited.map(|item| {
+            let (key, cells) = item?;
+            match T::from_row_key(&key) {
+                Ok(k) => Ok((k, Row { key, cells })),
+                Err(source) => Err(Error::Decode {
+                    layout: T::LAYOUT.name,
+                    key,
+                    source,
+                }),
+            }
+        }))
+    }
+
+    /// All rows, or the first error.
+    ///
+    /// # Errors
+    ///
+    /// The first error item of [`stream`](Read::stream).
+    pub async fn collect(self) -> Result<Vec<(T, Row)>, Error>
+    where
+        T: Send + 'static,
+    {
+        self.stream().try_collect().await
+    }
+
+    /// The keys only (cells are still transferred; add a [`filter`](Read::filter) such as
+    /// `StripValueTransformer` to avoid that).
+    ///
+    /// # Errors
+    ///
+    /// The first error item of [`stream`](Read::stream).
+    pub async fn keys(self) -> Result<Vec<T>, Error>
+    where
+        T: Send + 'static,
+    {
+        self.stream().map_ok(|(k, _)| k).try_collect().await
+    }
+}
+
+impl<T> core::fmt::Debug for Read<T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Read")
+            .field("table", &self.table.id())
+            .field("ranges", &self.ranges)
+            .field("skip", &self.skip)
+            .field("limit", &self.limit)
+            .field("reverse", &self.reverse)
+            .field("single_request", &self.single)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A byte range of the table: from `start` (inclusive, or exclusive when `start_open`; empty
+/// and closed = the start of the table) to `end` (exclusive; `None` = the end of the table).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Span {
+    start: Vec<u8>,
+    start_open: bool,
+    end: Option<Vec<u8>>,
+}
+
+impl Span {
+    fn of(r: &ScanRange) -> Span {
+        Span {
+            start: r.start().to_vec(),
+            start_open: false,
+            end: r.stop().map(<[u8]>::to_vec),
+        }
+    }
+
+    /// The part of the span after `key` (forward) or before it (reverse), in byte order;
+    /// `None` when nothing is left.
+    fn after(&self, key: &[u8], reverse: bool) -> Option<Span> {
+        if reverse {
+            // keys < key
+            if self.start.as_slice() >= key {
+                return None;
+            }
+            let end = match &self.end {
+                Some(e) if e.as_slice() <= key => e.clone(),
+                _ => key.to_vec(),
+            };
+            Some(Span {
+                end: Some(end),
+                ..self.clone()
+            })
+        } else {
+            // keys > key
+            if self.end.as_ref().is_some_and(|e| e.as_slice() <= key) {
+                return None;
+            }
+            if key < self.start.as_slice() {
+                return Some(self.clone());
+            }
+            Some(Span {
+                start: key.to_vec(),
+                start_open: true,
+                end: self.end.clone(),
+            })
+        }
+    }
+
+    fn row_range(&self) -> RowRange {
+        let start_key = match (self.start.is_empty(), self.start_open) {
+            (_, true) => Some(row_range::StartKey::StartKeyOpen(self.start.clone())),
+            (true, false) => None,
+            (false, false) => Some(row_range::StartKey::StartKeyClosed(self.start.clone())),
+        };
+        RowRange {
+            start_key,
+            end_key: self.end.clone().map(row_range::EndKey::EndKeyOpen),
+        }
+    }
+}
+
+type Pending = Pin<Box<dyn Future<Output = Result<RowStream, Error>> + Send>>;
+
+enum State {
+    /// No request yet, or the last chunk ended and the next is to be sent.
+    Idle,
+    /// A request is being sent.
+    Sending(Pending),
+    /// A chunk's rows are arriving.
+    Reading(RowStream),
+    Done,
+}
+
+/// The rows of some spans, in requests of at most `chunk` rows: when a chunk comes back full,
+/// the next request continues after its last key (see [`Read::chunk_rows`]). The first request
+/// is sent when the stream is first polled, so every range's request is in flight at once
+/// when the merge polls them all.
+struct Chunked {
+    table: Table,
+    template: ReadRowsRequest,
+    spans: Vec<Span>,
+    chunk: u64,
+    /// Rows still wanted (the read's limit).
+    remaining: Option<u64>,
+    reverse: bool,
+    state: State,
+    /// Rows received in the current chunk, and the rows_limit it was sent with.
+    in_chunk: u64,
+    asked: u64,
+    last: Option<Vec<u8>>,
+}
+
+impl Chunked {
+    fn send(&mut self) -> State {
+        let asked = self.remaining.map_or(self.chunk, |r| r.min(self.chunk));
+        if asked == 0 || self.spans.is_empty() {
+            return State::Done;
+        }
+        self.asked = asked;
+        self.in_chunk = 0;
+        let request = ReadRowsRequest {
+            rows: Some(RowSet {
+                row_keys: vec![],
+                row_ranges: self.spans.iter().map(Span::row_range).collect(),
+            }),
+            rows_limit: i64::try_from(asked).unwrap_or(i64::MAX),
+            ..self.template.clone()
+        };
+        let table = self.table.clone();
+        State::Sending(Box::pin(async move { table.read_rows_raw(request).await }))
+    }
+}
+
+impl Stream for Chunked {
+    type Item = Result<RawRow, Error>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        loop {
+            match &mut this.state {
+                State::Done => return Poll::Ready(None),
+                State::Idle => this.state = this.send(),
+                State::Sending(fut) => match fut.as_mut().poll(cx) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(Ok(rows)) => this.state = State::Reading(rows),
+                    Poll::Ready(Err(e)) => {
+                        this.state = State::Done;
+                        return Poll::Ready(Some(Err(e)));
+                    }
+                },
+                State::Reading(rows) => match rows.as_mut().poll_next(cx) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(Some(Ok(row))) => {
+                        this.in_chunk += 1;
+                        if let Some(r) = &mut this.remaining {
+                            *r = r.saturating_sub(1);
+                        }
+                        this.last = Some(row.0.clone());
+                        return Poll::Ready(Some(Ok(row)));
+                    }
+                    Poll::Ready(Some(Err(e))) => {
+                        this.state = State::Done;
+                        return Poll::Ready(Some(Err(e)));
+                    }
+                    Poll::Ready(None) => {
+                        // A short chunk is the end of the spans; a full one may have more.
+                        match (&this.last, this.in_chunk < this.asked) {
+                            (Some(last), false) => {
+                                let reverse = this.reverse;
+                                this.spans = this
+                                    .spans
+                                    .iter()
+                                    .filter_map(|s| s.after(last, reverse))
+                                    .collect();
+                                this.state = State::Idle;
+                            }
+                            _ => this.state = State::Done,
+                        }
+                    }
+                },
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn span(start: &[u8], open: bool, end: Option<&[u8]>) -> Span {
+        Span {
+            start: start.to_vec(),
+            start_open: open,
+            end: end.map(<[u8]>::to_vec),
+        }
+    }
+
+    #[test]
+    fn span_after_forward_and_reverse() {
+        let r = Span::of(&ScanRange::new(b"\x03a", Some(b"\x03z")));
+        assert_eq!(
+            r.after(b"\x03m", false),
+            Some(span(b"\x03m", true, Some(b"\x03z")))
+        );
+        assert_eq!(
+            r.after(b"\x03m", true),
+            Some(span(b"\x03a", false, Some(b"\x03m")))
+        );
+        assert_eq!(r.after(b"\x03z", false), None);
+        assert_eq!(r.after(b"\x03a", true), None);
+        assert_eq!(
+            r.after(b"\x03", false),
+            Some(r.clone()),
+            "before the span: whole"
+        );
+        assert_eq!(
+            r.after(b"\x04", true),
+            Some(r.clone()),
+            "after the span: whole"
+        );
+        // no upper bound (an all-0xFF prefix)
+        let open = Span::of(&ScanRange::new(b"\xFF\xFF", None));
+        assert_eq!(
+            open.after(b"\xFF\xFF\x05", true),
+            Some(span(b"\xFF\xFF", false, Some(b"\xFF\xFF\x05")))
+        );
+        assert_eq!(open.row_range().end_key, None);
+        // the start of the table
+        let all = Span::of(&ScanRange::new(b"", None));
+        assert_eq!(all.row_range(), RowRange::default());
+        assert_eq!(
+            all.after(b"k", false).map(|s| s.row_range().start_key),
+            Some(Some(row_range::StartKey::StartKeyOpen(b"k".to_vec())))
+        );
+    }
+}

@@ -2,11 +2,10 @@
 //!
 //! All merging of this crate lives here, so that it can be swapped for a store-agnostic reader
 //! later. Forward reads use [`rowkey::merge::merge_streams`]; reverse reads (each range read
-//! newest-first, i.e. in descending byte order) use [`merge_descending`], its mirror image.
+//! newest-first, i.e. in descending byte order) use [`rowkey::merge::merge_streams_rev`].
 //! Both compare keys after the salt (`skip` bytes) and surface errors as soon as they are seen.
 
 use core::pin::Pin;
-use core::task::{Context, Poll};
 
 use futures_util::Stream;
 
@@ -36,67 +35,7 @@ pub(crate) fn merge_descending(streams: Vec<RowStream>, skip: usize) -> RowStrea
         }
         return Box::pin(futures_util::stream::empty());
     }
-    let n = streams.len();
-    Box::pin(Descending {
-        streams,
-        heads: (0..n).map(|_| None).collect(),
-        done: vec![false; n],
-        skip,
-    })
-}
-
-fn logical(key: &[u8], skip: usize) -> &[u8] {
-    key.get(skip..).unwrap_or_default()
-}
-
-struct Descending {
-    streams: Vec<RowStream>,
-    heads: Vec<Option<Result<RawRow, Error>>>,
-    done: Vec<bool>,
-    skip: usize,
-}
-
-impl Stream for Descending {
-    type Item = Result<RawRow, Error>;
-
-    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        let this = self.get_mut();
-        let mut pending = false;
-        for ((stream, head), done) in this
-            .streams
-            .iter_mut()
-            .zip(this.heads.iter_mut())
-            .zip(this.done.iter_mut())
-        {
-            if head.is_none() && !*done {
-                match stream.as_mut().poll_next(cx) {
-                    Poll::Ready(Some(item)) => *head = Some(item),
-                    Poll::Ready(None) => *done = true,
-                    Poll::Pending => pending = true,
-                }
-            }
-        }
-        // An error goes out at once, even while other streams are still pending.
-        if let Some(i) = this.heads.iter().position(|h| matches!(h, Some(Err(_)))) {
-            return Poll::Ready(this.heads.get_mut(i).and_then(Option::take));
-        }
-        if pending {
-            return Poll::Pending;
-        }
-        let skip = this.skip;
-        let mut best: Option<(usize, &[u8])> = None;
-        for (i, h) in this.heads.iter().enumerate() {
-            if let Some(Ok(row)) = h {
-                let key = logical(&row.0, skip);
-                // Strictly greater: ties keep the order of the streams.
-                if best.is_none_or(|(_, b)| key > b) {
-                    best = Some((i, key));
-                }
-            }
-        }
-        let best = best.map(|(i, _)| i);
-        Poll::Ready(best.and_then(|i| this.heads.get_mut(i).and_then(Option::take)))
-    }
+    Box::pin(rowkey::merge::merge_streams_rev(streams, skip))
 }
 
 #[cfg(test)]

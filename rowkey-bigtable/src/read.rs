@@ -166,25 +166,15 @@ impl<T: TypedKey> Read<T> {
             _key,
         } = self;
         let skip = if single { 0 } else { skip };
-        let spans: Vec<Span> = ranges
-            .iter()
-            .filter_map(|r| {
-                let span = Span::of(r);
-                match &after {
-                    None => Some(span),
-                    Some(after) => match (r.start().get(..skip), after.get(skip..)) {
-                        // Within one salt bucket a key is `salt ++ logical`: "after `after` in
-                        // logical order" is "after `salt ++ after[skip..]`" in byte order.
-                        (Some(salt), Some(logical)) => {
-                            span.after(&[salt, logical].concat(), reverse)
-                        }
-                        // A range start shorter than the salt: leave it whole (the merged
-                        // stream filters exactly).
-                        _ => Some(span),
-                    },
-                }
-            })
-            .collect();
+        // Within one salt bucket a key is `salt ++ logical`: each range is cut after
+        // `salt ++ after[skip..]` (byte order in single-request mode, where skip is 0).
+        let ranges = match &after {
+            Some(after) => rowkey::read::cut_after(&ranges, after, skip, reverse)
+                .into_iter()
+                .collect(),
+            None => ranges,
+        };
+        let spans: Vec<Span> = ranges.iter().map(Span::of).collect();
         if spans.is_empty() {
             // An empty RowSet means "the whole table" to Bigtable: never send one.
             return Box::pin(futures_util::stream::empty());

@@ -299,6 +299,14 @@ mod stream {
                     }
                 }
             }
+            // An error goes out at once, even while other streams are still pending.
+            if let Some(i) = this
+                .heads
+                .iter()
+                .position(|h| h.as_ref().is_some_and(MergeKey::is_error))
+            {
+                return Poll::Ready(this.heads.get_mut(i).and_then(Option::take));
+            }
             if pending {
                 return Poll::Pending;
             }

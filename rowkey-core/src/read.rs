@@ -145,39 +145,12 @@ impl<T: RowKey> Read<T> {
     /// to what lies after it, in every salt bucket. Apply after [`reverse`](Self::reverse).
     #[must_use]
     pub fn after(mut self, key: impl AsRef<[u8]>) -> Self {
-        let logical = key.as_ref().get(self.skip..).unwrap_or_default();
-        let skip = self.skip;
-        let reverse = self.reverse;
-        let cut = self
-            .ranges
-            .iter()
-            .filter_map(|r| {
-                let salt = r.start().get(..skip).unwrap_or_default();
-                let mut at = Vec::with_capacity(salt.len() + logical.len() + 1);
-                at.extend_from_slice(salt);
-                at.extend_from_slice(logical);
-                if reverse {
-                    // keys below `at`
-                    let stop = match r.stop() {
-                        Some(s) if s <= at.as_slice() => s,
-                        _ => at.as_slice(),
-                    };
-                    (r.start() < stop).then(|| ScanRange::new(r.start(), Some(stop)))
-                } else {
-                    // keys above `at`: the first is `at ++ 0x00`
-                    at.push(0);
-                    let start = if r.start() >= at.as_slice() {
-                        r.start()
-                    } else {
-                        at.as_slice()
-                    };
-                    r.stop()
-                        .is_none_or(|s| start < s)
-                        .then(|| ScanRange::new(start, r.stop()))
-                }
-            })
-            .collect();
-        self.ranges = ScanRanges::new(cut);
+        self.ranges = cut_after(
+            self.ranges.as_slice(),
+            key.as_ref(),
+            self.skip,
+            self.reverse,
+        );
         self
     }
 
@@ -233,6 +206,51 @@ impl<T: RowKey> Read<T> {
             _t: PhantomData,
         }
     }
+}
+
+/// The parts of `ranges` that lie strictly after `key` in logical order (comparing the bytes
+/// after `skip` salt bytes; each range keeps its own salt), or before it when `reverse`: how a
+/// paged read resumes in every salt bucket at once. With `skip = 0` it is plain byte order.
+///
+/// ```
+/// use rowkey::read::cut_after;
+/// use rowkey::scan::{ScanRange, ScanRanges};
+///
+/// let buckets = ScanRanges::new(vec![ScanRange::prefix(b"\x00"), ScanRange::prefix(b"\x01")]);
+/// let next = cut_after(buckets.as_slice(), b"\x01m", 1, false);
+/// assert_eq!(next.iter().map(|r| r.start().to_vec()).collect::<Vec<_>>(), [b"\x00m\x00".to_vec(), b"\x01m\x00".to_vec()]);
+/// ```
+pub fn cut_after(ranges: &[ScanRange], key: &[u8], skip: usize, reverse: bool) -> ScanRanges {
+    let logical = key.get(skip..).unwrap_or_default();
+    let cut = ranges
+        .iter()
+        .filter_map(|r| {
+            let salt = r.start().get(..skip).unwrap_or_default();
+            let mut at = Vec::with_capacity(salt.len() + logical.len() + 1);
+            at.extend_from_slice(salt);
+            at.extend_from_slice(logical);
+            if reverse {
+                // keys below `at`
+                let stop = match r.stop() {
+                    Some(s) if s <= at.as_slice() => s,
+                    _ => at.as_slice(),
+                };
+                (r.start() < stop).then(|| ScanRange::new(r.start(), Some(stop)))
+            } else {
+                // keys above `at`: the first is `at ++ 0x00`
+                at.push(0);
+                let start = if r.start() >= at.as_slice() {
+                    r.start()
+                } else {
+                    at.as_slice()
+                };
+                r.stop()
+                    .is_none_or(|s| start < s)
+                    .then(|| ScanRange::new(start, r.stop()))
+            }
+        })
+        .collect();
+    ScanRanges::new(cut)
 }
 
 /// Decode one merged row.

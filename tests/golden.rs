@@ -2195,8 +2195,45 @@ fn hosts() -> impl Iterator<Item = (&'static str, String)> {
     HOSTS.iter().map(|(n, h)| (*n, h.to_string()))
 }
 
+/// OpenTSDB's row key: the salt hashes the metric and the tags, not the base hour.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(salt(buckets = 20, fields(metric, tags)), allow_hotspot)]
+struct SaltFieldsTsdb {
+    metric: [u8; 3],
+    base_hour: u32,
+    tags: Vec<u8>,
+}
+
 fn salt(c: &mut Corpus) {
     c.group("salt");
+    let tsdb = [
+        (
+            "m1_h0_t1",
+            [0, 0, 1],
+            0x5e0b_e100u32,
+            vec![0, 0, 1, 0, 0, 1],
+        ),
+        ("m1_h0_t2", [0, 0, 1], 0x5e0b_e100, vec![0, 0, 1, 0, 0, 2]),
+        (
+            "m1_h1_t1",
+            [0, 0, 1],
+            0x5e0b_e100 + 3600,
+            vec![0, 0, 1, 0, 0, 1],
+        ),
+        ("m0_h0_none", [0, 0, 0], 0, vec![]),
+        ("mff_hmax_ff", [0xFF; 3], u32::MAX, vec![0xFF, 0x00, 0x01]),
+    ]
+    .map(|(n, metric, base_hour, tags)| {
+        (
+            n,
+            SaltFieldsTsdb {
+                metric,
+                base_hour,
+                tags,
+            },
+        )
+    });
+    keys!(c, "salt20_fields_metric_tags", SaltFieldsTsdb, tsdb);
     let it = hosts().take(6).map(|(n, host)| (n, SaltField16 { host }));
     keys!(c, "salt16_phoenix_field", SaltField16, it);
     let it = hosts().map(|(n, host)| (n, SaltWhole16 { host }));

@@ -178,14 +178,18 @@ fn parse_salt_arg(meta: &ParseNestedMeta, args: &mut SaltArgs, container: bool) 
         if fields.is_some() {
             return Err(meta.error("duplicate `fields` argument"));
         }
-        let mut names = Vec::new();
-        meta.parse_nested_meta(|m| {
-            let Some(id) = m.path.get_ident() else {
-                return Err(m.error("`fields(..)` lists field names: fields(metric, tags)"));
-            };
-            names.push(id.clone());
-            Ok(())
-        })?;
+        let content;
+        syn::parenthesized!(content in meta.input);
+        let names: Vec<syn::Ident> =
+            syn::punctuated::Punctuated::<syn::Ident, Token![,]>::parse_terminated(&content)
+                .map_err(|e| {
+                    syn::Error::new(
+                        e.span(),
+                        "`fields(..)` lists field names: fields(metric, tags)",
+                    )
+                })?
+                .into_iter()
+                .collect();
         *fields = Some((names, meta.path.span()));
         Ok(())
     } else {

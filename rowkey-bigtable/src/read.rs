@@ -68,7 +68,7 @@ impl<T: TypedKey> Read<T> {
         Read {
             table,
             ranges: ranges.iter().cloned().collect(),
-            skip: T::LAYOUT.salt.map_or(0, |s| s.width),
+            skip: ranges.salt_end().max(T::LAYOUT.salt_end()),
             limit: None,
             reverse: false,
             after: None,

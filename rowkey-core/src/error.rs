@@ -209,6 +209,13 @@ pub enum DecodeErrorKind {
     NonCanonical(&'static str),
     /// A borrowed field (`&str`, `&[u8]`) cannot hold escaped content: use an owned type.
     NeedsOwned,
+    /// The key does not start with its layout's constant prefix (`#[rowkey(prefix = ..)]`).
+    PrefixMismatch {
+        /// The prefix the layout writes.
+        expected: &'static [u8],
+    },
+    /// The key starts with no tag of a tagged key enum's variants.
+    UnknownTag,
     /// Longer than the layout's `#[rowkey(max_len = N)]`: never written by this layout.
     KeyTooLong {
         /// Key length.
@@ -242,6 +249,12 @@ impl fmt::Display for DecodeErrorKind {
             ),
             Self::UnknownVariant { code } => write!(f, "unknown enum code {code}"),
             Self::NonCanonical(what) => write!(f, "non-canonical encoding: {what}"),
+            Self::PrefixMismatch { expected } => write!(
+                f,
+                "does not start with the layout's prefix \"{}\" (a key of another layout or keyspace)",
+                crate::hbase::to_string_binary(expected)
+            ),
+            Self::UnknownTag => f.write_str("starts with no variant's tag (a key of another keyspace)"),
             Self::KeyTooLong { len, max_len } => {
                 write!(f, "key is {len} bytes, over max_len = {max_len}")
             }

@@ -29,6 +29,8 @@
 pub struct Layout {
     /// The Rust type name.
     pub name: &'static str,
+    /// A constant prefix every key starts with (`#[rowkey(prefix = b"..")]`), before the salt.
+    pub prefix: &'static [u8],
     /// The fields in key order.
     pub fields: &'static [FieldLayout],
     /// The salt, if the key starts with one.
@@ -140,6 +142,16 @@ impl SaltLayout {
 }
 
 impl Layout {
+    /// Bytes before the first field: the constant prefix and the salt. Keys of one layout
+    /// compare in logical order after these bytes (what merging a fanned-out scan skips).
+    pub const fn salt_end(&self) -> usize {
+        self.prefix.len()
+            + match self.salt {
+                Some(s) => s.width,
+                None => 0,
+            }
+    }
+
     /// Sum of the fields' fixed widths (hash prefixes included), or `None` if any field is
     /// variable-length. Used by the derive to compute [`Layout::fixed_width`].
     pub const fn key_width_of_fields(fields: &[FieldLayout]) -> Option<usize> {

@@ -1072,7 +1072,7 @@ fn salt_bytes(bucket: u64, width: usize) -> Vec<u8> {
 ///     name: "user", ty: "String", encoding: FieldEncoding::Sep, width: None, desc: false,
 ///     hash_prefix: Some(HashPrefix { width: 4, raw: false }),
 /// };
-/// let hashed = Layout { name: "ByUser", fields: &[USER], salt: None, fixed_width: None, max_len: None };
+/// let hashed = Layout { name: "ByUser", prefix: &[], fields: &[USER], salt: None, fixed_width: None, max_len: None };
 /// assert_eq!(layout_split_points(&hashed, 4)?, [b"4000", b"8000", b"c000"]);
 ///
 /// let salt = SaltLayout { buckets: 16, width: 1, through_field: 0, fields: &[0], kind: SaltKind::Phoenix };
@@ -1098,6 +1098,17 @@ fn salt_bytes(bucket: u64, width: usize) -> Vec<u8> {
 /// # Ok::<(), PlanError>(())
 /// ```
 pub fn layout_split_points(layout: &Layout, regions: usize) -> Result<Vec<Vec<u8>>, PlanError> {
+    let mut points = layout_points_after_prefix(layout, regions)?;
+    if !layout.prefix.is_empty() {
+        for p in &mut points {
+            p.splice(0..0, layout.prefix.iter().copied());
+        }
+    }
+    Ok(points)
+}
+
+/// [`layout_split_points`] without the layout's constant prefix.
+fn layout_points_after_prefix(layout: &Layout, regions: usize) -> Result<Vec<Vec<u8>>, PlanError> {
     if regions == 0 {
         return Err(PlanError::TooFewRegions { regions, min: 1 });
     }
@@ -1233,9 +1244,21 @@ pub fn salted_sample_split_points(
     if grouping {
         per_bucket.resize_with(nb, Vec::new);
     }
+    let at = layout.prefix.len();
     for (index, key) in keys.into_iter().enumerate() {
         let key = key.as_ref();
-        let bucket = match key.get(..width) {
+        if !key.starts_with(layout.prefix) {
+            return Err(PlanError::InvalidSampleKey {
+                index,
+                key: to_string_binary(key),
+                reason: format!(
+                    "does not start with the prefix \"{}\" of `{}`",
+                    to_string_binary(layout.prefix),
+                    layout.name
+                ),
+            });
+        }
+        let bucket = match key.get(at..at + width) {
             Some(prefix) => prefix
                 .iter()
                 .fold(0u64, |acc, &b| (acc << 8) | u64::from(b)),
@@ -1291,7 +1314,9 @@ pub fn salted_sample_split_points(
     let mut out = Vec::with_capacity(regions - 1);
     for (k, (sample, &m)) in per_bucket.iter().zip(&parts).enumerate() {
         if k > 0 {
-            out.push(salt_bytes(k as u64, width));
+            let mut boundary = layout.prefix.to_vec();
+            boundary.extend(salt_bytes(k as u64, width));
+            out.push(boundary);
         }
         out.extend(quantile_points(sample, m));
     }
@@ -1872,6 +1897,7 @@ mod tests {
     fn layout(fields: &'static [FieldLayout], salt: Option<(u32, usize)>) -> Layout {
         Layout {
             name: "K",
+            prefix: &[],
             fields,
             salt: salt.map(|(buckets, width)| SaltLayout {
                 buckets,

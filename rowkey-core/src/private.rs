@@ -207,6 +207,18 @@ pub fn check_hash<T: HashPlain + ?Sized>(
 // ---------------------------------------------------------------------------------------------
 // Encode and decode of one field: the generated code makes one call per field.
 
+/// Write a layout's constant prefix (masked for a descending key).
+#[inline(always)]
+pub fn put_prefix<B: BufMut>(buf: &mut B, prefix: &[u8], mask: u8) {
+    if mask == 0 {
+        buf.put_slice(prefix);
+    } else {
+        for &b in prefix {
+            buf.put_u8(b ^ mask);
+        }
+    }
+}
+
 /// Encode one field (its hash prefix first, if any), naming the field in errors.
 #[inline(always)]
 pub fn put_field<C: Codec<T>, T, B: BufMut>(
@@ -241,6 +253,7 @@ pub struct Reader<'de, 'v, V: Visit> {
     visit: &'v mut V,
     salt: u32,
     salt_name: &'static str,
+    salt_at: usize,
     hash: PhoenixHash,
 }
 
@@ -255,6 +268,7 @@ impl<'de, 'v, V: Visit> Reader<'de, 'v, V> {
             visit,
             salt: 0,
             salt_name: "salt",
+            salt_at: 0,
             hash: PhoenixHash::new(),
         }
     }
@@ -265,11 +279,34 @@ impl<'de, 'v, V: Visit> Reader<'de, 'v, V> {
         self.mask
     }
 
+    /// Check the layout's constant prefix.
+    #[inline(always)]
+    pub fn prefix(&mut self, prefix: &'static [u8]) -> Result<(), DecodeError> {
+        let mask = self.mask;
+        let at = self.pos;
+        let ok = rest(self.input, at).len() >= prefix.len()
+            && rest(self.input, at)
+                .iter()
+                .zip(prefix)
+                .all(|(b, p)| *b == *p ^ mask);
+        if !ok {
+            return Err(
+                DecodeError::new(DecodeErrorKind::PrefixMismatch { expected: prefix }, at)
+                    .in_field("prefix", 0),
+            );
+        }
+        self.pos += prefix.len();
+        Ok(())
+    }
+
     /// Read the salt of a layout with `buckets` buckets (`name`: the salt's name in errors).
     #[inline(always)]
     pub fn salt(&mut self, buckets: u32, name: &'static str) -> Result<(), DecodeError> {
         self.salt_name = name;
-        self.salt = salt::get(self.input, buckets, self.mask).map_err(|e| e.in_field(name, 0))?;
+        let at = self.pos;
+        self.salt_at = at;
+        self.salt = salt::get(rest(self.input, at), buckets, self.mask)
+            .map_err(|e| e.in_field(name, at))?;
         self.pos += salt::width(buckets);
         self.visit.salt(self.salt);
         Ok(())
@@ -323,7 +360,8 @@ impl<'de, 'v, V: Visit> Reader<'de, 'v, V> {
     /// Check the stored salt against the Phoenix hash of the salted fields read so far.
     #[inline(always)]
     pub fn check_phoenix_salt(&self, buckets: u32) -> Result<(), DecodeError> {
-        salt::check(self.salt, self.hash.bucket(buckets)).map_err(|e| e.in_field(self.salt_name, 0))
+        salt::check(self.salt, self.hash.bucket(buckets))
+            .map_err(|e| e.in_field(self.salt_name, self.salt_at))
     }
 
     /// Check the stored salt against `value % buckets` of the decoded field.
@@ -624,3 +662,58 @@ pub trait NothingAfterRange<Key: ?Sized, Field> {}
 )]
 pub trait SelfDelimited<Key: ?Sized, Field, Nested: ?Sized> {}
 impl<Key: ?Sized, Field, Nested: ?Sized> SelfDelimited<Key, Field, Nested> for Bool<true> {}
+
+// ---------------------------------------------------------------------------------------------
+// Tagged key enums
+
+/// A derived key's typed scan builder, for a tagged enum's per-variant scans.
+pub trait ScanKey {
+    /// The first stage of `T::scan()`.
+    type Scan;
+    /// The builder of keys behind `outer` bytes (a variant's tag).
+    fn scan_within(outer: &[u8]) -> Self::Scan;
+}
+
+/// `input` without its leading `tag` (masked), if it starts with it.
+#[inline(always)]
+pub fn strip_tag<'a>(input: &'a [u8], tag: &[u8], mask: u8) -> Option<&'a [u8]> {
+    let head = input.get(..tag.len())?;
+    if head.iter().zip(tag).all(|(b, t)| *b == *t ^ mask) {
+        input.get(tag.len()..)
+    } else {
+        None
+    }
+}
+
+/// The error of a key that starts with no variant's tag.
+#[cold]
+pub fn unknown_tag() -> DecodeError {
+    DecodeError::new(DecodeErrorKind::UnknownTag, 0).in_field("tag", 0)
+}
+
+/// A visitor whose positions are `by` bytes further into the key (a variant's key after its
+/// tag).
+pub struct Offset<'v, V: Visit> {
+    pub visit: &'v mut V,
+    pub by: usize,
+}
+
+impl<V: Visit> Visit for Offset<'_, V> {
+    #[inline(always)]
+    fn salt(&mut self, salt: u32) {
+        self.visit.salt(salt);
+    }
+    #[inline(always)]
+    fn field(&mut self, name: &'static str, end: usize, value: &dyn Show) {
+        self.visit.field(name, end + self.by, value);
+    }
+}
+
+/// A variant name in `describe` (shown as it is, not quoted).
+pub struct VariantName(pub &'static str);
+
+impl Show for VariantName {
+    fn show(&self, out: &mut String) {
+        out.push_str(self.0);
+    }
+}

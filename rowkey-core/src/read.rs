@@ -125,8 +125,8 @@ impl<T: RowKey> Read<T> {
     /// A forward read of every row in `ranges` (from `T::scan()…ranges()`).
     pub fn new(ranges: ScanRanges) -> Self {
         Self {
+            skip: ranges.salt_end().max(T::LAYOUT.salt_end()),
             ranges,
-            skip: T::LAYOUT.salt.map_or(0, |s| s.width),
             reverse: false,
             limit: None,
             _t: PhantomData,

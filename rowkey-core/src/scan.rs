@@ -181,6 +181,8 @@ impl fmt::Debug for ScanRange {
 #[derive(Clone, PartialEq, Eq, Default)]
 pub struct ScanRanges {
     ranges: Ranges,
+    /// Bytes before the logical key in every range (constant prefix and salt).
+    salt_end: usize,
 }
 
 /// One range inline (the common fixed-prefix case costs no extra allocation), or many.
@@ -201,6 +203,7 @@ impl ScanRanges {
         }
         Self {
             ranges: Ranges::Many(ranges),
+            salt_end: 0,
         }
     }
 
@@ -212,7 +215,23 @@ impl ScanRanges {
             } else {
                 Ranges::One(range)
             },
+            salt_end: 0,
         }
+    }
+
+    /// How many bytes of every key come before its logical part: the key's constant prefix
+    /// (a `#[rowkey(prefix = ..)]`, a tagged variant's tag) and its salt. Merging the results of
+    /// the ranges compares keys after these bytes; ranges a typed scan built know it, others
+    /// say 0.
+    pub fn salt_end(&self) -> usize {
+        self.salt_end
+    }
+
+    /// The same ranges, with [`salt_end`](Self::salt_end) set.
+    #[must_use]
+    pub fn with_salt_end(mut self, salt_end: usize) -> Self {
+        self.salt_end = salt_end;
+        self
     }
 
     /// The ranges, in key order.
@@ -497,6 +516,8 @@ impl Pieces {
 #[derive(Debug, Clone)]
 pub struct ScanBuilder {
     buf: Vec<u8>,
+    /// Where the salt is written: after the constant prefix.
+    salt_at: usize,
     salt: Option<SaltLayout>,
     /// The Phoenix hash of the salted fields fixed so far.
     salted: PhoenixHash,
@@ -579,13 +600,18 @@ impl<const N: usize, const F: u8> ContentPrefix for codec::Pad<N, F> {
 }
 
 impl ScanBuilder {
-    /// A builder for a layout salted as `salt`.
+    /// A builder for keys that start with `outer` (a tagged variant's tag) and `prefix` (the
+    /// layout's constant prefix), then a salt as `salt`.
     #[inline]
-    pub fn new(salt: Option<SaltLayout>) -> Self {
+    pub fn new(outer: &[u8], prefix: &[u8], salt: Option<SaltLayout>) -> Self {
         let mut buf = Vec::with_capacity(64);
-        buf.resize(salt.map_or(0, |s| s.width), 0);
+        buf.extend_from_slice(outer);
+        buf.extend_from_slice(prefix);
+        let salt_at = buf.len();
+        buf.resize(salt_at + salt.map_or(0, |s| s.width), 0);
         Self {
             buf,
+            salt_at,
             salt,
             salted: PhoenixHash::new(),
             salt_value: None,
@@ -766,6 +792,7 @@ impl Scan {
             return ScanRanges::default();
         }
         let width = base.salt.map_or(0, |s| s.width);
+        let (salt_at, salt_end) = (base.salt_at, base.salt_at + width);
         let single_salt = match (base.salt, base.salt_value) {
             (None, _) => Some(0),
             (_, Some(s)) => Some(s),
@@ -775,9 +802,9 @@ impl Scan {
         let n_parts = parts().count();
         if let (Some(salt), 1, Some((lower, upper))) = (single_salt, n_parts, parts().next()) {
             // The common case: one range, built in the builder's own buffer.
-            salt::write_at(&mut base.buf, salt, width);
+            salt::write_at(base.buf.get_mut(salt_at..).unwrap_or_default(), salt, width);
             return match build_in(base.buf, lower, upper) {
-                Some(r) => ScanRanges::one(r),
+                Some(r) => ScanRanges::one(r).with_salt_end(salt_end),
                 None => ScanRanges::default(),
             };
         }
@@ -794,7 +821,7 @@ impl Scan {
                 (None, Some(b)) => b.get(i).copied().unwrap_or_default(),
                 (None, None) => i as u32,
             };
-            salt::write_at(&mut head, salt, width);
+            salt::write_at(head.get_mut(salt_at..).unwrap_or_default(), salt, width);
             let first = out.len();
             for (lower, upper) in parts() {
                 let mut buf = Vec::with_capacity(2 * head.len() + 16);
@@ -813,7 +840,7 @@ impl Scan {
                 }
             }
         }
-        ScanRanges::new(out)
+        ScanRanges::new(out).with_salt_end(salt_end)
     }
 }
 

@@ -225,14 +225,28 @@ pub struct Variant<'a> {
     pub original: &'a syn::Variant,
 }
 
+/// A variant of a tagged key enum: `#[rowkey(tag = ..)] Name(KeyType)`.
+pub struct TaggedVariant<'a> {
+    pub ident: &'a syn::Ident,
+    pub ty: &'a Type,
+    pub tag: Vec<u8>,
+    /// Where errors about the tag point.
+    pub tag_span: proc_macro2::Span,
+}
+
 pub enum Body<'a> {
     Struct {
         fields: Vec<Field<'a>>,
         tuple: bool,
     },
+    /// A fieldless enum: a key field encoded as its code.
     Enum {
         variants: Vec<Variant<'a>>,
         repr: Option<(syn::Ident, TyKind)>,
+    },
+    /// An enum of key types sharing one keyspace: the variant's tag, then its key.
+    Tagged {
+        variants: Vec<TaggedVariant<'a>>,
     },
 }
 
@@ -283,6 +297,51 @@ impl<'a> Input<'a> {
                     })
                     .collect();
                 Body::Struct { fields, tuple }
+            }
+            Data::Enum(e) if e.variants.iter().any(|v| !matches!(v.fields, Fields::Unit)) => {
+                let mut ok = true;
+                let mut variants = Vec::new();
+                for v in &e.variants {
+                    let tag = attr::variant_tag(cx, &v.attrs);
+                    let ty = match &v.fields {
+                        Fields::Unnamed(f) if f.unnamed.len() == 1 => {
+                            f.unnamed.first().map(|f| &f.ty)
+                        }
+                        _ => None,
+                    };
+                    match (ty, tag) {
+                        (Some(ty), Some((tag, tag_span))) => variants.push(TaggedVariant {
+                            ident: &v.ident,
+                            ty,
+                            tag,
+                            tag_span,
+                        }),
+                        (None, _) => {
+                            cx.error_spanned_by(
+                                v,
+                                format!(
+                                    "variant `{}` of a tagged key enum must hold exactly one key type, as in `{}(OrderKey)`; a RowKey enum is either fieldless (codes, not names) or tagged (each variant one key type behind #[rowkey(tag = N)])",
+                                    v.ident, v.ident
+                                ),
+                            );
+                            ok = false;
+                        }
+                        (Some(_), None) => {
+                            cx.error_spanned_by(
+                                v,
+                                format!(
+                                    "variant `{}` holds a key but has no tag: give every variant of a tagged key enum a distinct #[rowkey(tag = N)] (a byte, or b\"..\"), which its keys start with",
+                                    v.ident
+                                ),
+                            );
+                            ok = false;
+                        }
+                    }
+                }
+                if !ok {
+                    return None;
+                }
+                Body::Tagged { variants }
             }
             Data::Enum(e) => {
                 let mut ok = true;

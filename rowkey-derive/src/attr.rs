@@ -70,6 +70,8 @@ pub struct ContainerAttrs<'a> {
     pub allow_hotspot: Option<Attr<'a, ()>>,
     pub java: Option<Attr<'a, ()>>,
     pub krate: Option<Attr<'a, syn::Path>>,
+    /// `prefix = b".."`: constant bytes at the start of every key.
+    pub prefix: Option<Attr<'a, Vec<u8>>>,
 }
 
 fn set<'a, T>(
@@ -458,6 +460,26 @@ pub fn container_attrs<'a>(cx: &Ctxt, attrs: &'a [Attribute]) -> ContainerAttrs<
             } else if meta.path.is_ident(JAVA) {
                 set(cx, &mut out.java, attr, (), "rowkey(java)");
                 Ok(())
+            } else if meta.path.is_ident("prefix") {
+                let lit: Lit = meta.value()?.parse()?;
+                let bytes = match &lit {
+                    Lit::ByteStr(b) => b.value(),
+                    Lit::Str(s) => s.value().into_bytes(),
+                    other => {
+                        return Err(syn::Error::new(
+                            other.span(),
+                            "prefix takes a byte string: prefix = b\"t1_\"",
+                        ))
+                    }
+                };
+                if bytes.is_empty() {
+                    return Err(syn::Error::new(
+                        lit.span(),
+                        "an empty prefix adds nothing: drop it",
+                    ));
+                }
+                set(cx, &mut out.prefix, attr, bytes, "rowkey(prefix)");
+                Ok(())
             } else if meta.path.is_ident("crate") {
                 let s: syn::LitStr = meta.value()?.parse()?;
                 let p: syn::Path = s.parse()?;
@@ -478,6 +500,39 @@ pub fn container_attrs<'a>(cx: &Ctxt, attrs: &'a [Attribute]) -> ContainerAttrs<
                 }
                 Ok(())
             }
+        });
+        if let Err(e) = res {
+            cx.syn_error(e);
+        }
+    }
+    out
+}
+
+/// `#[rowkey(tag = N)]` / `#[rowkey(tag = b"..")]` on a variant of a tagged key enum.
+pub fn variant_tag(cx: &Ctxt, attrs: &[Attribute]) -> Option<(Vec<u8>, Span)> {
+    let mut out: Option<(Vec<u8>, Span)> = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident(ROWKEY)) {
+        let res = attr.parse_nested_meta(|meta| {
+            if !meta.path.is_ident("tag") {
+                return Err(meta.error(format!(
+                    "unknown variant attribute `rowkey({})`; a variant of a tagged key enum takes #[rowkey(tag = N)] or #[rowkey(tag = b\"..\")]",
+                    path_str(&meta.path)
+                )));
+            }
+            let lit: Lit = meta.value()?.parse()?;
+            let tag = match &lit {
+                Lit::ByteStr(b) => b.value(),
+                Lit::Str(s) => s.value().into_bytes(),
+                other => vec![byte_of(other, "a tag")?.0],
+            };
+            if tag.is_empty() {
+                return Err(syn::Error::new(lit.span(), "an empty tag cannot tell variants apart"));
+            }
+            if out.is_some() {
+                return Err(meta.error("duplicate tag"));
+            }
+            out = Some((tag, lit.span()));
+            Ok(())
         });
         if let Err(e) = res {
             cx.syn_error(e);

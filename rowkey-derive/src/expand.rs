@@ -40,6 +40,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
         Body::Enum { variants, repr } => {
             codegen::enums::expand(&p, &krate, variants, repr.as_ref())
         }
+        Body::Tagged { variants } => codegen::tagged::expand(&p, &krate, variants),
     };
     quote! {
         #[automatically_derived]

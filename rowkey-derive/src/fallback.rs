@@ -26,7 +26,7 @@ pub fn expand(input: &DeriveInput, krate: &TokenStream, error: syn::Error) -> To
         const _: () = {
             impl #impl_g #krate::RowKey for #name #ty_g #where_c {
                 const LAYOUT: &'static #krate::layout::Layout = &#krate::layout::Layout {
-                    name: "", fields: &[], salt: ::core::option::Option::None,
+                    name: "", prefix: &[], fields: &[], salt: ::core::option::Option::None,
                     fixed_width: ::core::option::Option::None, max_len: ::core::option::Option::None,
                 };
                 fn encode_into<__B: #pv::bytes::BufMut>(&self, __buf: &mut __B) -> ::core::result::Result<(), #pv::EncodeError> {

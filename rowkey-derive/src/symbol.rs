@@ -40,6 +40,7 @@ pub const CONTAINER: &[(&str, &[&str])] = &[
             "salt(buckets = N, fields(a, b))",
         ],
     ),
+    ("prefix", &["prefix = b\"..\""]),
     ("max_len", &["max_len = N"]),
     ("allow_hotspot", &["allow_hotspot"]),
     (JAVA, &["java"]),

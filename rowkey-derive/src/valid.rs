@@ -41,23 +41,60 @@ pub fn check(cx: &Ctxt, input: &Input) {
             check_hotspot(cx, input, fields);
             check_max_len(cx, input, fields);
         }
-        Body::Enum { .. } => {
-            let a = &input.attrs;
-            for (present, what) in [
-                (a.salt.as_ref().map(|s| s.original), "salt"),
-                (a.max_len.as_ref().map(|s| s.original), "max_len"),
-                (
-                    a.allow_hotspot.as_ref().map(|s| s.original),
-                    "allow_hotspot",
-                ),
-                (a.java.as_ref().map(|s| s.original), "java"),
-            ] {
-                if let Some(attr) = present {
-                    cx.error_spanned_by(
-                        attr,
-                        format!("#[rowkey({what})] applies to key structs; an enum is a 1-code field (only #[rowkey(crate = \"...\")] applies)"),
-                    );
-                }
+        Body::Enum { .. } => check_enum_container(
+            cx,
+            input,
+            "an enum is a 1-code field (only #[rowkey(crate = \"...\")] applies)",
+        ),
+        Body::Tagged { variants } => {
+            check_enum_container(
+                cx,
+                input,
+                "a tagged key enum is its variants' keys behind their tags; put them on the variants' key types (only #[rowkey(crate = \"...\")] applies)",
+            );
+            check_tags(cx, variants);
+        }
+    }
+}
+
+fn check_enum_container(cx: &Ctxt, input: &Input, why: &str) {
+    let a = &input.attrs;
+    for (present, what) in [
+        (a.salt.as_ref().map(|s| s.original), "salt"),
+        (a.max_len.as_ref().map(|s| s.original), "max_len"),
+        (
+            a.allow_hotspot.as_ref().map(|s| s.original),
+            "allow_hotspot",
+        ),
+        (a.java.as_ref().map(|s| s.original), "java"),
+        (a.prefix.as_ref().map(|s| s.original), "prefix"),
+    ] {
+        if let Some(attr) = present {
+            cx.error_spanned_by(
+                attr,
+                format!("#[rowkey({what})] applies to key structs; {why}"),
+            );
+        }
+    }
+}
+
+/// Tags tell variants apart only if none is a prefix of another (equal ones included).
+fn check_tags(cx: &Ctxt, variants: &[crate::ast::TaggedVariant]) {
+    for (i, v) in variants.iter().enumerate() {
+        for w in variants.iter().take(i) {
+            if v.tag.starts_with(&w.tag) || w.tag.starts_with(&v.tag) {
+                let how = if v.tag == w.tag {
+                    "the same tag as"
+                } else {
+                    "a tag that is a prefix of (or starts with) the tag of"
+                };
+                cx.syn_error(syn::Error::new(
+                    v.tag_span,
+                    format!(
+                        "variant `{}` has {how} `{}`: a key's tag must say which variant it is; give each variant a distinct tag, none a prefix of another",
+                        v.ident, w.ident
+                    ),
+                ));
             }
         }
     }

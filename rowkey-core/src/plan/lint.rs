@@ -801,6 +801,8 @@ fn clip(s: &str, width: usize) -> String {
 
 #[derive(Debug, Clone, Copy)]
 enum Tok {
+    /// A byte of the layout's constant prefix.
+    Lit(u8),
     /// A salt of `width` bytes, big-endian, below `buckets`.
     Salt { width: usize, buckets: u64 },
     /// One lowercase hex character of `field`'s hash prefix.
@@ -815,7 +817,7 @@ impl Tok {
     fn width(self) -> usize {
         match self {
             Tok::Salt { width, .. } => width,
-            Tok::Hex { .. } | Tok::Digit { .. } => 1,
+            Tok::Lit(_) | Tok::Hex { .. } | Tok::Digit { .. } => 1,
         }
     }
 
@@ -823,13 +825,14 @@ impl Tok {
         match self {
             Tok::Hex { .. } => HEX,
             Tok::Digit { .. } => HEX.get(..10).unwrap_or_default(),
-            Tok::Salt { .. } => &[],
+            Tok::Lit(_) | Tok::Salt { .. } => &[],
         }
     }
 
     fn allows(self, v: u64) -> bool {
         match self {
             Tok::Salt { buckets, .. } => v < buckets,
+            Tok::Lit(b) => v == u64::from(b),
             _ => u8::try_from(v).is_ok_and(|b| self.allowed().contains(&b)),
         }
     }
@@ -838,6 +841,7 @@ impl Tok {
     fn min(self) -> u64 {
         match self {
             Tok::Salt { .. } => 0,
+            Tok::Lit(b) => u64::from(b),
             _ => self.allowed().first().map_or(0, |&b| u64::from(b)),
         }
     }
@@ -846,6 +850,7 @@ impl Tok {
     fn next_above(self, v: u64) -> Option<u64> {
         match self {
             Tok::Salt { buckets, .. } => v.checked_add(1).filter(|&n| n < buckets),
+            Tok::Lit(b) => (v < u64::from(b)).then_some(u64::from(b)),
             _ => self
                 .allowed()
                 .iter()
@@ -858,6 +863,7 @@ impl Tok {
     fn count(self) -> u64 {
         match self {
             Tok::Salt { buckets, .. } => buckets,
+            Tok::Lit(_) => 1,
             _ => self.allowed().len() as u64,
         }
     }
@@ -866,6 +872,7 @@ impl Tok {
     fn count_below(self, v: u64) -> u64 {
         match self {
             Tok::Salt { buckets, .. } => v.min(buckets),
+            Tok::Lit(b) => u64::from(v > u64::from(b)),
             _ => self.allowed().iter().filter(|&&b| u64::from(b) < v).count() as u64,
         }
     }
@@ -883,6 +890,7 @@ impl Tok {
 
     fn what(self) -> String {
         match self {
+            Tok::Lit(b) => format!("the prefix byte 0x{b:02x}"),
             Tok::Salt { buckets, .. } => format!("the salt (0..{buckets})"),
             Tok::Hex { field } => format!("a lowercase hex character of `{field}`'s hash prefix"),
             Tok::Digit { field } => format!("an ASCII digit of `{field}`'s padded decimal"),
@@ -905,7 +913,7 @@ struct Model {
 
 impl Model {
     fn of(layout: &Layout) -> Model {
-        let mut toks = Vec::new();
+        let mut toks: Vec<Tok> = layout.prefix.iter().map(|&b| Tok::Lit(b)).collect();
         if let Some(s) = layout.salt {
             let buckets = u64::from(s.buckets);
             if buckets == 0 || s.width == 0 || s.width > 2 || buckets > 1u64 << (8 * s.width as u32)
@@ -943,10 +951,25 @@ impl Model {
         self.toks.iter().all(|t| t.uniform())
     }
 
+    /// The constant prefix the tokens start with.
+    fn prefix(&self) -> Vec<u8> {
+        self.toks
+            .iter()
+            .map_while(|t| match t {
+                Tok::Lit(b) => Some(*b),
+                _ => None,
+            })
+            .collect()
+    }
+
     fn describe(&self) -> String {
         let mut parts: Vec<String> = Vec::new();
         for t in &self.toks {
             let d = match t {
+                Tok::Lit(_) => format!(
+                    "the prefix \"{}\"",
+                    crate::hbase::to_string_binary(&self.prefix())
+                ),
                 Tok::Salt { buckets, width } => {
                     format!("a {width}-byte salt below {buckets}")
                 }
@@ -1088,6 +1111,7 @@ mod tests {
     fn layout(fields: &'static [FieldLayout], salt: Option<u32>) -> Layout {
         Layout {
             name: "K",
+            prefix: &[],
             fields,
             salt: salt.map(|b| SaltLayout {
                 buckets: b,

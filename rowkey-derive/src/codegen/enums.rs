@@ -84,6 +84,7 @@ pub fn expand(
         impl #impl_g #krate::RowKey for #name #ty_g #where_c {
             const LAYOUT: &'static #krate::layout::Layout = &#krate::layout::Layout {
                 name: #name_str,
+                prefix: &[],
                 fields: &[#krate::layout::FieldLayout {
                     name: "code",
                     ty: #repr_str,

@@ -19,7 +19,20 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
     let inline_checks = &checks.inline;
     let layout = layout::layout(p, key, krate);
 
-    // encode: the salt (hashed from its fields), then every field
+    let prefix = layout::prefix_lit(p);
+    let prefix_len = p.attrs.prefix.as_ref().map_or(0, |a| a.value.len());
+    let prefix_encode = p
+        .attrs
+        .prefix
+        .as_ref()
+        .map(|_| quote!(#pv::put_prefix(__buf, #prefix, __mask);));
+    let prefix_read = p
+        .attrs
+        .prefix
+        .as_ref()
+        .map(|_| quote!(__r.prefix(#prefix)?;));
+
+    // encode: the prefix, the salt (hashed from its fields), then every field
     let salt_encode = key.salt.as_ref().map(|s| {
         let buckets = s.buckets;
         if s.modulo {
@@ -174,6 +187,7 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
             #[inline(always)]
             fn encode_masked<__B: #pv::bytes::BufMut>(&self, __buf: &mut __B, __mask: ::core::primitive::u8) -> ::core::result::Result<(), #pv::EncodeError> {
                 #inline_checks
+                #prefix_encode
                 #salt_encode
                 #(#encodes)*
                 ::core::result::Result::Ok(())
@@ -181,7 +195,7 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
 
             #[inline(always)]
             fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-                #salt_len #(#lens)*
+                #prefix_len + #salt_len #(#lens)*
             }
         }
 
@@ -192,6 +206,7 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
             {
                 #inline_checks
                 let mut __r = #pv::Reader::new(__input, __mask, __visit);
+                #prefix_read
                 #salt_read
                 #(#decodes)*
                 ::core::result::Result::Ok((#construct, __r.finish()))

@@ -49,8 +49,9 @@ pub fn layout(p: &Input, key: &KeyProp, krate: &TokenStream) -> TokenStream {
         }
         None => quote!(0),
     };
+    let prefix_len = p.attrs.prefix.as_ref().map_or(0, |a| a.value.len());
     let width_sum = key.fields.iter().fold(
-        quote!(::core::option::Option::Some(#salt_width)),
+        quote!(::core::option::Option::Some(#prefix_len + #salt_width)),
         |acc, fp| {
             let (codec, ty) = (&fp.codec, fp.f.ty);
             let h = fp.hash.map_or(0, |(l, _)| l);
@@ -63,9 +64,11 @@ pub fn layout(p: &Input, key: &KeyProp, krate: &TokenStream) -> TokenStream {
         Some(m) => quote!(::core::option::Option::Some(#m)),
         None => quote!(::core::option::Option::None),
     };
+    let prefix = prefix_lit(p);
     quote! {
         #krate::layout::Layout {
             name: #name_str,
+            prefix: #prefix,
             fields: &[#(#fields),*],
             salt: #salt,
             fixed_width: #width_sum,
@@ -154,5 +157,16 @@ pub fn checks(p: &Input, key: &KeyProp, krate: &TokenStream) -> Checks {
             items: Some(quote!(const _: () = { #(#delimit)* #max_len };)),
             inline: None,
         }
+    }
+}
+
+/// The constant prefix as a `&'static [u8]` expression (empty when there is none).
+pub fn prefix_lit(p: &Input) -> TokenStream {
+    match &p.attrs.prefix {
+        Some(a) => {
+            let b = syn::LitByteStr::new(&a.value, proc_macro2::Span::call_site());
+            quote!(#b)
+        }
+        None => quote!(&[]),
     }
 }

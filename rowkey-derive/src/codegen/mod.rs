@@ -4,7 +4,8 @@
 //!   its use as a nested field;
 //! - [`layout`]: the `LAYOUT` constant and the compile-time checks that need the trait system;
 //! - [`scan`]: the typed scan builder;
-//! - [`enums`]: fieldless enums (codes).
+//! - [`enums`]: fieldless enums (codes);
+//! - [`tagged`]: tagged key enums (several key types in one keyspace).
 //!
 //! The generated code is thin: every encoding step is one call into `rowkey::__private` or
 //! `rowkey::codec`, which are tested once.
@@ -13,6 +14,7 @@ pub mod enums;
 pub mod key;
 pub mod layout;
 pub mod scan;
+pub mod tagged;
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, ToTokens};

@@ -36,6 +36,7 @@ pub fn expand(
     let end = format_ident!("__{}ScanEnd", key_name, span = Span::call_site());
     let phantom = quote!(::core::marker::PhantomData<fn() -> #name #ty_g>);
     let salt_layout = super::salt_layout(key, krate);
+    let prefix = super::layout::prefix_lit(p);
 
     // Misuse: a method whose argument must implement a `__private` trait that nothing
     // implements; its diagnostic names the key and the field (a marker type named after it).
@@ -357,7 +358,14 @@ pub fn expand(
             #(#scan_doc)*
             #[inline]
             pub fn scan() -> #first #ty_g {
-                #first { __b: #sc::ScanBuilder::new(#salt_layout), _k: ::core::marker::PhantomData }
+                <Self as #pv::ScanKey>::scan_within(&[])
+            }
+        }
+        impl #impl_g #pv::ScanKey for #name #ty_g #where_c {
+            type Scan = #first #ty_g;
+            #[inline]
+            fn scan_within(__outer: &[::core::primitive::u8]) -> #first #ty_g {
+                #first { __b: #sc::ScanBuilder::new(__outer, #prefix, #salt_layout), _k: ::core::marker::PhantomData }
             }
         }
     }

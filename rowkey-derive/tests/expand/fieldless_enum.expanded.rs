@@ -79,6 +79,7 @@ const _: () = {
     impl ::rowkey::RowKey for Status {
         const LAYOUT: &'static ::rowkey::layout::Layout = &::rowkey::layout::Layout {
             name: "Status",
+            prefix: &[],
             fields: &[
                 ::rowkey::layout::FieldLayout {
                     name: "code",

@@ -28,6 +28,7 @@ const _: () = {
     {
         const LAYOUT: &'static ::rowkey::layout::Layout = &::rowkey::layout::Layout {
             name: "Tagged",
+            prefix: &[],
             fields: &[
                 ::rowkey::layout::FieldLayout {
                     name: "tag",
@@ -67,7 +68,7 @@ const _: () = {
                         ::rowkey::__private::add_width(
                             ::rowkey::__private::add_width(
                                 ::rowkey::__private::add_width(
-                                    ::core::option::Option::Some(0),
+                                    ::core::option::Option::Some(0usize + 0),
                                     ::core::option::Option::Some(0usize),
                                 ),
                                 <::rowkey::codec::Natural as ::rowkey::__private::Codec<
@@ -140,7 +141,7 @@ const _: () = {
         }
         #[inline(always)]
         fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-            0 + 0usize
+            0usize + 0 + 0usize
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     T,
                 >>::len(&self.tag, __mask) + 0usize
@@ -797,8 +798,23 @@ const _: () = {
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
         #[inline]
         pub fn scan() -> __TaggedScan_tag<'a, T> {
+            <Self as ::rowkey::__private::ScanKey>::scan_within(&[])
+        }
+    }
+    impl<'a, T> ::rowkey::__private::ScanKey for Tagged<'a, T>
+    where
+        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
+        T: ::rowkey::__private::Show,
+    {
+        type Scan = __TaggedScan_tag<'a, T>;
+        #[inline]
+        fn scan_within(__outer: &[::core::primitive::u8]) -> __TaggedScan_tag<'a, T> {
             __TaggedScan_tag {
-                __b: ::rowkey::scan::ScanBuilder::new(::core::option::Option::None),
+                __b: ::rowkey::scan::ScanBuilder::new(
+                    __outer,
+                    &[],
+                    ::core::option::Option::None,
+                ),
                 _k: ::core::marker::PhantomData,
             }
         }

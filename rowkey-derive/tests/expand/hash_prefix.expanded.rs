@@ -46,6 +46,7 @@ const _: () = {
     impl ::rowkey::RowKey for EventKey {
         const LAYOUT: &'static ::rowkey::layout::Layout = &::rowkey::layout::Layout {
             name: "EventKey",
+            prefix: &[],
             fields: &[
                 ::rowkey::layout::FieldLayout {
                     name: "uid",
@@ -100,7 +101,7 @@ const _: () = {
                                 ::rowkey::__private::add_width(
                                     ::rowkey::__private::add_width(
                                         ::rowkey::__private::add_width(
-                                            ::core::option::Option::Some(0),
+                                            ::core::option::Option::Some(0usize + 0),
                                             ::core::option::Option::Some(4usize),
                                         ),
                                         <::rowkey::codec::Natural as ::rowkey::__private::Codec<
@@ -173,7 +174,7 @@ const _: () = {
         }
         #[inline(always)]
         fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-            0 + 4usize
+            0usize + 0 + 4usize
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     u64,
                 >>::len(&self.uid, __mask) + 0usize
@@ -983,8 +984,19 @@ const _: () = {
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
         #[inline]
         pub fn scan() -> __EventKeyScan_uid {
+            <Self as ::rowkey::__private::ScanKey>::scan_within(&[])
+        }
+    }
+    impl ::rowkey::__private::ScanKey for EventKey {
+        type Scan = __EventKeyScan_uid;
+        #[inline]
+        fn scan_within(__outer: &[::core::primitive::u8]) -> __EventKeyScan_uid {
             __EventKeyScan_uid {
-                __b: ::rowkey::scan::ScanBuilder::new(::core::option::Option::None),
+                __b: ::rowkey::scan::ScanBuilder::new(
+                    __outer,
+                    &[],
+                    ::core::option::Option::None,
+                ),
                 _k: ::core::marker::PhantomData,
             }
         }

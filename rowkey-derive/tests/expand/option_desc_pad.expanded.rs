@@ -57,6 +57,7 @@ const _: () = {
     impl ::rowkey::RowKey for Profile {
         const LAYOUT: &'static ::rowkey::layout::Layout = &::rowkey::layout::Layout {
             name: "Profile",
+            prefix: &[],
             fields: &[
                 ::rowkey::layout::FieldLayout {
                     name: "region",
@@ -136,7 +137,7 @@ const _: () = {
                                         ::rowkey::__private::add_width(
                                             ::rowkey::__private::add_width(
                                                 ::rowkey::__private::add_width(
-                                                    ::core::option::Option::Some(0),
+                                                    ::core::option::Option::Some(0usize + 0),
                                                     ::core::option::Option::Some(0usize),
                                                 ),
                                                 <::rowkey::codec::Pad<
@@ -228,7 +229,7 @@ const _: () = {
         }
         #[inline(always)]
         fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-            0 + 0usize
+            0usize + 0 + 0usize
                 + <::rowkey::codec::Pad<
                     8usize,
                     0u8,
@@ -1310,8 +1311,19 @@ const _: () = {
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
         #[inline]
         pub fn scan() -> __ProfileScan_region {
+            <Self as ::rowkey::__private::ScanKey>::scan_within(&[])
+        }
+    }
+    impl ::rowkey::__private::ScanKey for Profile {
+        type Scan = __ProfileScan_region;
+        #[inline]
+        fn scan_within(__outer: &[::core::primitive::u8]) -> __ProfileScan_region {
             __ProfileScan_region {
-                __b: ::rowkey::scan::ScanBuilder::new(::core::option::Option::None),
+                __b: ::rowkey::scan::ScanBuilder::new(
+                    __outer,
+                    &[],
+                    ::core::option::Option::None,
+                ),
                 _k: ::core::marker::PhantomData,
             }
         }

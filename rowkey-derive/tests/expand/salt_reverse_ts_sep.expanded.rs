@@ -27,6 +27,7 @@ const _: () = {
     impl ::rowkey::RowKey for OrderBySeller {
         const LAYOUT: &'static ::rowkey::layout::Layout = &::rowkey::layout::Layout {
             name: "OrderBySeller",
+            prefix: &[],
             fields: &[
                 ::rowkey::layout::FieldLayout {
                     name: "seller_id",
@@ -72,7 +73,9 @@ const _: () = {
                         ::rowkey::__private::add_width(
                             ::rowkey::__private::add_width(
                                 ::rowkey::__private::add_width(
-                                    ::core::option::Option::Some(::rowkey::salt::width(16u32)),
+                                    ::core::option::Option::Some(
+                                        0usize + ::rowkey::salt::width(16u32),
+                                    ),
                                     ::core::option::Option::Some(0usize),
                                 ),
                                 <::rowkey::codec::Natural as ::rowkey::__private::Codec<
@@ -141,7 +144,7 @@ const _: () = {
         }
         #[inline(always)]
         fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-            ::rowkey::__private::salt::width(16u32) + 0usize
+            0usize + ::rowkey::__private::salt::width(16u32) + 0usize
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     u64,
                 >>::len(&self.seller_id, __mask) + 0usize
@@ -728,8 +731,19 @@ const _: () = {
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
         #[inline]
         pub fn scan() -> __OrderBySellerScan_seller_id {
+            <Self as ::rowkey::__private::ScanKey>::scan_within(&[])
+        }
+    }
+    impl ::rowkey::__private::ScanKey for OrderBySeller {
+        type Scan = __OrderBySellerScan_seller_id;
+        #[inline]
+        fn scan_within(
+            __outer: &[::core::primitive::u8],
+        ) -> __OrderBySellerScan_seller_id {
             __OrderBySellerScan_seller_id {
                 __b: ::rowkey::scan::ScanBuilder::new(
+                    __outer,
+                    &[],
                     ::core::option::Option::Some(::rowkey::layout::SaltLayout {
                         buckets: 16u32,
                         width: ::rowkey::salt::width(16u32),

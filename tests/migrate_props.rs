@@ -115,8 +115,16 @@ fn tsdb_parts() -> impl Strategy<Value = ([u8; 3], u32, Vec<u8>)> {
             Just([0xff, 0xff, 0xff]),
             any::<[u8; 3]>()
         ],
-        prop_oneof![Just(0u32), Just(1), Just(u32::MAX), 1_700_000_000u32..1_700_000_010],
-        proptest::collection::vec(prop_oneof![Just(0u8), Just(1), Just(0xff), any::<u8>()], 0..4),
+        prop_oneof![
+            Just(0u32),
+            Just(1),
+            Just(u32::MAX),
+            1_700_000_000u32..1_700_000_010
+        ],
+        proptest::collection::vec(
+            prop_oneof![Just(0u8), Just(1), Just(0xff), any::<u8>()],
+            0..4,
+        ),
     )
 }
 
@@ -318,12 +326,24 @@ fn check_point<A: Key, B: Key + From<A>>(
 ) -> Result<(), TestCaseError> {
     let got = dual_read::<A, B>(db, t);
     let union = union_oracle::<A, B>(db, t);
-    prop_assert_eq!(&got, &union, "{}: dual read vs the union of both layouts", what);
-    let mut records: Vec<(Vec<u8>, Vec<u8>)> =
-        expected_b.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    prop_assert_eq!(
+        &got,
+        &union,
+        "{}: dual read vs the union of both layouts",
+        what
+    );
+    let mut records: Vec<(Vec<u8>, Vec<u8>)> = expected_b
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
     records.sort_by(|x, y| logical::<B>(&x.0).cmp(logical::<B>(&y.0)));
     let got_records: Vec<(Vec<u8>, Vec<u8>)> = got.into_iter().map(|(k, v, _)| (k, v)).collect();
-    prop_assert_eq!(&got_records, &records, "{}: dual read vs every record", what);
+    prop_assert_eq!(
+        &got_records,
+        &records,
+        "{}: dual read vs every record",
+        what
+    );
     Ok(())
 }
 
@@ -375,7 +395,12 @@ fn check_pair<A: Key, B: Key + From<A>>(
         prop_assert_eq!(&ref_copied.0, &both, "{}: one table after the copy", name);
         prop_assert_eq!(&ref_retired.0, &expected_b, "{}: one table retired", name);
     } else {
-        prop_assert_eq!(&ref_copied, &(source.clone(), expected_b.clone()), "{}", name);
+        prop_assert_eq!(
+            &ref_copied,
+            &(source.clone(), expected_b.clone()),
+            "{}",
+            name
+        );
         prop_assert_eq!(
             &ref_retired,
             &(Snapshot::new(), expected_b.clone()),
@@ -465,7 +490,13 @@ fn check_pair<A: Key, B: Key + From<A>>(
             Phase::Copy => &ref_copied,
             Phase::Retire => &ref_retired,
         };
-        prop_assert_eq!(&t.state(&db), want, "{}: {} vs the uninterrupted run", name, phase);
+        prop_assert_eq!(
+            &t.state(&db),
+            want,
+            "{}: {} vs the uninterrupted run",
+            name,
+            phase
+        );
         let store = t.store(&db);
         let m = Migration::<_, A, B, _>::from_into(&store);
         let cp: Checkpoint = m.checkpoint().unwrap().unwrap_or(Checkpoint {
@@ -579,5 +610,9 @@ fn interrupted_migrations_finish_exactly_like_uninterrupted_ones() {
     run_log::<Log4, Log8>("desc sep log 4 -> 8, two tables", false, &points);
     run_log::<LogPlain, Log8>("desc sep log unsalted -> 8, two tables", false, &points);
     eprintln!("interruption points checked: {}", points.get());
-    assert!(points.get() >= 200, "only {} interruption points", points.get());
+    assert!(
+        points.get() >= 200,
+        "only {} interruption points",
+        points.get()
+    );
 }

@@ -242,7 +242,6 @@ fn main() -> Result<(), Box<dyn Error>> {
     assert!(old_keys > 0 && new_keys > 0);
 
     // The process dies: nothing is cleaned up. A new one opens the file and resumes.
-    drop(m);
     drop(db);
     let db = Database::open(&path)?;
     let store = RedbStore::same_table(&db, "tsdb", "tsdb-16-to-32");

@@ -430,15 +430,19 @@ fn check_pair<A: Key, B: Key + From<A>>(
             runs += 1;
             prop_assert!(runs < 10_000, "{}: no progress", name);
             let &(batches, crash) = stop.next().unwrap();
-            let store = Crashy {
-                inner: t.store(&db),
-                crash_at: Cell::new(crash.then_some(batches)),
-            };
-            let m = Migration::<_, A, B, _>::from_into(&store).batch_size(batch);
-            let limit = if crash { batches + 1 } else { batches };
-            let res = match &verified {
-                None => m.run_batches(limit, |_| {}),
-                Some(v) => m.retire_batches(v, limit, |_| {}),
+            // A process: its store handle and migration end with this block (nothing is
+            // cleaned up: all state is in the database).
+            let res = {
+                let store = Crashy {
+                    inner: t.store(&db),
+                    crash_at: Cell::new(crash.then_some(batches)),
+                };
+                let m = Migration::<_, A, B, _>::from_into(&store).batch_size(batch);
+                let limit = if crash { batches + 1 } else { batches };
+                match &verified {
+                    None => m.run_batches(limit, |_| {}),
+                    Some(v) => m.retire_batches(v, limit, |_| {}),
+                }
             };
             let done = match res {
                 Ok(s) => {
@@ -451,9 +455,6 @@ fn check_pair<A: Key, B: Key + From<A>>(
                 }
                 Err(e) => return Err(TestCaseError::fail(format!("{name}: {e}"))),
             };
-            // The process is gone: everything dropped, nothing cleaned up.
-            drop(m);
-            drop(store);
             points.set(points.get() + 1);
             check_point::<A, B>(
                 &db,

@@ -178,11 +178,12 @@ fn snapshot(db: &Database, table: &str) -> Snapshot {
 }
 
 /// A store that writes a batch's steps separately (like a store without transactions) and can
-/// crash at its `n`-th batch after the destination writes (or source deletes) and before the
-/// checkpoint. Otherwise it applies batches atomically through redb.
+/// crash in its `n`-th batch after writing `percent`% of the destination puts and source
+/// deletes (100: all of them) and before the checkpoint. Otherwise it applies batches
+/// atomically through redb. Reads the destination back with the trait's default `get`.
 struct Crashy<'a> {
     inner: RedbStore<'a>,
-    crash_at: Cell<Option<usize>>,
+    crash_at: Cell<Option<(usize, usize)>>,
 }
 
 impl Store for Crashy<'_> {
@@ -213,14 +214,16 @@ impl Store for Crashy<'_> {
     }
     fn apply(&self, batch: &Batch) -> Result<(), redb::Error> {
         match self.crash_at.get() {
-            Some(0) => {
+            Some((0, percent)) => {
                 self.crash_at.set(None);
-                self.inner.put(&batch.puts)?;
-                self.inner.delete(&batch.deletes)?;
+                let puts = batch.puts.len() * percent / 100;
+                let deletes = batch.deletes.len() * percent / 100;
+                self.inner.put(&batch.puts[..puts])?;
+                self.inner.delete(&batch.deletes[..deletes])?;
                 Err(std::io::Error::other("simulated crash before the checkpoint").into())
             }
-            Some(n) => {
-                self.crash_at.set(Some(n - 1));
+            Some((n, percent)) => {
+                self.crash_at.set(Some((n - 1, percent)));
                 self.inner.apply(batch)
             }
             None => self.inner.apply(batch),
@@ -347,9 +350,10 @@ fn check_point<A: Key, B: Key + From<A>>(
     Ok(())
 }
 
-/// How a run is stopped: `(batches, crash)` — a clean stop after `batches` batches, or a crash
-/// in batch `batches + 1` after its writes and before its checkpoint.
-type Stop = (usize, bool);
+/// How a run is stopped: `(batches, crash)` — a clean stop after `batches` batches (`None`), or
+/// a crash in batch `batches + 1` after `percent`% of its writes and before its checkpoint
+/// (`Some(percent)`).
+type Stop = (usize, Option<usize>);
 
 #[allow(clippy::too_many_arguments)]
 fn check_pair<A: Key, B: Key + From<A>>(
@@ -435,10 +439,14 @@ fn check_pair<A: Key, B: Key + From<A>>(
             let res = {
                 let store = Crashy {
                     inner: t.store(&db),
-                    crash_at: Cell::new(crash.then_some(batches)),
+                    crash_at: Cell::new(crash.map(|p| (batches, p))),
                 };
                 let m = Migration::<_, A, B, _>::from_into(&store).batch_size(batch);
-                let limit = if crash { batches + 1 } else { batches };
+                let limit = if crash.is_some() {
+                    batches + 1
+                } else {
+                    batches
+                };
                 match &verified {
                     None => m.run_batches(limit, |_| {}),
                     Some(v) => m.retire_batches(v, limit, |_| {}),
@@ -449,7 +457,7 @@ fn check_pair<A: Key, B: Key + From<A>>(
                     prop_assert_eq!(s.phase, phase);
                     s.complete
                 }
-                Err(MigrateError::Store(e)) if crash => {
+                Err(MigrateError::Store(e)) if crash.is_some() => {
                     prop_assert!(e.to_string().contains("simulated crash"));
                     false
                 }
@@ -460,7 +468,7 @@ fn check_pair<A: Key, B: Key + From<A>>(
                 &db,
                 &t,
                 &expected_b,
-                &format!("{name} {phase} stop {batches} crash {crash}"),
+                &format!("{name} {phase} stop {batches} crash {crash:?}"),
             )?;
             // Invariants of the stored tables at any stop.
             let (src, dst) = t.state(&db);
@@ -530,14 +538,23 @@ fn runner(cases: u32) -> TestRunner {
 
 fn stops() -> impl Strategy<Value = Vec<Stop>> {
     // At least one clean stop of one batch or more, so every cycle makes progress.
+    let crash = prop_oneof![
+        Just(None),
+        Just(Some(100)),
+        Just(Some(0)),
+        (1usize..100).prop_map(Some)
+    ];
     (
-        proptest::collection::vec((0usize..4, any::<bool>()), 0..5),
+        proptest::collection::vec((0usize..4, crash), 0..5),
         1usize..4,
     )
         .prop_map(|(mut v, clean)| {
-            v.push((clean, false));
+            v.push((clean, None));
             v.into_iter()
-                .map(|(n, crash)| if crash { (n, true) } else { (n.max(1), false) })
+                .map(|(n, crash)| match crash {
+                    Some(p) => (n, Some(p)),
+                    None => (n.max(1), None),
+                })
                 .collect()
         })
 }
@@ -546,7 +563,7 @@ fn value() -> impl Strategy<Value = Vec<u8>> {
     proptest::collection::vec(any::<u8>(), 0..5)
 }
 
-const CASES: u32 = 10;
+const CASES: u32 = 24;
 
 fn run_tsdb<A: Key + From<TsdbPlain>, B: Key + From<A>>(
     name: &str,

@@ -19,7 +19,17 @@
 //!    destination is read back from the store, so a passing report also proves every write
 //!    landed.
 //! 4. [`Migration::retire_source`]: delete the source rows, batched and resumable — only with the
-//!    [`Verified`] proof that step 3 returned.
+//!    [`Verified`] proof that step 3 returned, and each batch only after reading its new rows
+//!    back ([`Store::get`]): a source row whose new row is missing or differs (a write after
+//!    verification) is [`MigrateError::NotCopied`], and nothing of its batch is deleted.
+//!
+//! # Writers during a migration
+//!
+//! The copy reads the source as it goes, so a row written to the old layout ahead of the
+//! checkpoint is copied; one written behind it is not, and verification says so — then
+//! [`Migration::reset`] and copy again (the rows already copied are rewritten, same bytes).
+//! The simplest regime: the service writes both layouts (old first) until retirement, and
+//! reads with the dual read.
 //!
 //! While any of this runs, [`Migration::dual_read`] serves reads: both layouts merged in `B`'s
 //! logical order, each logical record once, the `B` row winning when both exist. In the copy
@@ -192,6 +202,7 @@ pub struct Batch {
 ///   durable before the next starts (the default does exactly this). A store with transactions
 ///   overrides it to apply the batch atomically. Either way a crash leaves a state the next run
 ///   finishes exactly.
+/// - [`get`](Self::get) reads destination rows by key (the default scans each key).
 /// - The checkpoint is stored where neither table's scan sees it.
 pub trait Store {
     /// The store's error.
@@ -221,6 +232,25 @@ pub trait Store {
 
     /// Replace the checkpoint blob, durably.
     fn save_checkpoint(&self, blob: &[u8]) -> Result<(), Self::Error>;
+
+    /// The values of `keys` in the destination (`None`: no such row), in the order of `keys`.
+    /// Retirement reads the new rows back with it before deleting the old ones. The default
+    /// scans each key as a one-row range; a store with a multi-get (Bigtable `ReadRows` with a
+    /// `RowSet` of keys, redb in one read transaction) should override it.
+    fn get(&self, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, Self::Error> {
+        let mut out = Vec::with_capacity(keys.len());
+        for k in keys {
+            let mut stop = Vec::with_capacity(k.len() + 1);
+            stop.extend_from_slice(k);
+            stop.push(0);
+            let row = self
+                .scan(Side::Destination, k, Some(&stop), 1)?
+                .into_iter()
+                .find(|(rk, _)| rk == k);
+            out.push(row.map(|(_, v)| v));
+        }
+        Ok(out)
+    }
 
     /// Apply one batch: puts, deletes, then the checkpoint — in one transaction where the store
     /// has them.
@@ -260,6 +290,9 @@ impl<S: Store + ?Sized> Store for &S {
     }
     fn save_checkpoint(&self, blob: &[u8]) -> Result<(), Self::Error> {
         (**self).save_checkpoint(blob)
+    }
+    fn get(&self, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, Self::Error> {
+        (**self).get(keys)
     }
     fn apply(&self, batch: &Batch) -> Result<(), Self::Error> {
         (**self).apply(batch)
@@ -526,6 +559,16 @@ pub enum MigrateError<E> {
     },
     /// Verification found a difference.
     Mismatch(VerifyReport),
+    /// Retirement: a source row's new row is missing or holds another value, so the source row
+    /// is not deleted (nothing of its batch is).
+    NotCopied {
+        /// The source key.
+        source_key: Vec<u8>,
+        /// Its new key.
+        destination_key: Vec<u8>,
+        /// Whether a row with the new key exists (with another value).
+        found: bool,
+    },
     /// The checkpoint blob is not one this version wrote.
     Checkpoint(String),
     /// Dry run: no plan for the region count.
@@ -566,6 +609,21 @@ impl<E: fmt::Display> fmt::Display for MigrateError<E> {
                 bin(previous)
             ),
             MigrateError::Mismatch(r) => write!(f, "migration verification failed: {r}"),
+            MigrateError::NotCopied {
+                source_key,
+                destination_key,
+                found,
+            } => write!(
+                f,
+                "not retiring source key {}: its new row {} {}; copy again (reset, run) and verify",
+                bin(source_key),
+                bin(destination_key),
+                if *found {
+                    "holds another value"
+                } else {
+                    "is missing"
+                }
+            ),
             MigrateError::Checkpoint(m) => f.write_str(m),
             MigrateError::Plan(e) => write!(f, "dry run: {e}"),
             MigrateError::Hotspot(e) => write!(f, "dry run: {e}"),
@@ -802,6 +860,16 @@ where
                 .map_err(MigrateError::Checkpoint),
             None => Ok(None),
         }
+    }
+
+    /// Start the copy over from the first source row (the rows already written are written
+    /// again, with the same bytes). For a source that received writes behind the checkpoint —
+    /// rows that [`verify`](Self::verify) reports missing — when the service did not write both
+    /// layouts during the migration.
+    pub fn reset(&self) -> Result<(), MigrateError<S::Error>> {
+        self.store
+            .save_checkpoint(&Checkpoint::start().encode())
+            .map_err(MigrateError::Store)
     }
 
     fn skip_for(&self, side: Side) -> Option<fn(&[u8]) -> bool> {
@@ -1081,11 +1149,13 @@ where
             let mut batch = Batch::default();
             let mut read = 0usize;
             let mut last = None;
+            let mut expect = Vec::new();
             for m in self.source_rows(cp.last_key.as_deref(), Some(self.batch)) {
                 let m = m?;
                 read += 1;
                 if !self.in_place(&m)? {
                     batch.deletes.push(m.source_key.to_vec());
+                    expect.push((m.new_key.to_vec(), m.value));
                 }
                 last = Some(m.source_key);
             }
@@ -1093,6 +1163,21 @@ where
                 summary.complete = true;
                 break;
             };
+            // Never delete a row whose new row is not stored with the same value (a row written
+            // to the old layout after verification, say).
+            let keys: Vec<Vec<u8>> = expect.iter().map(|(k, _)| k.clone()).collect();
+            let found = self.store.get(&keys).map_err(MigrateError::Store)?;
+            for ((source_key, (new_key, value)), got) in
+                batch.deletes.iter().zip(&expect).zip(found)
+            {
+                if got.as_ref() != Some(value) {
+                    return Err(MigrateError::NotCopied {
+                        source_key: source_key.clone(),
+                        destination_key: new_key.clone(),
+                        found: got.is_some(),
+                    });
+                }
+            }
             cp.retired += batch.deletes.len() as u64;
             cp.last_key = Some(last.to_vec());
             batch.checkpoint = cp.encode();
@@ -1542,6 +1627,18 @@ pub mod redb {
 
         fn save_checkpoint(&self, blob: &[u8]) -> Result<(), Self::Error> {
             self.write(&[], &[], Some(blob))
+        }
+
+        fn get(&self, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, Self::Error> {
+            let tx = self.db.begin_read()?;
+            let t = match tx.open_table(self.def(Side::Destination)) {
+                Ok(t) => t,
+                Err(TableError::TableDoesNotExist(_)) => return Ok(vec![None; keys.len()]),
+                Err(e) => return Err(e.into()),
+            };
+            keys.iter()
+                .map(|k| Ok(t.get(k.as_slice())?.map(|v| v.value().to_vec())))
+                .collect()
         }
 
         /// Puts, deletes and the checkpoint in one transaction.

@@ -471,3 +471,60 @@ fn retirement_never_deletes_a_row_whose_new_row_is_not_stored() {
     assert!(dump(&db, T).is_empty());
     assert_eq!(dump(&db, T2).len(), 31);
 }
+
+#[test]
+fn one_table_ambiguity_late_in_the_table_is_found_before_the_first_write() {
+    let db = new_db();
+    let mut rows = salted(100);
+    // A metric that sorts after all others whose 16- and 32-bucket salts agree: its old keys
+    // are valid new keys too.
+    let late = (200..=255u8)
+        .map(|b| [0xff, 0, b])
+        .find(|&metric| {
+            let k = |t: &[u8]| t[0];
+            let a = Salted16 {
+                metric,
+                base_hour: 0,
+                tags: vec![],
+            }
+            .to_row_key()
+            .unwrap();
+            let b = Salted32 {
+                metric,
+                base_hour: 0,
+                tags: vec![],
+            }
+            .to_row_key()
+            .unwrap();
+            k(&a) == k(&b)
+        })
+        .unwrap();
+    rows.push((
+        Salted16 {
+            metric: late,
+            base_hour: 5,
+            tags: vec![],
+        },
+        b"v".to_vec(),
+    ));
+    put(&db, T, &rows);
+    let before = dump(&db, T);
+    let store = RedbStore::same_table(&db, "t", "m");
+    // A v2 that moves that metric's hour: its old key reads as another record's new key.
+    let m = Migration::new(&store, |a: Salted16| Salted32 {
+        base_hour: if a.metric == late {
+            a.base_hour + 1
+        } else {
+            a.base_hour
+        },
+        metric: a.metric,
+        tags: a.tags,
+    })
+    .batch_size(10);
+    assert_eq!(m.dry_run(16, 32).unwrap().ambiguous, 1);
+    let err = m.run_batches(3, |_| {}).unwrap_err();
+    assert!(matches!(err, MigrateError::Ambiguous { .. }), "{err}");
+    assert!(err.to_string().contains(r"\xFF\x00"), "{err}");
+    assert_eq!(dump(&db, T), before, "nothing written");
+    assert_eq!(m.checkpoint().unwrap(), None);
+}

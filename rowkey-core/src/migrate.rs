@@ -54,12 +54,13 @@
 //!
 //! The store says where the layouts live ([`Store::same_table`]):
 //!
-//! - **Two tables** (the safest: the source is untouched until retirement).
+//! - **Two tables**: the layouts never meet; the way when new keys could read as old ones.
 //! - **One table**: `B`'s keys are written beside `A`'s. A row is then an `A` row or a `B` row by
-//!   which layout it decodes as (both validate their salt, so a 16-bucket key is rarely a valid
-//!   32-bucket key). A row valid in both layouts must be a *fixed point* — its `B` key is its own
-//!   key (e.g. when the 16- and 32-bucket salts of a metric agree) — and is then left in place,
-//!   never written and never deleted. A mapping that would write a `B` key that also reads as an
+//!   which layout it decodes as (both validate their salt: a 16-bucket key is a valid
+//!   32-bucket key only where the two salts agree). A row valid in both layouts must be a
+//!   *fixed point* — its `B` key is its own key (e.g. when the 16- and 32-bucket salts of a
+//!   metric agree, about half the rows) — and is then left in place, never written and never
+//!   deleted. A mapping that would write a `B` key that also reads as an
 //!   unrelated `A` row (or leave an `A` row that reads as a `B` row) is
 //!   [`MigrateError::Ambiguous`], stopping the copy before that batch is written; the dry run
 //!   counts such rows up front. Add a prefix or tag to `B` to make the layouts disjoint.
@@ -955,6 +956,26 @@ where
         Ok(false)
     }
 
+    /// Decode a source key and map it (no value).
+    fn map_key(&self, k: &[u8]) -> Result<Mapped, MigrateError<S::Error>> {
+        let a = A::from_row_key(k).map_err(|error| MigrateError::Decode {
+            side: Side::Source,
+            key: k.to_vec(),
+            error,
+        })?;
+        let new_key = (self.map)(a)
+            .to_row_key()
+            .map_err(|error| MigrateError::Encode {
+                source_key: k.to_vec(),
+                error,
+            })?;
+        Ok(Mapped {
+            source_key: Bytes::copy_from_slice(k),
+            value: Vec::new(),
+            new_key,
+        })
+    }
+
     /// Copy everything that is left, then return. See [`run_batches`](Self::run_batches).
     pub fn run(&self, progress: impl FnMut(&Progress)) -> Result<Summary, MigrateError<S::Error>> {
         self.run_batches(usize::MAX, progress)
@@ -964,6 +985,10 @@ where
     /// each. Each batch's rows and the checkpoint after its last source key are written with
     /// [`Store::apply`]. Returns whether the copy is complete; call again to continue (in this
     /// process or another).
+    ///
+    /// In one table, the first run (no checkpoint yet) first checks every source row for
+    /// ambiguity (a scan of the source, like the dry run's), so a refused migration writes
+    /// nothing at all.
     ///
     /// # Errors
     ///
@@ -975,7 +1000,14 @@ where
         mut progress: impl FnMut(&Progress),
     ) -> Result<Summary, MigrateError<S::Error>> {
         let started = Instant::now();
-        let mut cp = self.checkpoint()?.unwrap_or_else(Checkpoint::start);
+        let saved = self.checkpoint()?;
+        if saved.is_none() && self.store.same_table() {
+            // One table, first run: every row must be unambiguous before anything is written.
+            self.scan_side(Side::Source, |k, _| {
+                self.in_place(&self.map_key(k)?).map(drop)
+            })?;
+        }
+        let mut cp = saved.unwrap_or_else(Checkpoint::start);
         let mut summary = Summary {
             phase: Phase::Copy,
             complete: false,
@@ -1072,22 +1104,7 @@ where
             destination_checksum: 0,
         };
         self.scan_side(Side::Source, |k, v| {
-            let a = A::from_row_key(k).map_err(|error| MigrateError::Decode {
-                side: Side::Source,
-                key: k.to_vec(),
-                error,
-            })?;
-            let new_key = (self.map)(a)
-                .to_row_key()
-                .map_err(|error| MigrateError::Encode {
-                    source_key: k.to_vec(),
-                    error,
-                })?;
-            let m = Mapped {
-                source_key: Bytes::copy_from_slice(k),
-                value: Vec::new(),
-                new_key,
-            };
+            let m = self.map_key(k)?;
             self.in_place(&m)?;
             r.source_rows += 1;
             r.source_checksum = r.source_checksum.wrapping_add(record_hash(&m.new_key, v));
@@ -1266,22 +1283,7 @@ where
         let mut ambiguous = 0u64;
         let mut first_ambiguous = None;
         self.scan_side(Side::Source, |k, _| {
-            let a = A::from_row_key(k).map_err(|error| MigrateError::Decode {
-                side: Side::Source,
-                key: k.to_vec(),
-                error,
-            })?;
-            let new_key = (self.map)(a)
-                .to_row_key()
-                .map_err(|error| MigrateError::Encode {
-                    source_key: k.to_vec(),
-                    error,
-                })?;
-            let m = Mapped {
-                source_key: Bytes::copy_from_slice(k),
-                value: Vec::new(),
-                new_key,
-            };
+            let m = self.map_key(k)?;
             if let Err(e) = self.in_place(&m) {
                 ambiguous += 1;
                 if first_ambiguous.is_none() {

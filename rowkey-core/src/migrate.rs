@@ -205,6 +205,26 @@ pub struct Batch {
 ///   finishes exactly.
 /// - [`get`](Self::get) reads destination rows by key (the default scans each key).
 /// - The checkpoint is stored where neither table's scan sees it.
+///
+/// # Over Bigtable (or HBase)
+///
+/// A row there is many cells, so the store decides what the opaque value is: e.g. every cell
+/// of the row (family, qualifier, timestamp, value) serialized into one blob by `scan` and
+/// written back cell by cell by `put`, so that the copy keeps the whole row and verification
+/// checksums all of it. Then:
+///
+/// - `scan`: `ReadRows` with one `RowRange` (`start_key_closed = start`, `end_key_open = stop`)
+///   and `rows_limit = limit`;
+/// - `put`: `MutateRows` of `SetCell`s with **explicit** timestamps (the copied ones, never
+///   server time), so that a retried or repeated batch writes the same cells;
+/// - `delete`: `MutateRows` with `DeleteFromRow`;
+/// - `get`: `ReadRows` with a `RowSet` of the keys;
+/// - `load_checkpoint`/`save_checkpoint`: one cell in a row of another table (or a key outside
+///   both layouts' ranges that the store's `scan` skips);
+/// - `apply`: keep the default (Bigtable has no multi-row transactions; the default's order —
+///   puts, deletes, checkpoint — is what makes a crash safe);
+/// - the async client is driven by blocking on its futures (a runtime handle inside the
+///   store); call the migration from a blocking thread (`spawn_blocking`), not inside a task.
 pub trait Store {
     /// The store's error.
     type Error: std::error::Error + 'static;

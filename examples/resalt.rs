@@ -16,7 +16,8 @@
 //! hashes the leading metric UID here; OpenTSDB hashes metric and tags, which the container
 //! attribute `salt(buckets = N, fields(metric, tags))` expresses once it exists.
 //!
-//! Run: `cargo run --example resalt --features redb` (optional: hours of data, default 24).
+//! Run: `cargo run --example resalt --features redb` (optional: hours of data, default 24;
+//! output directory for the dry run's SVG heatmaps, default `target/resalt`).
 
 use std::error::Error;
 use std::path::PathBuf;
@@ -145,11 +146,9 @@ fn per_salt(
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let hours: u32 = std::env::args()
-        .nth(1)
-        .map(|a| a.parse())
-        .transpose()?
-        .unwrap_or(24);
+    let mut args = std::env::args().skip(1);
+    let hours: u32 = args.next().map(|a| a.parse()).transpose()?.unwrap_or(24);
+    let out_dir = PathBuf::from(args.next().unwrap_or_else(|| "target/resalt".into()));
     let path: PathBuf =
         std::env::temp_dir().join(format!("rowkey-resalt-{}.redb", std::process::id()));
     let _ = std::fs::remove_file(&path);
@@ -177,6 +176,12 @@ fn main() -> Result<(), Box<dyn Error>> {
     );
     assert_eq!(dry.ambiguous, 0);
     assert_eq!(dry.after.empty_regions(), 0);
+    std::fs::create_dir_all(&out_dir)?;
+    for (report, file) in [(&dry.before, "before-16.svg"), (&dry.after, "after-32.svg")] {
+        let svg = out_dir.join(file);
+        report.write_heatmap_svg(&svg)?;
+        println!("region heatmap: {}", svg.display());
+    }
 
     let batches = rows.div_ceil(5000);
     let half = (batches / 2) as usize;

@@ -32,7 +32,8 @@
 //! reads with the dual read.
 //!
 //! While any of this runs, [`Migration::dual_read`] serves reads: both layouts merged in `B`'s
-//! logical order, each logical record once, the `B` row winning when both exist. In the copy
+//! logical order, each logical record once, the `B` row winning when both exist (paged with
+//! `take(n)` and [`Migration::dual_read_after`]). In the copy
 //! phase every record is in `A`; after retirement starts every record is in `B`; so a dual read
 //! never misses a record at any point.
 //!
@@ -1258,9 +1259,60 @@ where
         new_ranges: ScanRanges,
         old_ranges: ScanRanges,
     ) -> DualRead<'_, S, A, B, F> {
+        self.dual_read_from(new_ranges, old_ranges, None)
+    }
+
+    /// The next page of a [`dual_read`](Self::dual_read): the records strictly after `after`
+    /// (the last record of the previous page) in `B`'s logical order. `old_of` gives the old
+    /// key of a new one (the inverse of the mapping, e.g. `|b| A::from(b.clone())`), so that
+    /// the old layout's scan starts there too instead of from its beginning.
+    ///
+    /// # Errors
+    ///
+    /// `after` or its old key does not encode.
+    pub fn dual_read_after(
+        &self,
+        new_ranges: ScanRanges,
+        old_ranges: ScanRanges,
+        after: &B,
+        old_of: impl FnOnce(&B) -> A,
+    ) -> Result<DualRead<'_, S, A, B, F>, MigrateError<S::Error>> {
+        let new_key = after.to_row_key();
+        let old = old_of(after);
+        let old_key = old.to_row_key();
+        let (new_key, old_key) = match (new_key, old_key) {
+            (Ok(n), Ok(o)) => (n, o),
+            (Err(error), Ok(o)) => {
+                return Err(MigrateError::Encode {
+                    source_key: o.to_vec(),
+                    error,
+                })
+            }
+            (_, Err(error)) => {
+                return Err(MigrateError::Encode {
+                    source_key: Vec::new(),
+                    error,
+                })
+            }
+        };
+        Ok(self.dual_read_from(new_ranges, old_ranges, Some((new_key, old_key))))
+    }
+
+    fn dual_read_from(
+        &self,
+        new_ranges: ScanRanges,
+        old_ranges: ScanRanges,
+        after: Option<(Bytes, Bytes)>,
+    ) -> DualRead<'_, S, A, B, F> {
         let page = self.batch.clamp(1, 256);
-        let read_b = Read::<B>::new(new_ranges);
-        let read_a = Read::<A>::new(old_ranges);
+        let mut read_b = Read::<B>::new(new_ranges);
+        let mut read_a = Read::<A>::new(old_ranges);
+        let mut floor = None;
+        if let Some((new_key, old_key)) = after {
+            read_b = read_b.after(&new_key);
+            read_a = read_a.after(&old_key);
+            floor = Some(new_key);
+        }
         let skip_b = self.skip_for(Side::Destination);
         let skip_a = self.skip_for(Side::Source);
         let b = read_b.try_rows(
@@ -1285,6 +1337,7 @@ where
             head_b: None,
             head_a: None,
             last_a: None,
+            floor,
             failed: false,
         }
     }
@@ -1398,6 +1451,8 @@ pub struct DualRead<'s, S: Store, A, B, F> {
     head_b: Head<B, S::Error>,
     head_a: Head<B, S::Error>,
     last_a: Option<Bytes>,
+    /// A resumed read: nothing at or before this new key.
+    floor: Option<Bytes>,
     failed: bool,
 }
 
@@ -1441,6 +1496,11 @@ where
             };
             if !self.filter.contains(&new_key) {
                 continue;
+            }
+            if let Some(floor) = &self.floor {
+                if new_key.get(skip..) <= floor.get(skip..) {
+                    continue;
+                }
             }
             if let Some(prev) = &self.last_a {
                 let (p, n) = (prev.get(skip..), new_key.get(skip..));

@@ -23,6 +23,7 @@ pub mod hbase;
 pub mod hotspot;
 pub mod layout;
 pub mod merge;
+pub mod migrate;
 pub mod plan;
 pub mod read;
 pub mod salt;

@@ -100,13 +100,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ("1 second", T0 + 100_000..T0 + 101_000),
         ("10 ms", T0 + 100_000..T0 + 100_010),
     ] {
-        let ranges = LogByTime::scan().ts_ms_range(range.clone()).ranges();
-        let per_range = by_time.scan_each(&ranges)?;
-        let salt = LogByTime::LAYOUT.salt.map_or(0, |s| s.width);
-        let merged: Vec<LogByTime> =
-            rowkey::merge::merge(per_range.into_iter().map(Vec::into_iter), salt)
-                .map(|(k, _)| LogByTime::from_row_key(&k))
-                .collect::<Result<_, _>>()?;
+        // one store scan per touched bucket, merged back into time order by the typed reader
+        let read = rowkey::read::Read::<LogByTime>::new(
+            LogByTime::scan().ts_ms_range(range.clone()).ranges(),
+        );
+        let per_range = by_time.scan_each(read.ranges())?;
+        let merged: Vec<LogByTime> = read
+            .rows(per_range.into_iter().map(Vec::into_iter))
+            .map(|row| row.map(|(k, _)| k))
+            .collect::<Result<_, _>>()?;
         assert!(
             merged.windows(2).all(|w| w[0].ts_ms <= w[1].ts_ms),
             "merged in time order"
@@ -114,7 +116,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         assert!(merged.iter().all(|l| range.contains(&l.ts_ms)));
         println!(
             "time range of {label:<9}: {:>2} bucket range(s), {:>4} lines, merged in time order: {:?} .. {:?}",
-            ranges.len(),
+            read.ranges().len(),
             merged.len(),
             merged.first().map(|l| l.ts_ms - T0),
             merged.last().map(|l| l.ts_ms - T0),

@@ -284,7 +284,7 @@ impl Tables {
 }
 
 fn logical<B: RowKey>(key: &[u8]) -> &[u8] {
-    key.get(B::LAYOUT.salt.map_or(0, |s| s.width)..).unwrap()
+    key.get(B::LAYOUT.salt_end()..).unwrap()
 }
 
 /// The logical union of both layouts from the raw table contents: every `A` row mapped to its

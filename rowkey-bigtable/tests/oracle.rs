@@ -700,7 +700,7 @@ async fn run<T: Case>(seed: u64, rows: usize) -> Stats {
         .await
         .expect("create table");
     let table = client.table(T::TABLE);
-    let skip = T::LAYOUT.salt.map_or(0, |s| s.width);
+    let skip = T::LAYOUT.salt_end();
 
     let mut rng = Rng(seed);
     let mut written: HashMap<Vec<u8>, (usize, T)> = HashMap::new();

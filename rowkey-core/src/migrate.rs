@@ -1473,7 +1473,7 @@ where
     }
 
     fn fill_a(&mut self) {
-        let skip = B::LAYOUT.salt.map_or(0, |s| s.width);
+        let skip = B::LAYOUT.salt_end();
         while self.head_a.is_none() {
             let Some(row) = self.a.next() else { return };
             let (a, (raw, value)) = match row {
@@ -1537,7 +1537,7 @@ where
         }
         self.fill_b();
         self.fill_a();
-        let skip = B::LAYOUT.salt.map_or(0, |s| s.width);
+        let skip = B::LAYOUT.salt_end();
         let (take_b, drop_a) = match (&self.head_b, &self.head_a) {
             (None, None) => return None,
             (Some(Err(_)), _) => (true, false),

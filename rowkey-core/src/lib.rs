@@ -25,6 +25,9 @@ pub mod layout;
 pub mod merge;
 pub mod plan;
 pub mod read;
+pub mod text;
+#[cfg(feature = "tool")]
+pub mod tool;
 
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 

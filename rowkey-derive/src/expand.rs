@@ -35,6 +35,7 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         Body::Struct { fields, tuple } => expand_struct(&p, &krate, fields, *tuple),
         Body::Enum { variants, repr } => expand_enum(&p, &krate, variants, repr.as_ref()),
     };
+    let tool = crate::tool::expand(&p, &krate);
     Ok(quote! {
         #[automatically_derived]
         #[allow(
@@ -50,6 +51,7 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         )]
         const _: () = {
             #body
+            #tool
         };
     })
 }

@@ -8,6 +8,7 @@ mod expand;
 mod fallback;
 mod scan;
 mod symbol;
+mod tool;
 mod valid;
 
 use proc_macro::TokenStream;

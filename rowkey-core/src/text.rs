@@ -387,6 +387,10 @@ fn parse_field<T: FromText>(path: &str, s: &str) -> Result<T, TextError> {
         .map_err(|e| TextError::new(path, format!("expected {}, got {s:?}: {e}", T::EXPECTED)))
 }
 
+#[diagnostic::on_unimplemented(
+    message = "rowkey: `{Self}` cannot be read from text (key tool)",
+    note = "field types must be integers, bool, char, f32/f64, [u8; N], strings/bytes, Option of those, or types deriving RowKey"
+)]
 /// A field type whose values can be typed as text. `#[derive(RowKey)]` implements it for
 /// nested keys and fieldless enums; see the [module docs](self) for the syntax.
 pub trait FromText: Sized {

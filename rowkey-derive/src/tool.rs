@@ -173,8 +173,18 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
         })
         .collect();
 
+    // The field types' `FromText` as higher-ranked bounds: checked where the impls are used,
+    // not here, so a field type that is not a key field reports its own error only (no
+    // follow-on errors from this impl).
+    let bounds: Vec<TokenStream> = fields
+        .iter()
+        .map(|f| {
+            let ty = f.ty;
+            quote!(for<'__t> #ty: #tx::FromText)
+        })
+        .collect();
     quote! {
-        impl #tx::FromText for #name {
+        impl #tx::FromText for #name where #(#bounds),* {
             const EXPECTED: &'static ::core::primitive::str = #expected_nested;
             fn parse_text(_: &::core::primitive::str) -> #result<Self, #string> {
                 #result::Err(#tx::nested_text(#name_str))
@@ -184,7 +194,7 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
             }
         }
 
-        impl #tx::TextFields for #name {
+        impl #tx::TextFields for #name where #(#bounds),* {
             const FIELDS: &'static [(&'static ::core::primitive::str, &'static ::core::primitive::str)] = &[#(#field_rows),*];
 
             fn encode_text(__a: &mut #tx::TextArgs) -> #result<#krate::__private::std::vec::Vec<::core::primitive::u8>, #tx::TextError> {

@@ -99,14 +99,19 @@ fn run(args: &[&str], stdin: &[u8]) -> (i32, String) {
 }
 
 fn check_golden(name: &str, actual: &str) {
-    let path = root().join("tests/golden_output/keytool").join(format!("{name}.txt"));
+    let path = root()
+        .join("tests/golden_output/keytool")
+        .join(format!("{name}.txt"));
     if bless() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, actual).unwrap();
         return;
     }
     let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("{}: {e} (run with ROWKEY_GOLDEN_BLESS=1 to create it)", path.display())
+        panic!(
+            "{}: {e} (run with ROWKEY_GOLDEN_BLESS=1 to create it)",
+            path.display()
+        )
     });
     assert_eq!(
         expected,
@@ -173,7 +178,10 @@ fn hbase_scan_text(keys: &[Vec<u8>]) -> String {
     s.push_str(&format!("{:<38} {}\n", "ROW", "COLUMN+CELL"));
     for (i, k) in keys.iter().enumerate() {
         let row = rowkey::hbase::to_string_binary(k);
-        for (q, v) in [("amount", format!("{}", 100 + i)), ("status", "PAID".to_owned())] {
+        for (q, v) in [
+            ("amount", format!("{}", 100 + i)),
+            ("status", "PAID".to_owned()),
+        ] {
             s.push_str(&format!(
                 " {row:<37} column=f:{q}, timestamp={}, value={v}\n",
                 ts_ms(i)
@@ -350,7 +358,12 @@ fn describe() {
     golden("describe", &["describe", SELLER_KEY], b"", 0);
     golden(
         "describe_hex_json",
-        &["describe", "--hex", "05000000000000002a7ffffe74301a97ff412d313700", "--json"],
+        &[
+            "describe",
+            "--hex",
+            "05000000000000002a7ffffe74301a97ff412d313700",
+            "--json",
+        ],
         b"",
         0,
     );
@@ -364,7 +377,12 @@ fn describe() {
         .iter()
         .map(|k| rowkey::hbase::to_string_binary(k) + "\n")
         .collect();
-    golden("describe_hbase_dump_keys", &["describe"], keys.as_bytes(), 1);
+    golden(
+        "describe_hbase_dump_keys",
+        &["describe"],
+        keys.as_bytes(),
+        1,
+    );
 }
 
 #[test]
@@ -401,15 +419,30 @@ fn encode() {
     golden(
         "encode_mixed_codes",
         &[
-            "encode", "Mixed", "region.dc=e", "region.rack=7", "kind=1", "flag=false",
-            "grade=é", "score=inf", "tag=0x0102", "note=caf\\xC3\\xA9", "blob=0xdeadbeef",
+            "encode",
+            "Mixed",
+            "region.dc=e",
+            "region.rack=7",
+            "kind=1",
+            "flag=false",
+            "grade=é",
+            "score=inf",
+            "tag=0x0102",
+            "note=caf\\xC3\\xA9",
+            "blob=0xdeadbeef",
         ],
         b"",
         0,
     );
     golden(
         "error_encode_bad_value",
-        &["encode", "OrderBySeller", "seller_id=-1", "created_ms=0", "order_no=x"],
+        &[
+            "encode",
+            "OrderBySeller",
+            "seller_id=-1",
+            "created_ms=0",
+            "order_no=x",
+        ],
         b"",
         1,
     );
@@ -421,15 +454,31 @@ fn encode() {
     );
     golden(
         "error_encode_unknown_field",
-        &["encode", "OrderBySeller", "seller_id=1", "created_ms=0", "order_no=x", "colour=red"],
+        &[
+            "encode",
+            "OrderBySeller",
+            "seller_id=1",
+            "created_ms=0",
+            "order_no=x",
+            "colour=red",
+        ],
         b"",
         1,
     );
     golden(
         "error_encode_enum",
         &[
-            "encode", "Mixed", "region.dc=eu", "region.rack=1", "kind=Hover", "flag=true",
-            "grade=a", "score=1", "tag=ab", "note=none", "blob=",
+            "encode",
+            "Mixed",
+            "region.dc=eu",
+            "region.rack=1",
+            "kind=Hover",
+            "flag=true",
+            "grade=a",
+            "score=1",
+            "tag=ab",
+            "note=none",
+            "blob=",
         ],
         b"",
         1,
@@ -443,13 +492,27 @@ fn encode() {
     golden(
         "error_encode_too_long",
         &[
-            "encode", "Mixed", "region.dc=eur", "region.rack=1", "kind=1", "flag=true",
-            "grade=a", "score=1", "tag=ab", "note=none", "blob=",
+            "encode",
+            "Mixed",
+            "region.dc=eur",
+            "region.rack=1",
+            "kind=1",
+            "flag=true",
+            "grade=a",
+            "score=1",
+            "tag=ab",
+            "note=none",
+            "blob=",
         ],
         b"",
         1,
     );
-    golden("error_encode_not_a_pair", &["encode", "OrderByNo", "A-17"], b"", 1);
+    golden(
+        "error_encode_not_a_pair",
+        &["encode", "OrderByNo", "A-17"],
+        b"",
+        1,
+    );
 }
 
 #[test]
@@ -467,62 +530,170 @@ fn scan() {
         b"",
         0,
     );
-    golden("scan_prefix_json", &["scan", "OrderBySeller", "seller_id=42", "created_ms=1700000000000", "order_no^=A-", "--json"], b"", 0);
-    golden("scan_hashed_eq", &["scan", "OrderByBuyer", "buyer_id=7"], b"", 0);
+    golden(
+        "scan_prefix_json",
+        &[
+            "scan",
+            "OrderBySeller",
+            "seller_id=42",
+            "created_ms=1700000000000",
+            "order_no^=A-",
+            "--json",
+        ],
+        b"",
+        0,
+    );
+    golden(
+        "scan_hashed_eq",
+        &["scan", "OrderByBuyer", "buyer_id=7"],
+        b"",
+        0,
+    );
     golden("scan_all_buckets", &["scan", "OrderBySeller"], b"", 0);
-    golden("scan_nested", &["scan", "Mixed", "region.dc=eu", "region.rack=1", "kind=1..2"], b"", 0);
-    golden("error_scan_hashed_range", &["scan", "OrderByBuyer", "buyer_id=1..3"], b"", 1);
-    golden("error_scan_skipped", &["scan", "OrderBySeller", "created_ms=1"], b"", 1);
-    golden("error_scan_prefix_on_int", &["scan", "OrderBySeller", "seller_id^=4"], b"", 1);
-    golden("error_scan_prefix_not_last", &["scan", "OrderBySeller", "seller_id^=4", "created_ms=1"], b"", 1);
+    golden(
+        "scan_nested",
+        &[
+            "scan",
+            "Mixed",
+            "region.dc=eu",
+            "region.rack=1",
+            "kind=1..2",
+        ],
+        b"",
+        0,
+    );
+    golden(
+        "error_scan_hashed_range",
+        &["scan", "OrderByBuyer", "buyer_id=1..3"],
+        b"",
+        1,
+    );
+    golden(
+        "error_scan_skipped",
+        &["scan", "OrderBySeller", "created_ms=1"],
+        b"",
+        1,
+    );
+    golden(
+        "error_scan_prefix_on_int",
+        &["scan", "OrderBySeller", "seller_id^=4"],
+        b"",
+        1,
+    );
+    golden(
+        "error_scan_prefix_not_last",
+        &["scan", "OrderBySeller", "seller_id^=4", "created_ms=1"],
+        b"",
+        1,
+    );
 }
 
 /// The typed builder and the text scan give the same ranges.
 #[test]
 fn scan_text_is_the_typed_scan() {
     use rowkey::text::{TextArgs, TextFields};
-    let text = |a: &[&str]| OrderBySeller::scan_text(&mut TextArgs::parse_scan(a).unwrap()).unwrap();
+    let text =
+        |a: &[&str]| OrderBySeller::scan_text(&mut TextArgs::parse_scan(a).unwrap()).unwrap();
     assert_eq!(
         text(&["seller_id=42", "created_ms=5..=9"]),
-        OrderBySeller::scan().seller_id(42).created_ms_range(5..=9).ranges()
+        OrderBySeller::scan()
+            .seller_id(42)
+            .created_ms_range(5..=9)
+            .ranges()
     );
     assert_eq!(
         text(&["seller_id=42", "created_ms=5", "order_no^=A-"]),
-        OrderBySeller::scan().seller_id(42).created_ms(5).order_no_starts_with("A-").ranges()
+        OrderBySeller::scan()
+            .seller_id(42)
+            .created_ms(5)
+            .order_no_starts_with("A-")
+            .ranges()
     );
     assert_eq!(
-        text(&["seller_id=3..", ]),
+        text(&["seller_id=3..",]),
         OrderBySeller::scan().seller_id_range(3..).ranges()
     );
     assert_eq!(text(&[]), OrderBySeller::scan().ranges());
     let full = text(&["seller_id=1", "created_ms=2", "order_no=x"]);
-    assert_eq!(full, OrderBySeller::scan().seller_id(1).created_ms(2).order_no("x").ranges());
+    assert_eq!(
+        full,
+        OrderBySeller::scan()
+            .seller_id(1)
+            .created_ms(2)
+            .order_no("x")
+            .ranges()
+    );
     assert_eq!(
         rowkey::text::TextArgs::parse(["seller_id=1", "created_ms=2", "order_no=x"])
             .map(|mut a| OrderBySeller::encode_text(&mut a).unwrap())
             .unwrap(),
-        OrderBySeller { seller_id: 1, created_ms: 2, order_no: "x".into() }.to_row_key().unwrap().to_vec()
+        OrderBySeller {
+            seller_id: 1,
+            created_ms: 2,
+            order_no: "x".into()
+        }
+        .to_row_key()
+        .unwrap()
+        .to_vec()
     );
 }
 
 #[test]
 fn plan() {
-    golden("plan", &["plan", "OrderBySeller", "--regions", "4", "--table", "orders"], b"", 0);
-    golden("plan_check_json", &["plan", "OrderByNo", "--regions", "4", "--check", "--json"], b"", 0);
+    golden(
+        "plan",
+        &[
+            "plan",
+            "OrderBySeller",
+            "--regions",
+            "4",
+            "--table",
+            "orders",
+        ],
+        b"",
+        0,
+    );
+    golden(
+        "plan_check_json",
+        &["plan", "OrderByNo", "--regions", "4", "--check", "--json"],
+        b"",
+        0,
+    );
     let sample = rel(&fixture("hbase_scan.txt"));
     golden(
         "plan_sample_check",
-        &["plan", "OrderBySeller", "--regions", "20", "--sample", &sample, "--check"],
+        &[
+            "plan",
+            "OrderBySeller",
+            "--regions",
+            "20",
+            "--sample",
+            &sample,
+            "--check",
+        ],
         b"",
         0,
     );
     golden(
         "error_plan_check_wrong_sample",
-        &["plan", "Mixed", "--regions", "3", "--sample", &sample, "--check"],
+        &[
+            "plan",
+            "Mixed",
+            "--regions",
+            "3",
+            "--sample",
+            &sample,
+            "--check",
+        ],
         b"",
         1,
     );
-    golden("error_plan_needs_sample", &["plan", "Mixed", "--regions", "4"], b"", 1);
+    golden(
+        "error_plan_needs_sample",
+        &["plan", "Mixed", "--regions", "4"],
+        b"",
+        1,
+    );
     golden("error_plan_no_regions", &["plan", "OrderByNo"], b"", 2);
 }
 
@@ -535,32 +706,126 @@ fn hotspots() {
     // cargo runs tests in the crate root: the transcripts show relative paths
     let cbt = rel(&fixture("cbt_read.txt"));
     let hbase = rel(&fixture("hbase_scan.txt"));
-    golden("hotspots_cbt", &["hotspots", "OrderBySeller", "--regions", "4", "--keys", &cbt], b"", 0);
-    golden("hotspots_hbase_json", &["hotspots", "OrderBySeller", "--regions", "4", "--keys", &hbase, "--json"], b"", 0);
+    golden(
+        "hotspots_cbt",
+        &[
+            "hotspots",
+            "OrderBySeller",
+            "--regions",
+            "4",
+            "--keys",
+            &cbt,
+        ],
+        b"",
+        0,
+    );
+    golden(
+        "hotspots_hbase_json",
+        &[
+            "hotspots",
+            "OrderBySeller",
+            "--regions",
+            "4",
+            "--keys",
+            &hbase,
+            "--json",
+        ],
+        b"",
+        0,
+    );
     let svg = std::env::temp_dir().join(format!("rowkey-keytool-heat-{}.svg", std::process::id()));
     let (code, t) = run(
-        &["hotspots", "OrderBySeller", "--regions", "16", "--keys", &cbt, "--time-field", "created_ms", "--slices", "8", "--svg", svg.to_str().unwrap()],
+        &[
+            "hotspots",
+            "OrderBySeller",
+            "--regions",
+            "16",
+            "--keys",
+            &cbt,
+            "--time-field",
+            "created_ms",
+            "--slices",
+            "8",
+            "--svg",
+            svg.to_str().unwrap(),
+        ],
         b"",
     );
     assert_eq!(code, 0, "{t}");
     let svg_text = std::fs::read_to_string(&svg).unwrap();
     let _ = std::fs::remove_file(&svg);
     assert!(svg_text.starts_with("<svg"), "{svg_text}");
-    check_golden("hotspots_time_svg", &t.replace(svg.to_str().unwrap(), "HEAT.svg"));
+    check_golden(
+        "hotspots_time_svg",
+        &t.replace(svg.to_str().unwrap(), "HEAT.svg"),
+    );
     // one key per line from stdin; split points from a file
     let lines: String = fixture_keys()
         .iter()
         .map(|k| rowkey::hbase::to_string_binary(k) + "\n")
         .collect();
     let splits = rel(&fixture("splits.txt"));
-    golden("hotspots_stdin_splits", &["hotspots", "OrderBySeller", "--splits", &splits, "--keys", "-"], lines.as_bytes(), 0);
+    golden(
+        "hotspots_stdin_splits",
+        &[
+            "hotspots",
+            "OrderBySeller",
+            "--splits",
+            &splits,
+            "--keys",
+            "-",
+        ],
+        lines.as_bytes(),
+        0,
+    );
     let hexes: String = fixture_keys()
         .iter()
         .map(|k| k.iter().map(|b| format!("{b:02x}")).collect::<String>() + "\n")
         .collect();
-    golden("hotspots_hex_lines", &["hotspots", "OrderBySeller", "--regions", "2", "--keys", "-"], hexes.as_bytes(), 0);
-    golden("error_hotspots_missing_file", &["hotspots", "OrderBySeller", "--regions", "4", "--keys", "no/such/dump.txt"], b"", 1);
-    golden("error_hotspots_bad_line", &["hotspots", "OrderBySeller", "--regions", "4", "--keys", "-"], b"ok\n\\xZZ\n", 1);
-    golden("error_hotspots_time_field", &["hotspots", "OrderBySeller", "--regions", "4", "--keys", &cbt, "--time-field", "when"], b"", 1);
-    golden("error_hotspots_no_splits", &["hotspots", "OrderBySeller", "--keys", &cbt], b"", 2);
+    golden(
+        "hotspots_hex_lines",
+        &["hotspots", "OrderBySeller", "--regions", "2", "--keys", "-"],
+        hexes.as_bytes(),
+        0,
+    );
+    golden(
+        "error_hotspots_missing_file",
+        &[
+            "hotspots",
+            "OrderBySeller",
+            "--regions",
+            "4",
+            "--keys",
+            "no/such/dump.txt",
+        ],
+        b"",
+        1,
+    );
+    golden(
+        "error_hotspots_bad_line",
+        &["hotspots", "OrderBySeller", "--regions", "4", "--keys", "-"],
+        b"ok\n\\xZZ\n",
+        1,
+    );
+    golden(
+        "error_hotspots_time_field",
+        &[
+            "hotspots",
+            "OrderBySeller",
+            "--regions",
+            "4",
+            "--keys",
+            &cbt,
+            "--time-field",
+            "when",
+        ],
+        b"",
+        1,
+    );
+    golden(
+        "error_hotspots_no_splits",
+        &["hotspots", "OrderBySeller", "--keys", &cbt],
+        b"",
+        2,
+    );
 }

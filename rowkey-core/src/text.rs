@@ -279,10 +279,7 @@ impl TextArgs {
 
     fn unused(&self, k: &str, fields: &[&str], known: bool) -> TextError {
         if !known {
-            return TextError::new(
-                k,
-                format!("no such field (fields: {})", fields.join(", ")),
-            );
+            return TextError::new(k, format!("no such field (fields: {})", fields.join(", ")));
         }
         // A known field left over in a scan: a field before it is not fixed.
         let root = k.split('.').next().unwrap_or(k);
@@ -321,7 +318,10 @@ impl TextArgs {
     /// # Errors
     ///
     /// A bound that does not parse as `T`.
-    pub fn range_bounds<T: FromText>(&mut self, path: &str) -> Result<(Bound<T>, Bound<T>), TextError> {
+    pub fn range_bounds<T: FromText>(
+        &mut self,
+        path: &str,
+    ) -> Result<(Bound<T>, Bound<T>), TextError> {
         let Some(Last::Range {
             lo, hi, inclusive, ..
         }) = self.last.clone()
@@ -453,7 +453,9 @@ pub fn encode_key<K: crate::RowKey>(key: &K) -> Result<Vec<u8>, TextError> {
 pub fn generic_unsupported(path: &str, name: &str) -> TextError {
     TextError::new(
         path,
-        format!("`{name}` has generic or lifetime parameters: the key tool reads non-generic keys only"),
+        format!(
+            "`{name}` has generic or lifetime parameters: the key tool reads non-generic keys only"
+        ),
     )
 }
 
@@ -588,7 +590,7 @@ pub fn parse_hex(h: &str) -> Result<Vec<u8>, String> {
         .bytes()
         .filter(|b| !matches!(b, b' ' | b':' | b'_'))
         .collect();
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return Err("an odd number of hex digits".to_owned());
     }
     digits
@@ -607,7 +609,9 @@ pub fn parse_hex(h: &str) -> Result<Vec<u8>, String> {
 }
 
 fn hex_val(b: u8) -> Option<u8> {
-    char::from(b).to_digit(16).and_then(|d| u8::try_from(d).ok())
+    char::from(b)
+        .to_digit(16)
+        .and_then(|d| u8::try_from(d).ok())
 }
 
 const TEXT: &str = "text (toStringBinary escapes such as \\x00 allowed)";

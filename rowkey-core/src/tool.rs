@@ -60,6 +60,8 @@ use crate::{DecodeError, DecodeRowKey, RowKey};
 // ---------------------------------------------------------------------------------------------
 // key types
 
+type SampleSplitFn = fn(&[Vec<u8>], usize) -> Result<Vec<Vec<u8>>, plan::PlanError>;
+
 /// One key type the tool knows: its name, layout and the functions it needs.
 #[derive(Clone, Copy)]
 pub struct KeyType {
@@ -73,7 +75,7 @@ pub struct KeyType {
     encode: fn(&mut TextArgs) -> Result<Vec<u8>, TextError>,
     scan: fn(&mut TextArgs) -> Result<ScanRanges, TextError>,
     split_points: fn(usize) -> Result<Vec<Vec<u8>>, plan::PlanError>,
-    sample_split_points: fn(&[Vec<u8>], usize) -> Result<Vec<Vec<u8>>, plan::PlanError>,
+    sample_split_points: SampleSplitFn,
 }
 
 impl KeyType {
@@ -832,10 +834,21 @@ impl Ctx<'_> {
             }
             for (t, d) in ok {
                 writeln!(self.out, "  {}", t.name)?;
-                let w = d.fields.iter().map(|f| f.name.len()).max().unwrap_or(0).max(4);
+                let w = d
+                    .fields
+                    .iter()
+                    .map(|f| f.name.len())
+                    .max()
+                    .unwrap_or(0)
+                    .max(4);
                 if let Some(s) = d.salt {
                     let sw = t.layout.salt.map_or(0, |l| l.width);
-                    writeln!(self.out, "    {:<w$}  {:<8}  {s}", "salt", format!("[0, {sw})"))?;
+                    writeln!(
+                        self.out,
+                        "    {:<w$}  {:<8}  {s}",
+                        "salt",
+                        format!("[0, {sw})")
+                    )?;
                 }
                 for f in &d.fields {
                     writeln!(
@@ -1050,7 +1063,10 @@ impl Ctx<'_> {
                 let joined = words.join(",");
                 format!("cbt createtable {tb} families={family} splits={joined}")
             }
-            None => "(cbt cannot take these split points: one holds 0x00 or ','; use a client library)".to_owned(),
+            None => {
+                "(cbt cannot take these split points: one holds 0x00 or ','; use a client library)"
+                    .to_owned()
+            }
         };
         let lint = m.get_flag("check").then(|| {
             let mut l = plan::Lint::new(&splits).layout(t.layout);
@@ -1089,7 +1105,11 @@ impl Ctx<'_> {
                 t.name,
                 splits.len() + 1,
                 splits.len(),
-                if sample.is_some() { " from the sample" } else { "" }
+                if sample.is_some() {
+                    " from the sample"
+                } else {
+                    ""
+                }
             )?;
             for s in &splits {
                 writeln!(self.out, "  {:<24} {}", to_string_binary(s), hex(s))?;
@@ -1334,7 +1354,7 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 
 fn is_hex_line(l: &[u8]) -> bool {
     let l = l.strip_prefix(b"0x").unwrap_or(l);
-    !l.is_empty() && l.len() % 2 == 0 && l.iter().all(u8::is_ascii_hexdigit)
+    !l.is_empty() && l.len().is_multiple_of(2) && l.iter().all(u8::is_ascii_hexdigit)
 }
 
 fn sniff(lines: &[Vec<u8>], t: Option<&KeyType>) -> DumpFormat {
@@ -1343,7 +1363,7 @@ fn sniff(lines: &[Vec<u8>], t: Option<&KeyType>) -> DumpFormat {
         .map(|l| trim_eol(l))
         .filter(|l| !l.is_empty())
         .collect();
-    if content.iter().any(|l| *l == CBT_RULE) {
+    if content.contains(&CBT_RULE) {
         return DumpFormat::Cbt;
     }
     if content
@@ -1532,11 +1552,13 @@ fn read_dump_from(
         }
         progress.tick(l.len(), err);
     }
+    // The sniffing loop may have reached the end already; else read on to the first empty read.
     while !eof {
         buf.clear();
         let n = r.read_until(b'\n', &mut buf).map_err(|e| e.to_string())?;
         if n == 0 {
-            break;
+            eof = true;
+            continue;
         }
         if p.line(&buf, f)? {
             progress.keys += 1;
@@ -1568,4 +1590,3 @@ pub fn read_dump(r: &mut dyn BufRead, f: &mut dyn FnMut(&[u8])) -> Result<(), St
     let mut sink = io::sink();
     read_dump_from(r, None, None, f, Progress::new(false, None), &mut sink).map(|_| ())
 }
-

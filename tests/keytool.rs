@@ -72,7 +72,21 @@ struct Mixed {
     blob: Vec<u8>,
 }
 
-type Types = (OrderBySeller, OrderByBuyer, OrderByNo, Mixed);
+type Types = (OrderBySeller, OrderByBuyer, OrderByNo, Mixed, Bucketed);
+
+/// Time buckets (`value % 8`), a descending field, an optional text and padded bytes: the
+/// scan forms whose ranges are not a plain prefix.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Bucketed {
+    #[salt(buckets = 8, modulo)]
+    hour: u32,
+    #[desc]
+    level: i16,
+    #[sep]
+    host: Option<String>,
+    #[pad(4)]
+    code: Vec<u8>,
+}
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -383,6 +397,30 @@ fn describe() {
         keys.as_bytes(),
         1,
     );
+    // whole dumps, raw cbt bytes included
+    golden(
+        "describe_cbt_dump",
+        &["describe", "--dump", "tests/fixtures/keytool/cbt_read.txt"],
+        b"",
+        1,
+    );
+    golden(
+        "describe_hbase_dump_json",
+        &[
+            "describe",
+            "--dump",
+            "tests/fixtures/keytool/hbase_scan.txt",
+            "--json",
+        ],
+        b"",
+        1,
+    );
+    golden(
+        "error_describe_raw_stdin",
+        &["describe"],
+        b"\x05\xFF\x00raw\n",
+        1,
+    );
 }
 
 #[test]
@@ -581,6 +619,30 @@ fn scan() {
         1,
     );
     golden(
+        "scan_modulo_buckets_json",
+        &["scan", "Bucketed", "hour=22..=25", "--json"],
+        b"",
+        0,
+    );
+    golden(
+        "scan_desc_option",
+        &["scan", "Bucketed", "hour=3", "level=-1..=1"],
+        b"",
+        0,
+    );
+    golden(
+        "error_scan_unknown_field",
+        &["scan", "Bucketed", "hour=3", "lvl=1"],
+        b"",
+        1,
+    );
+    golden(
+        "error_scan_after_range",
+        &["scan", "Bucketed", "hour=3..5", "level=1"],
+        b"",
+        1,
+    );
+    golden(
         "error_scan_prefix_not_last",
         &["scan", "OrderBySeller", "seller_id^=4", "created_ms=1"],
         b"",
@@ -614,6 +676,53 @@ fn scan_text_is_the_typed_scan() {
         OrderBySeller::scan().seller_id_range(3..).ranges()
     );
     assert_eq!(text(&[]), OrderBySeller::scan().ranges());
+    let b = |a: &[&str]| Bucketed::scan_text(&mut TextArgs::parse_scan(a).unwrap()).unwrap();
+    assert_eq!(
+        b(&["hour=5..9"]),
+        Bucketed::scan().hour_range(5..9).ranges()
+    );
+    assert_eq!(
+        b(&["hour=5..=6"]),
+        Bucketed::scan().hour_range(5..=6).ranges()
+    );
+    assert_eq!(
+        b(&["hour=3", "level=-2..=7"]),
+        Bucketed::scan().hour(3).level_range(-2..=7).ranges()
+    );
+    assert_eq!(
+        b(&["hour=3", "level=1", "host=none.."]),
+        Bucketed::scan()
+            .hour(3)
+            .level(1)
+            .host_range(None::<&str>..)
+            .ranges()
+    );
+    assert_eq!(
+        b(&["hour=3", "level=1", "host=..web2"]),
+        Bucketed::scan()
+            .hour(3)
+            .level(1)
+            .host_range(..Some("web2"))
+            .ranges()
+    );
+    assert_eq!(
+        b(&["hour=3", "level=1", "host=web1", r"code^=a\x00"]),
+        Bucketed::scan()
+            .hour(3)
+            .level(1)
+            .host(Some("web1"))
+            .code_starts_with(b"a\0")
+            .ranges()
+    );
+    assert_eq!(
+        b(&["hour=3", "level=1", "host=none", "code=0x41"]),
+        Bucketed::scan()
+            .hour(3)
+            .level(1)
+            .host(None)
+            .code(b"A")
+            .ranges()
+    );
     let full = text(&["seller_id=1", "created_ms=2", "order_no=x"]);
     assert_eq!(
         full,
@@ -699,6 +808,74 @@ fn plan() {
 
 fn rel(p: &Path) -> String {
     p.strip_prefix(root()).unwrap().to_str().unwrap().to_owned()
+}
+
+/// A dump far larger than the sniffed head, generated on the fly: every key is counted.
+#[test]
+fn hotspots_stream_many_keys() {
+    struct Gen {
+        i: u64,
+        n: u64,
+        buf: Vec<u8>,
+        pos: usize,
+    }
+    impl std::io::Read for Gen {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            use std::io::BufRead;
+            let avail = self.fill_buf()?;
+            let k = avail.len().min(out.len());
+            out[..k].copy_from_slice(&avail[..k]);
+            self.consume(k);
+            Ok(k)
+        }
+    }
+    impl std::io::BufRead for Gen {
+        fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+            if self.pos == self.buf.len() && self.i < self.n {
+                let k = OrderBySeller {
+                    seller_id: self.i % 1000,
+                    created_ms: self.i as i64,
+                    order_no: format!("O-{}", self.i),
+                };
+                self.buf = rowkey::hbase::to_string_binary(&k.to_row_key().unwrap()).into_bytes();
+                self.buf.push(b'\n');
+                self.pos = 0;
+                self.i += 1;
+            }
+            Ok(&self.buf[self.pos..])
+        }
+        fn consume(&mut self, amt: usize) {
+            self.pos += amt;
+        }
+    }
+    let mut gen = Gen {
+        i: 0,
+        n: 200_000,
+        buf: Vec::new(),
+        pos: 0,
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = rowkey::tool::run::<Types>(
+        &[
+            "keytool",
+            "hotspots",
+            "OrderBySeller",
+            "--regions",
+            "16",
+            "--keys",
+            "-",
+            "--json",
+        ],
+        &mut gen,
+        &mut out,
+        &mut err,
+    );
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(code, 0, "{out}{}", String::from_utf8_lossy(&err));
+    assert!(
+        out.contains("\"keys\":200000,\"undecodable\":0,\"empty_regions\":0"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -123,6 +123,7 @@ impl Last {
 #[derive(Debug, Clone, Default)]
 pub struct TextArgs {
     pairs: Vec<(String, String, bool)>,
+    scan: bool,
     last: Option<Last>,
     last_used: bool,
 }
@@ -167,7 +168,10 @@ impl TextArgs {
     {
         let args: Vec<S> = args.into_iter().collect();
         let n = args.len();
-        let mut out = TextArgs::default();
+        let mut out = TextArgs {
+            scan: true,
+            ..TextArgs::default()
+        };
         for (i, a) in args.iter().enumerate() {
             let a = a.as_ref();
             let is_last = i + 1 == n;
@@ -245,6 +249,20 @@ impl TextArgs {
                 path,
                 format!("missing: give {path}=<{expected}>"),
             )),
+        }
+    }
+
+    /// A bad value error for `path`, with a hint when a scan value looks like a range that is
+    /// not the last argument.
+    pub fn bad_value(&self, path: &str, text: &str, message: String) -> TextError {
+        let looks_like_range = self.scan && text.contains("..");
+        if looks_like_range {
+            TextError::new(
+                path,
+                format!("{message} (a range must be the last argument: it ends the scan)"),
+            )
+        } else {
+            TextError::new(path, message)
         }
     }
 
@@ -411,7 +429,13 @@ pub trait FromText: Sized {
     /// A missing field or bad text, naming the field.
     fn from_args(args: &mut TextArgs, path: &str) -> Result<Self, TextError> {
         let s = args.take(path, Self::EXPECTED)?;
-        parse_field(path, &s)
+        Self::parse_text(&s).map_err(|e| {
+            args.bad_value(
+                path,
+                &s,
+                format!("expected {}, got {s:?}: {e}", Self::EXPECTED),
+            )
+        })
     }
 }
 
@@ -662,8 +686,9 @@ impl<T: FromText> FromText for Option<T> {
         match s.trim() {
             "none" | "null" | "None" => Ok(None),
             _ => T::parse_text(&s).map(Some).map_err(|e| {
-                TextError::new(
+                args.bad_value(
                     path,
+                    &s,
                     format!("expected none or {}, got {s:?}: {e}", T::EXPECTED),
                 )
             }),

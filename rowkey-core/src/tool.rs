@@ -394,9 +394,16 @@ fn command(bin: &str, types: &[KeyType]) -> Command {
                         .action(ArgAction::SetTrue)
                         .help("Keys are hex digits (spaces and colons ignored)"),
                 )
+                .arg(
+                    Arg::new("dump")
+                        .long("dump")
+                        .value_name("DUMP")
+                        .conflicts_with("keys")
+                        .help("Describe every row of a dump: HBase shell scan output, cbt read output (raw key bytes), or one key per line; - for stdin"),
+                )
                 .arg(json_arg())
                 .after_help(format!(
-                    "Examples:\n  {bin} describe '\\x05\\x80\\x00\\x00\\x00\\x00\\x00\\x00*'\n  {bin} describe --hex 0580000000000000\n  grep 'region hot' app.log | cut -d' ' -f5 | {bin} describe --json"
+                    "Examples:\n  {bin} describe '\\x05\\x80\\x00\\x00\\x00\\x00\\x00\\x00*'\n  {bin} describe --hex 0580000000000000\n  cbt read orders count=5 > rows.txt; {bin} describe --dump rows.txt\n  grep 'region hot' app.log | cut -d' ' -f5 | {bin} describe --json"
                 )),
         )
         .subcommand(
@@ -724,33 +731,44 @@ impl Ctx<'_> {
 
     fn describe(&mut self, m: &ArgMatches) -> Res {
         let hex_mode = m.get_flag("hex");
-        let mut inputs: Vec<String> = strings(m, "keys").into_iter().map(str::to_owned).collect();
-        if inputs.is_empty() {
-            let mut line = String::new();
+        // (as typed, the key or why it is not one)
+        let mut inputs: Vec<(String, Result<Vec<u8>, String>)> = strings(m, "keys")
+            .into_iter()
+            .map(|k| (k.to_owned(), parse_key(k, hex_mode)))
+            .collect();
+        if let Some(path) = m.get_one::<String>("dump") {
+            self.read_dump(path, "auto", None, &mut |k| {
+                inputs.push((to_string_binary(k), Ok(k.to_vec())));
+            })?;
+        } else if inputs.is_empty() {
+            let mut line = Vec::new();
             loop {
                 line.clear();
-                if self.stdin.read_line(&mut line)? == 0 {
+                if self.stdin.read_until(b'\n', &mut line)? == 0 {
                     break;
                 }
-                let t = line.trim_end_matches(['\r', '\n']);
-                if !t.trim().is_empty() {
-                    inputs.push(t.to_owned());
+                let raw = trim_eol(&line);
+                if raw.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                match std::str::from_utf8(raw) {
+                    Ok(t) => inputs.push((t.to_owned(), parse_key(t, hex_mode))),
+                    Err(_) => inputs.push((
+                        to_string_binary(raw),
+                        Err("not text: raw key bytes (such as cbt read output) go through --dump FILE".to_owned()),
+                    )),
                 }
             }
         }
         let mut failed = 0usize;
         let mut json_items = Vec::new();
-        for input in &inputs {
-            let key = match parse_key(input, hex_mode) {
-                Ok(k) => k,
+        for (input, parsed) in &inputs {
+            let key = match parsed {
+                Ok(k) => k.clone(),
                 Err(e) => {
                     failed += 1;
                     if self.json {
-                        json_items.push(format!(
-                            "{{\"input\":{},\"error\":{}}}",
-                            js(input),
-                            js(&e)
-                        ));
+                        json_items.push(format!("{{\"input\":{},\"error\":{}}}", js(input), js(e)));
                     } else {
                         writeln!(self.out, "{input}\n  not a key: {e}")?;
                     }

@@ -676,6 +676,18 @@ fn scan_text_is_the_typed_scan() {
         OrderBySeller::scan().seller_id_range(3..).ranges()
     );
     assert_eq!(text(&[]), OrderBySeller::scan().ranges());
+    // tuple structs: fields 0, 1, … (methods field_0, field_1, …)
+    #[derive(RowKey, Debug, PartialEq)]
+    struct Pair(#[sep] String, u32);
+    let p = |a: &[&str]| Pair::scan_text(&mut TextArgs::parse_scan(a).unwrap()).unwrap();
+    assert_eq!(
+        p(&["0=a", "1=3..5"]),
+        Pair::scan().field_0("a").field_1_range(3..5).ranges()
+    );
+    assert_eq!(
+        Pair::encode_text(&mut TextArgs::parse(["0=a", "1=3"]).unwrap()).unwrap(),
+        Pair("a".into(), 3).to_row_key().unwrap().to_vec()
+    );
     let b = |a: &[&str]| Bucketed::scan_text(&mut TextArgs::parse_scan(a).unwrap()).unwrap();
     assert_eq!(
         b(&["hour=5..9"]),

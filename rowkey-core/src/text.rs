@@ -719,3 +719,72 @@ pub fn enum_index(s: &str, names: &[&str], codes: &[i128]) -> Result<usize, Stri
     }
     Err(format!("not a variant (variants: {})", names.join(", ")))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn value_parsers() {
+        assert_eq!(u8::parse_text("0xFF"), Ok(255));
+        assert!(u8::parse_text("256").is_err());
+        assert!(u32::parse_text("-1").is_err());
+        assert_eq!(u32::parse_text("-0"), Ok(0));
+        assert_eq!(i8::parse_text("-0x80"), Ok(-128));
+        assert!(i8::parse_text("-0x81").is_err());
+        assert_eq!(i128::parse_text(&i128::MIN.to_string()), Ok(i128::MIN));
+        assert_eq!(u128::parse_text(&u128::MAX.to_string()), Ok(u128::MAX));
+        assert_eq!(f64::parse_text("-0"), Ok(-0.0));
+        assert_eq!(bool::parse_text("true"), Ok(true));
+        assert!(bool::parse_text("yes").is_err());
+        assert_eq!(char::parse_text(r"\x41"), Ok('A'));
+        assert_eq!(char::parse_text("é"), Ok('é'));
+        assert!(char::parse_text("ab").is_err());
+        assert_eq!(String::parse_text(r"a\x00\x5Cb"), Ok("a\0\\b".to_owned()));
+        assert!(String::parse_text(r"\xFF").is_err()); // not UTF-8
+        assert!(String::parse_text(r"\x4").is_err());
+        assert_eq!(Vec::<u8>::parse_text("0xdead"), Ok(vec![0xDE, 0xAD]));
+        assert_eq!(Vec::<u8>::parse_text("hex:de:ad"), Ok(vec![0xDE, 0xAD]));
+        assert_eq!(Vec::<u8>::parse_text(r"a\xFF"), Ok(vec![b'a', 0xFF]));
+        assert!(Vec::<u8>::parse_text("0xabc").is_err());
+        assert_eq!(<[u8; 2]>::parse_text("ab"), Ok(*b"ab"));
+        assert!(<[u8; 2]>::parse_text("abc").is_err());
+        assert_eq!(Option::<u8>::parse_text("none"), Ok(None));
+        assert_eq!(Option::<u8>::parse_text("7"), Ok(Some(7)));
+        assert_eq!(
+            Option::<String>::parse_text(r"\x6Eone"),
+            Ok(Some("none".to_owned()))
+        );
+        assert_eq!(enum_index("B", &["A", "B"], &[1, 2]), Ok(1));
+        assert_eq!(enum_index("0x01", &["A", "B"], &[1, 2]), Ok(0));
+        assert!(enum_index("3", &["A", "B"], &[1, 2]).is_err());
+    }
+
+    #[test]
+    fn scan_args() {
+        let a = TextArgs::parse_scan(["a=1", "b=x..=y"]).unwrap();
+        assert_eq!(
+            a.last,
+            Some(Last::Range {
+                field: "b".into(),
+                lo: Some("x".into()),
+                hi: Some("y".into()),
+                inclusive: true
+            })
+        );
+        // only the last argument is a range
+        let a = TextArgs::parse_scan(["a=1..2", "b=3"]).unwrap();
+        assert!(a.last.is_none());
+        assert!(TextArgs::parse_scan(["a^=x", "b=1"]).is_err());
+        assert!(TextArgs::parse_scan(["a=1", "a=2"]).is_err());
+        assert!(TextArgs::parse_scan(["a=1", "a=1.."]).is_err());
+        assert!(TextArgs::parse(["novalue"]).is_err());
+        let mut a = TextArgs::parse(["x.y=1"]).unwrap();
+        assert!(a.has("x"));
+        assert!(!a.has("x.z"));
+        assert!(a.take("x.z", "n").is_err());
+        assert!(a.finish(&["x"]).is_err()); // x.y unused
+        assert_eq!(a.take("x.y", "n").unwrap(), "1");
+        assert!(a.finish(&["x"]).is_ok());
+    }
+}

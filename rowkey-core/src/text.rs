@@ -402,7 +402,7 @@ pub fn join(parent: &str, name: &str) -> String {
 
 fn parse_field<T: FromText>(path: &str, s: &str) -> Result<T, TextError> {
     T::parse_text(s)
-        .map_err(|e| TextError::new(path, format!("expected {}, got {s:?}: {e}", T::EXPECTED)))
+        .map_err(|e| TextError::new(path, format!("expected {}, got {s:?}: {e}", T::expected())))
 }
 
 #[diagnostic::on_unimplemented(
@@ -414,6 +414,11 @@ fn parse_field<T: FromText>(path: &str, s: &str) -> Result<T, TextError> {
 pub trait FromText: Sized {
     /// What the text looks like, for errors and help (`an unsigned integer (u64, …)`).
     const EXPECTED: &'static str;
+
+    /// [`EXPECTED`](Self::EXPECTED), with the inner type's form for `Option`s.
+    fn expected() -> String {
+        Self::EXPECTED.to_owned()
+    }
 
     /// Parse one value.
     ///
@@ -428,12 +433,12 @@ pub trait FromText: Sized {
     ///
     /// A missing field or bad text, naming the field.
     fn from_args(args: &mut TextArgs, path: &str) -> Result<Self, TextError> {
-        let s = args.take(path, Self::EXPECTED)?;
+        let s = args.take(path, &Self::expected())?;
         Self::parse_text(&s).map_err(|e| {
             args.bad_value(
                 path,
                 &s,
-                format!("expected {}, got {s:?}: {e}", Self::EXPECTED),
+                format!("expected {}, got {s:?}: {e}", Self::expected()),
             )
         })
     }
@@ -443,7 +448,7 @@ pub trait FromText: Sized {
 /// every struct key without generic parameters.
 pub trait TextFields: crate::RowKey {
     /// `(field, expected text)` of each top-level field, in key order.
-    const FIELDS: &'static [(&'static str, &'static str)];
+    fn fields() -> Vec<(&'static str, String)>;
 
     /// The key from `field=value` pairs, encoded.
     ///
@@ -675,6 +680,9 @@ impl<const N: usize> FromText for [u8; N] {
 }
 impl<T: FromText> FromText for Option<T> {
     const EXPECTED: &'static str = "none, or a value";
+    fn expected() -> String {
+        format!("none, or {}", T::expected())
+    }
     fn parse_text(s: &str) -> Result<Self, String> {
         match s.trim() {
             "none" | "null" | "None" => Ok(None),
@@ -682,14 +690,14 @@ impl<T: FromText> FromText for Option<T> {
         }
     }
     fn from_args(args: &mut TextArgs, path: &str) -> Result<Self, TextError> {
-        let s = args.take(path, Self::EXPECTED)?;
+        let s = args.take(path, &Self::expected())?;
         match s.trim() {
             "none" | "null" | "None" => Ok(None),
             _ => T::parse_text(&s).map(Some).map_err(|e| {
                 args.bad_value(
                     path,
                     &s,
-                    format!("expected none or {}, got {s:?}: {e}", T::EXPECTED),
+                    format!("expected none or {}, got {s:?}: {e}", T::expected()),
                 )
             }),
         }

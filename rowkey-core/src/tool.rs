@@ -69,8 +69,7 @@ pub struct KeyType {
     pub name: &'static str,
     /// The layout.
     pub layout: &'static Layout,
-    /// `(field, expected text)` of each field.
-    pub fields: &'static [(&'static str, &'static str)],
+    fields: fn() -> Vec<(&'static str, String)>,
     decode: fn(&[u8]) -> Decoded,
     encode: fn(&mut TextArgs) -> Result<Vec<u8>, TextError>,
     scan: fn(&mut TextArgs) -> Result<ScanRanges, TextError>,
@@ -87,13 +86,20 @@ impl KeyType {
         KeyType {
             name: T::LAYOUT.name,
             layout: T::LAYOUT,
-            fields: T::FIELDS,
+            fields: T::fields,
             decode: decode_fields::<T>,
             encode: T::encode_text,
             scan: T::scan_text,
             split_points: T::split_points,
             sample_split_points: |keys, n| T::split_points_from_sample(keys, n),
         }
+    }
+}
+
+impl KeyType {
+    /// `(field, expected text)` of each top-level field, in key order.
+    pub fn fields(&self) -> Vec<(&'static str, String)> {
+        (self.fields)()
     }
 }
 
@@ -353,21 +359,21 @@ fn type_arg(types: &[KeyType]) -> Arg {
 fn command(bin: &str, types: &[KeyType]) -> Command {
     let first = types.first().map_or("Key", |t| t.name);
     let ex_fields = types.first().map_or_else(String::new, |t| {
-        t.fields
+        t.fields()
             .iter()
             .map(|(f, _)| format!("{f}=…"))
             .collect::<Vec<_>>()
             .join(" ")
     });
     let scan_fields = types.first().map_or_else(String::new, |t| {
-        t.fields
+        t.fields()
             .first()
             .map_or_else(String::new, |(f, _)| format!("{f}=…"))
     });
     let type_list: Vec<String> = types
         .iter()
         .map(|t| {
-            let f: Vec<&str> = t.fields.iter().map(|(n, _)| *n).collect();
+            let f: Vec<&str> = t.fields().iter().map(|(n, _)| *n).collect();
             format!("  {} ({})", t.name, f.join(", "))
         })
         .collect();
@@ -539,6 +545,33 @@ fn command(bin: &str, types: &[KeyType]) -> Command {
         )
 }
 
+/// The attributes of a field as written (`#[hash_prefix(4)] #[sep]`), from its layout.
+fn attributes(l: &crate::layout::FieldLayout) -> String {
+    use crate::layout::FieldEncoding as E;
+    let mut a = Vec::new();
+    if let Some(h) = l.hash_prefix {
+        a.push(if h.raw {
+            format!("#[hash_prefix({}, raw)]", h.width)
+        } else {
+            format!("#[hash_prefix({})]", h.width)
+        });
+    }
+    match l.encoding {
+        E::Natural => {}
+        E::Java => a.push("#[rowkey(java)]".to_owned()),
+        E::Pad { len, fill: 0 } => a.push(format!("#[pad({len})]")),
+        E::Pad { len, fill } => a.push(format!("#[pad({len}, fill = {fill})]")),
+        E::Sep => a.push("#[sep]".to_owned()),
+        E::SepByte(b) => a.push(format!("#[sep({})]", crate::hbase::shell_literal(&[b]))),
+        E::ReverseTs => a.push("#[reverse_ts]".to_owned()),
+        E::Reverse { .. } => a.push("#[reverse]".to_owned()),
+    }
+    if l.desc {
+        a.push("#[desc]".to_owned());
+    }
+    a.join(" ")
+}
+
 // ---------------------------------------------------------------------------------------------
 // JSON (a few values: strings, numbers, arrays, objects)
 
@@ -693,13 +726,14 @@ impl Ctx<'_> {
                         .layout
                         .fields
                         .iter()
-                        .zip(t.fields)
+                        .zip(t.fields())
                         .map(|(l, (_, exp))| {
                             format!(
-                                "{{\"name\":{},\"type\":{},\"text\":{}}}",
+                                "{{\"name\":{},\"type\":{},\"attributes\":{},\"text\":{}}}",
                                 js(l.name),
                                 js(l.ty),
-                                js(exp)
+                                js(&attributes(l)),
+                                js(&exp)
                             )
                         })
                         .collect();
@@ -722,8 +756,25 @@ impl Ctx<'_> {
                     s.buckets, s.width, s.through_field
                 )?;
             }
-            for (l, (_, exp)) in t.layout.fields.iter().zip(t.fields) {
-                writeln!(self.out, "  {:<12} {:<10} {}", l.name, l.ty, exp)?;
+            let nw = t
+                .layout
+                .fields
+                .iter()
+                .map(|l| l.name.len())
+                .max()
+                .unwrap_or(0);
+            let tw = t
+                .layout
+                .fields
+                .iter()
+                .map(|l| l.ty.len())
+                .max()
+                .unwrap_or(0);
+            let attrs: Vec<String> = t.layout.fields.iter().map(attributes).collect();
+            let aw = attrs.iter().map(String::len).max().unwrap_or(0);
+            for ((l, (_, exp)), a) in t.layout.fields.iter().zip(t.fields()).zip(&attrs) {
+                let line = format!("  {:<nw$}  {:<tw$}  {a:<aw$}  {exp}", l.name, l.ty);
+                writeln!(self.out, "{}", line.trim_end())?;
             }
         }
         Ok(())

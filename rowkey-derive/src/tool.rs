@@ -116,7 +116,7 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
         .map(|f| {
             let ty = f.ty;
             let fname = &f.name;
-            quote!((#fname, <#ty as #tx::FromText>::EXPECTED))
+            quote!((#fname, <#ty as #tx::FromText>::expected()))
         })
         .collect();
 
@@ -195,7 +195,9 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
         }
 
         impl #tx::TextFields for #name where #(#bounds),* {
-            const FIELDS: &'static [(&'static ::core::primitive::str, &'static ::core::primitive::str)] = &[#(#field_rows),*];
+            fn fields() -> #krate::__private::std::vec::Vec<(&'static ::core::primitive::str, #string)> {
+                ::core::convert::From::from([#(#field_rows),*])
+            }
 
             fn encode_text(__a: &mut #tx::TextArgs) -> #result<#krate::__private::std::vec::Vec<::core::primitive::u8>, #tx::TextError> {
                 const __NAMES: &[&::core::primitive::str] = &[#(#names),*];

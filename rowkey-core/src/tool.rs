@@ -985,7 +985,7 @@ impl Ctx<'_> {
             .to_owned();
         let mut args = TextArgs::parse_scan(strings(m, "fields"))?;
         let ranges = (t.scan)(&mut args).map_err(|e| Failure::msg(format!("{}: {e}", t.name)))?;
-        let tq = crate::hbase::shell_literal(table.as_bytes()).replace('"', "'");
+        let tq = crate::hbase::ruby_single_quoted(&table);
         let tb = bash_word(table.as_bytes()).unwrap_or_else(|| table.clone());
         let mut json_items = Vec::new();
         if !self.json {

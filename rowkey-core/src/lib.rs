@@ -27,6 +27,9 @@ pub mod migrate;
 pub mod plan;
 pub mod read;
 pub mod salt;
+pub mod text;
+#[cfg(feature = "tool")]
+pub mod tool;
 
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 

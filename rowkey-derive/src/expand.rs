@@ -42,6 +42,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
         }
         Body::Tagged { variants } => codegen::tagged::expand(&p, &krate, variants),
     };
+    let text = codegen::text::expand(&p, &krate);
     quote! {
         #[automatically_derived]
         #[allow(
@@ -57,6 +58,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
         )]
         const _: () = {
             #body
+            #text
         };
     }
 }

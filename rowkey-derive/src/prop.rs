@@ -46,10 +46,10 @@ pub struct FieldProp<'a> {
     /// `#[hash_prefix(N)]` / `#[hash_prefix(N, raw)]`.
     pub hash: Option<(usize, bool)>,
     pub form: Form,
-    /// `Err(trait)`: no `_range`; the `__private` trait whose diagnostic says why.
-    pub range: Result<(), &'static str>,
-    /// `Err(trait)`: no `_starts_with`.
-    pub starts_with: Result<(), &'static str>,
+    /// `Err(why)`: no `_range`.
+    pub range: Result<(), Refusal>,
+    /// `Err(why)`: no `_starts_with`.
+    pub starts_with: Result<(), Refusal>,
     /// The salt hashes this field's bytes.
     pub salted: bool,
     /// Where errors about the field's type point.
@@ -288,27 +288,69 @@ fn is_plain(k: &TyKind) -> bool {
     }
 }
 
-/// Why a range is refused: the byte order is not the value order.
-fn range_refusal(f: &Field) -> Result<(), &'static str> {
+/// Why a scan form is refused for a field.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// `#[hash_prefix]`: the key bytes start with a hash of the value.
+    Hashed,
+    /// `#[reverse]`: the bytes are stored reversed.
+    Reversed,
+    /// `#[sep(b'..')]`: order holds only above the separator (ranges only).
+    CustomSeparator,
+    /// Starts-with on a field that is not a string or bytes.
+    NotContent,
+}
+
+impl Refusal {
+    /// The `__private` trait whose diagnostic explains a refused typed-builder method.
+    pub fn trait_name(self, range: bool) -> &'static str {
+        match (self, range) {
+            (Refusal::Hashed, true) => "NoRangeOnHashed",
+            (Refusal::Reversed, true) => "NoRangeOnReversed",
+            (Refusal::CustomSeparator, _) => "NoRangeOnCustomSeparator",
+            (Refusal::Hashed, false) => "NoStartsWithOnHashed",
+            (Refusal::Reversed, false) => "NoStartsWithOnReversed",
+            (Refusal::NotContent, _) => "NoStartsWithOnNonContent",
+        }
+    }
+
+    /// The reason in words (runtime errors of text scans).
+    pub fn reason(self) -> &'static str {
+        match self {
+            Refusal::Hashed => {
+                "the field is hashed (#[hash_prefix]), so its values are not in key order; fix it by equality"
+            }
+            Refusal::Reversed => "the field is #[reverse]d; fix it by equality",
+            Refusal::CustomSeparator => {
+                "the field ends at a custom separator, so ranges would not be exact; fix it by equality"
+            }
+            Refusal::NotContent => "only string and bytes fields take a prefix; use a range",
+        }
+    }
+}
+
+/// Whether a range may follow the fixed fields: not where the byte order is not the value order.
+pub fn range_refusal(f: &Field) -> Result<(), Refusal> {
     let a = &f.attrs;
     if a.hash_prefix.is_some() {
-        Err("NoRangeOnHashed")
+        Err(Refusal::Hashed)
     } else if a.reverse.is_some() {
-        Err("NoRangeOnReversed")
+        Err(Refusal::Reversed)
     } else if matches!(a.sep.as_ref().map(|s| s.value), Some(Some(_))) {
-        Err("NoRangeOnCustomSeparator")
+        Err(Refusal::CustomSeparator)
     } else {
         Ok(())
     }
 }
 
-fn starts_with_refusal(f: &Field) -> Result<(), &'static str> {
+/// Whether a starts-with may follow the fixed fields.
+pub fn starts_with_refusal(f: &Field) -> Result<(), Refusal> {
     if !matches!(f.kind, TyKind::Text | TyKind::Bytes) {
-        Err("NoStartsWithOnNonContent")
+        Err(Refusal::NotContent)
     } else if f.attrs.hash_prefix.is_some() {
-        Err("NoStartsWithOnHashed")
+        Err(Refusal::Hashed)
     } else if f.attrs.reverse.is_some() {
-        Err("NoStartsWithOnReversed")
+        Err(Refusal::Reversed)
     } else {
         Ok(())
     }

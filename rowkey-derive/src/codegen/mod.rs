@@ -15,6 +15,7 @@ pub mod key;
 pub mod layout;
 pub mod scan;
 pub mod tagged;
+pub mod text;
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, ToTokens};

@@ -193,8 +193,8 @@ pub fn expand(
                 ));
                 format!("`.{range_name}(a..b)`")
             }
-            Err(tr) => {
-                methods.push(refused(&range_name, why(tr, f), span));
+            Err(r) => {
+                methods.push(refused(&range_name, why(r.trait_name(true), f), span));
                 "—".to_owned()
             }
         };
@@ -228,8 +228,8 @@ pub fn expand(
                 ));
                 format!("`.{sw}(p)`")
             }
-            Err(tr) => {
-                methods.push(refused(&sw, why(tr, f), span));
+            Err(r) => {
+                methods.push(refused(&sw, why(r.trait_name(false), f), span));
                 "—".to_owned()
             }
         };

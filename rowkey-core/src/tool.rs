@@ -1,0 +1,1661 @@
+//! A command-line key tool for a project's own key types (feature `tool`).
+//!
+//! A project writes one line and gets a binary that reads and writes its keys the way the HBase
+//! shell, `cbt` and logs print them:
+//!
+//! ```no_run
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey)]
+//! struct OrderBySeller {
+//!     #[salt(buckets = 16)]
+//!     seller_id: u64,
+//!     #[reverse_ts]
+//!     created_ms: i64,
+//!     #[sep]
+//!     order_no: String,
+//! }
+//!
+//! fn main() {
+//!     rowkey::tool::main::<(OrderBySeller,)>()
+//! }
+//! ```
+//!
+//! Subcommands (each has `--help` with examples, and `--json` for scripts):
+//!
+//! * `describe [KEY…]` — keys in HBase `toStringBinary` form (what the shell, `cbt` users and
+//!   logs copy), or hex with `--hex`; from the arguments or stdin, one per line. Every key type
+//!   is tried; each type that decodes the key is printed field by field (with byte offsets). A
+//!   key no type decodes gets each type's decode error (field and byte offset).
+//! * `encode TYPE field=value…` — the key as an HBase shell literal, hex and `toStringBinary`.
+//!   Value syntax per field type: see [`crate::text`].
+//! * `scan TYPE field=value… [field=lo..hi | field^=prefix]` — the ranges `T::scan()` builds,
+//!   as HBase shell `scan` commands, `cbt read` commands and hex.
+//! * `plan TYPE --regions N [--sample FILE] [--check]` — split points, the HBase `create`
+//!   statement and the `cbt createtable` command; `--check` runs the [plan lint](crate::plan::Lint).
+//! * `hotspots TYPE (--regions N | --splits FILE) --keys DUMP [--time-field F] [--svg OUT]` —
+//!   the [hotspot report](crate::hotspot) of a key dump: the output of an HBase shell `scan`,
+//!   of `cbt read`, or one key per line (`toStringBinary` or hex), detected automatically and
+//!   read as a stream (constant memory), with a progress line when stderr is a terminal.
+//! * `types` — the key types and their fields.
+//!
+//! Exit codes: 0 on success, 1 when the input is bad or a key does not decode (one `error:`
+//! line on stderr), 2 for a command-line usage error.
+//!
+//! Tests drive [`run`] in-process with their own stdin/stdout/stderr.
+
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, IsTerminal, Write};
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+
+use crate::hbase::{from_string_binary, shell_literal, to_string_binary};
+use crate::layout::Layout;
+use crate::plan;
+use crate::scan::ScanRanges;
+use crate::text::{parse_hex, TextArgs, TextError, TextFields};
+use crate::{DecodeError, DecodeRowKey, RowKey};
+
+// ---------------------------------------------------------------------------------------------
+// key types
+
+type SampleSplitFn = fn(&[Vec<u8>], usize) -> Result<Vec<Vec<u8>>, plan::PlanError>;
+
+/// One key type the tool knows: its name, layout and the functions it needs.
+#[derive(Clone, Copy)]
+pub struct KeyType {
+    /// The type name (`T::LAYOUT.name`).
+    pub name: &'static str,
+    /// The layout.
+    pub layout: &'static Layout,
+    fields: fn() -> Vec<(&'static str, String)>,
+    decode: fn(&[u8]) -> Decoded,
+    encode: fn(&mut TextArgs) -> Result<Vec<u8>, TextError>,
+    scan: fn(&mut TextArgs) -> Result<ScanRanges, TextError>,
+    split_points: fn(usize) -> Result<Vec<Vec<u8>>, plan::PlanError>,
+    sample_split_points: SampleSplitFn,
+}
+
+impl KeyType {
+    /// The entry of key type `T`.
+    pub fn of<T>() -> KeyType
+    where
+        T: RowKey + TextFields + for<'de> DecodeRowKey<'de>,
+    {
+        KeyType {
+            name: T::LAYOUT.name,
+            layout: T::LAYOUT,
+            fields: T::fields,
+            decode: decode_fields::<T>,
+            encode: T::encode_text,
+            scan: T::scan_text,
+            split_points: T::split_points,
+            sample_split_points: |keys, n| T::split_points_from_sample(keys, n),
+        }
+    }
+}
+
+impl KeyType {
+    /// `(field, expected text)` of each top-level field, in key order.
+    pub fn fields(&self) -> Vec<(&'static str, String)> {
+        (self.fields)()
+    }
+}
+
+impl std::fmt::Debug for KeyType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeyType").field("name", &self.name).finish()
+    }
+}
+
+/// The key types of a tool: implemented for tuples `(A,)` … `(A, B, C, D, E, F, G, H)` of
+/// derived keys without generic parameters.
+pub trait KeyTypes {
+    /// The types, in order.
+    fn key_types() -> Vec<KeyType>;
+}
+
+macro_rules! key_types_tuple {
+    ($($t:ident),+) => {
+        impl<$($t),+> KeyTypes for ($($t,)+)
+        where
+            $($t: RowKey + TextFields + for<'de> DecodeRowKey<'de>,)+
+        {
+            fn key_types() -> Vec<KeyType> {
+                vec![$(KeyType::of::<$t>()),+]
+            }
+        }
+    };
+}
+key_types_tuple!(A);
+key_types_tuple!(A, B);
+key_types_tuple!(A, B, C);
+key_types_tuple!(A, B, C, D);
+key_types_tuple!(A, B, C, D, E);
+key_types_tuple!(A, B, C, D, E, F);
+key_types_tuple!(A, B, C, D, E, F, G);
+key_types_tuple!(A, B, C, D, E, F, G, H);
+
+/// One decoded field: name, byte range and value as `describe` shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Field {
+    name: &'static str,
+    start: usize,
+    end: usize,
+    value: String,
+}
+
+#[derive(Debug, Clone)]
+struct Decoded {
+    salt: Option<u32>,
+    fields: Vec<Field>,
+    error: Option<DecodeError>,
+}
+
+struct Recorder {
+    salt: Option<u32>,
+    fields: Vec<Field>,
+    pos: usize,
+}
+
+impl crate::__private::Visit for Recorder {
+    fn salt(&mut self, salt: u32) {
+        self.salt = Some(salt);
+    }
+    fn field(&mut self, name: &'static str, end: usize, value: &dyn crate::__private::Show) {
+        let mut v = String::new();
+        value.show(&mut v);
+        self.fields.push(Field {
+            name,
+            start: self.pos,
+            end,
+            value: v,
+        });
+        self.pos = end;
+    }
+}
+
+fn decode_fields<T>(bytes: &[u8]) -> Decoded
+where
+    T: RowKey + for<'de> DecodeRowKey<'de>,
+{
+    let mut rec = Recorder {
+        salt: None,
+        fields: Vec::new(),
+        pos: T::LAYOUT.salt.map_or(0, |s| s.width),
+    };
+    let res = (|| {
+        if let Some(max) = T::LAYOUT.max_len {
+            crate::__private::check_decode_max_len(bytes.len(), max)?;
+        }
+        let (_, used) = T::decode_visit(bytes, 0, &mut rec)?;
+        crate::__private::check_end(used, bytes.len())
+    })();
+    Decoded {
+        salt: rec.salt,
+        fields: rec.fields,
+        error: res.err(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// entry points
+
+/// The whole tool as a `main`: reads the process arguments, stdin, stdout and stderr, shows a
+/// progress line on stderr when it is a terminal, and exits with the tool's exit code.
+pub fn main<K: KeyTypes>() -> ! {
+    let args: Vec<String> = std::env::args().collect();
+    let stdin = io::stdin();
+    let mut stdin = stdin.lock();
+    let stdout = io::stdout();
+    let mut stdout = io::BufWriter::new(stdout.lock());
+    let progress = io::stderr().is_terminal();
+    let mut stderr = io::stderr();
+    let code = run_with::<K>(&args, &mut stdin, &mut stdout, &mut stderr, progress);
+    let _ = stdout.flush();
+    std::process::exit(code)
+}
+
+/// Runs the tool on `args` (`args[0]` is the program name) with the given streams and returns
+/// the exit code: 0 success, 1 bad input, 2 usage error.
+///
+/// ```
+/// use rowkey::RowKey;
+///
+/// #[derive(RowKey)]
+/// struct Event {
+///     #[sep]
+///     host: String,
+///     ts: u64,
+/// }
+///
+/// let (mut out, mut err) = (Vec::new(), Vec::new());
+/// let code = rowkey::tool::run::<(Event,)>(
+///     &["keytool", "encode", "Event", "host=web1", "ts=7"],
+///     &mut &b""[..],
+///     &mut out,
+///     &mut err,
+/// );
+/// assert_eq!(code, 0);
+/// assert!(String::from_utf8(out)?.contains(r#"shell   "web1\x00\x00\x00\x00\x00\x00\x00\x00\x07""#));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn run<K: KeyTypes>(
+    args: &[impl AsRef<str>],
+    stdin: &mut dyn BufRead,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> i32 {
+    run_with::<K>(args, stdin, stdout, stderr, false)
+}
+
+fn run_with<K: KeyTypes>(
+    args: &[impl AsRef<str>],
+    stdin: &mut dyn BufRead,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+    progress: bool,
+) -> i32 {
+    let types = K::key_types();
+    let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
+    let bin = args
+        .first()
+        .map(|a| {
+            std::path::Path::new(a)
+                .file_name()
+                .map_or_else(|| (*a).to_owned(), |f| f.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| "keytool".to_owned());
+    let matches = match command(&bin, &types).try_get_matches_from(&args) {
+        Ok(m) => m,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let text = e.render().to_string();
+            let _ = if e.use_stderr() {
+                stderr.write_all(text.as_bytes())
+            } else {
+                stdout.write_all(text.as_bytes())
+            };
+            return code;
+        }
+    };
+    let mut ctx = Ctx {
+        types: &types,
+        stdin,
+        out: stdout,
+        err: stderr,
+        progress,
+        json: false,
+    };
+    let res = match matches.subcommand() {
+        Some((name, m)) => {
+            ctx.json = m.get_flag("json");
+            match name {
+                "describe" => ctx.describe(m),
+                "encode" => ctx.encode(m),
+                "scan" => ctx.scan(m),
+                "plan" => ctx.plan(m),
+                "hotspots" => ctx.hotspots(m),
+                "types" => ctx.list_types(),
+                other => Err(Failure::msg(format!("unknown subcommand {other}"))),
+            }
+        }
+        None => Err(Failure::msg("no subcommand: see --help")),
+    };
+    let _ = ctx.out.flush();
+    match res {
+        Ok(()) => 0,
+        Err(Failure::Message(m)) => {
+            let _ = writeln!(ctx.err, "error: {m}");
+            1
+        }
+    }
+}
+
+enum Failure {
+    Message(String),
+}
+
+impl Failure {
+    fn msg(m: impl Into<String>) -> Self {
+        Failure::Message(m.into())
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Self {
+        Failure::Message(format!("I/O error: {e}"))
+    }
+}
+
+impl From<TextError> for Failure {
+    fn from(e: TextError) -> Self {
+        Failure::Message(e.to_string())
+    }
+}
+
+type Res = Result<(), Failure>;
+
+// ---------------------------------------------------------------------------------------------
+// command line
+
+fn json_arg() -> Arg {
+    Arg::new("json")
+        .long("json")
+        .action(ArgAction::SetTrue)
+        .help("Print JSON (one document) for scripts")
+}
+
+fn type_arg(types: &[KeyType]) -> Arg {
+    let names: Vec<&'static str> = types.iter().map(|t| t.name).collect();
+    Arg::new("type")
+        .value_name("TYPE")
+        .required(true)
+        .value_parser(clap::builder::PossibleValuesParser::new(names))
+        .help("The key type")
+}
+
+fn command(bin: &str, types: &[KeyType]) -> Command {
+    let first = types.first().map_or("Key", |t| t.name);
+    let ex_fields = types.first().map_or_else(String::new, |t| {
+        t.fields()
+            .iter()
+            .map(|(f, _)| format!("{f}=…"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    });
+    let scan_fields = types.first().map_or_else(String::new, |t| {
+        t.fields()
+            .first()
+            .map_or_else(String::new, |(f, _)| format!("{f}=…"))
+    });
+    let type_list: Vec<String> = types
+        .iter()
+        .map(|t| {
+            let f: Vec<&str> = t.fields().iter().map(|(n, _)| *n).collect();
+            format!("  {} ({})", t.name, f.join(", "))
+        })
+        .collect();
+    Command::new(bin.to_owned())
+        .about("Describe, encode, scan, plan and find hotspots of this project's row keys")
+        .after_help(format!(
+            "Key types:\n{}\n\nExit codes: 0 success, 1 bad input or a key that does not decode, 2 usage error.",
+            type_list.join("\n")
+        ))
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommand(
+            Command::new("describe")
+                .about("Decode keys with every key type, field by field")
+                .arg(
+                    Arg::new("keys")
+                        .value_name("KEY")
+                        .num_args(0..)
+                        .help("Keys in toStringBinary form (\\x00 escapes, as the HBase shell prints them), or hex with --hex; none: one per line from stdin"),
+                )
+                .arg(
+                    Arg::new("hex")
+                        .long("hex")
+                        .action(ArgAction::SetTrue)
+                        .help("Keys are hex digits (spaces and colons ignored)"),
+                )
+                .arg(
+                    Arg::new("dump")
+                        .long("dump")
+                        .value_name("DUMP")
+                        .conflicts_with("keys")
+                        .help("Describe every row of a dump: HBase shell scan output, cbt read output (raw key bytes), or one key per line; - for stdin"),
+                )
+                .arg(json_arg())
+                .after_help(format!(
+                    "Examples:\n  {bin} describe '\\x05\\x80\\x00\\x00\\x00\\x00\\x00\\x00*'\n  {bin} describe --hex 0580000000000000\n  cbt read orders count=5 > rows.txt; {bin} describe --dump rows.txt\n  grep 'region hot' app.log | cut -d' ' -f5 | {bin} describe --json"
+                )),
+        )
+        .subcommand(
+            Command::new("encode")
+                .about("Encode a key from field=value pairs")
+                .arg(type_arg(types))
+                .arg(
+                    Arg::new("fields")
+                        .value_name("FIELD=VALUE")
+                        .num_args(0..)
+                        .help("One pair per field; nested keys as outer.inner=value. Integers: decimal or 0x hex; strings: text with \\x00 escapes; bytes: 0x…/hex:… or text; Option: none or a value; enums: variant name or code"),
+                )
+                .arg(json_arg())
+                .after_help(format!(
+                    "Examples:\n  {bin} encode {first} {ex_fields}\n  {bin} encode {first} {ex_fields} --json"
+                )),
+        )
+        .subcommand(
+            Command::new("scan")
+                .about("The row ranges of a scan, as HBase shell and cbt commands")
+                .arg(type_arg(types))
+                .arg(
+                    Arg::new("fields")
+                        .value_name("CONSTRAINT")
+                        .num_args(0..)
+                        .help("Fields in key order: field=value (equality), then optionally field=lo..hi, lo..=hi, lo.., ..hi (range) or field^=prefix as the last one"),
+                )
+                .arg(
+                    Arg::new("table")
+                        .long("table")
+                        .default_value("TABLE")
+                        .help("Table name for the printed commands"),
+                )
+                .arg(json_arg())
+                .after_help(format!(
+                    "Examples:\n  {bin} scan {first} {scan_fields}\n  {bin} scan {first} --table orders {scan_fields} --json"
+                )),
+        )
+        .subcommand(
+            Command::new("plan")
+                .about("Split points, the HBase create statement and the cbt createtable command")
+                .arg(type_arg(types))
+                .arg(
+                    Arg::new("regions")
+                        .long("regions")
+                        .value_name("N")
+                        .required(true)
+                        .value_parser(clap::value_parser!(usize))
+                        .help("Number of regions (tablets)"),
+                )
+                .arg(
+                    Arg::new("sample")
+                        .long("sample")
+                        .value_name("FILE")
+                        .help("Split at the quantiles of a key sample (a dump: HBase shell scan, cbt read, or one key per line)"),
+                )
+                .arg(Arg::new("table").long("table").default_value("TABLE"))
+                .arg(Arg::new("family").long("family").default_value("f"))
+                .arg(
+                    Arg::new("check")
+                        .long("check")
+                        .action(ArgAction::SetTrue)
+                        .help("Lint the plan (unreachable regions, skew, …); exit 1 on errors"),
+                )
+                .arg(json_arg())
+                .after_help(format!(
+                    "Examples:\n  {bin} plan {first} --regions 16 --table orders\n  {bin} plan {first} --regions 8 --sample keys.txt --check"
+                )),
+        )
+        .subcommand(
+            Command::new("hotspots")
+                .about("Per-region load and a heatmap of a key dump")
+                .arg(type_arg(types))
+                .arg(
+                    Arg::new("regions")
+                        .long("regions")
+                        .value_name("N")
+                        .value_parser(clap::value_parser!(usize))
+                        .conflicts_with("splits")
+                        .required_unless_present("splits")
+                        .help("Regions planned from the layout (as `plan`)"),
+                )
+                .arg(
+                    Arg::new("splits")
+                        .long("splits")
+                        .value_name("FILE")
+                        .help("Split points, one per line (toStringBinary, or 0x…/hex:… hex)"),
+                )
+                .arg(
+                    Arg::new("keys")
+                        .long("keys")
+                        .value_name("DUMP")
+                        .required(true)
+                        .help("The dump: HBase shell scan output, cbt read output, or one key per line (toStringBinary or hex); - for stdin"),
+                )
+                .arg(
+                    Arg::new("format")
+                        .long("format")
+                        .value_parser(["auto", "hbase", "cbt", "lines", "hex"])
+                        .default_value("auto")
+                        .help("Dump format"),
+                )
+                .arg(
+                    Arg::new("time_field")
+                        .long("time-field")
+                        .value_name("F")
+                        .help("Integer field holding the write time (ms since the epoch for the axis labels): time x region heatmap"),
+                )
+                .arg(
+                    Arg::new("slices")
+                        .long("slices")
+                        .value_name("N")
+                        .value_parser(clap::value_parser!(usize))
+                        .default_value("48")
+                        .help("Time slices of the heatmap"),
+                )
+                .arg(
+                    Arg::new("svg")
+                        .long("svg")
+                        .value_name("OUT")
+                        .help("Write the heatmap SVG here"),
+                )
+                .arg(json_arg())
+                .after_help(format!(
+                    "Examples:\n  hbase shell <<< \"scan 'orders'\" > dump.txt; {bin} hotspots {first} --regions 16 --keys dump.txt\n  cbt read orders > dump.txt; {bin} hotspots {first} --splits splits.txt --keys dump.txt --time-field created_ms --svg heat.svg"
+                )),
+        )
+        .subcommand(
+            Command::new("types")
+                .about("The key types and their fields")
+                .arg(json_arg())
+                .after_help(format!("Example:\n  {bin} types")),
+        )
+}
+
+/// The attributes of a field as written (`#[hash_prefix(4)] #[sep]`), from its layout.
+fn attributes(l: &crate::layout::FieldLayout) -> String {
+    use crate::layout::FieldEncoding as E;
+    let mut a = Vec::new();
+    if let Some(h) = l.hash_prefix {
+        a.push(if h.raw {
+            format!("#[hash_prefix({}, raw)]", h.width)
+        } else {
+            format!("#[hash_prefix({})]", h.width)
+        });
+    }
+    match l.encoding {
+        E::Natural => {}
+        E::Java => a.push("#[rowkey(java)]".to_owned()),
+        E::Pad { len, fill: 0 } => a.push(format!("#[pad({len})]")),
+        E::Pad { len, fill } => a.push(format!("#[pad({len}, fill = {fill})]")),
+        E::Sep => a.push("#[sep]".to_owned()),
+        E::SepByte(b) => a.push(format!("#[sep({})]", crate::hbase::shell_literal(&[b]))),
+        E::ReverseTs => a.push("#[reverse_ts]".to_owned()),
+        E::Reverse { .. } => a.push("#[reverse]".to_owned()),
+    }
+    if l.desc {
+        a.push("#[desc]".to_owned());
+    }
+    a.join(" ")
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON (a few values: strings, numbers, arrays, objects)
+
+fn js(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn hex(b: &[u8]) -> String {
+    let mut s = String::with_capacity(b.len() * 2);
+    for x in b {
+        let _ = write!(s, "{x:02x}");
+    }
+    s
+}
+
+fn jnum(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x}")
+    } else {
+        "null".to_owned()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// shell quoting for cbt (bash)
+
+/// A bash word whose value is exactly `bytes`: `'…'` when printable, else `$'…'` with `\xHH`.
+/// `None` when the bytes hold 0x00, which no command-line argument can carry.
+fn bash_word(bytes: &[u8]) -> Option<String> {
+    if bytes.contains(&0) {
+        return None;
+    }
+    let bare = !bytes.is_empty()
+        && bytes.first() != Some(&b'-')
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || b"_.:/-+@%".contains(b));
+    if bare {
+        return Some(String::from_utf8_lossy(bytes).into_owned());
+    }
+    let plain = bytes
+        .iter()
+        .all(|b| (0x20..=0x7E).contains(b) && *b != b'\'');
+    if plain {
+        return Some(format!("'{}'", String::from_utf8_lossy(bytes)));
+    }
+    let mut s = String::from("$'");
+    for &b in bytes {
+        match b {
+            b'\'' => s.push_str("\\'"),
+            b'\\' => s.push_str("\\\\"),
+            0x20..=0x7E => s.push(char::from(b)),
+            _ => {
+                let _ = write!(s, "\\x{b:02X}");
+            }
+        }
+    }
+    s.push('\'');
+    Some(s)
+}
+
+/// cbt arguments cannot carry 0x00: the widest start at or below `start` without it.
+fn cbt_start(start: &[u8]) -> (Vec<u8>, bool) {
+    match start.iter().position(|b| *b == 0) {
+        Some(i) => (start.get(..i).unwrap_or_default().to_vec(), true),
+        None => (start.to_vec(), false),
+    }
+}
+
+/// … and the smallest stop at or above `stop` without 0x00 (`P\x00…` → `P\x01`).
+fn cbt_stop(stop: &[u8]) -> (Vec<u8>, bool) {
+    match stop.iter().position(|b| *b == 0) {
+        Some(i) => {
+            let mut v = stop.get(..i).unwrap_or_default().to_vec();
+            v.push(1);
+            (v, true)
+        }
+        None => (stop.to_vec(), false),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// subcommands
+
+struct Ctx<'a> {
+    types: &'a [KeyType],
+    stdin: &'a mut dyn BufRead,
+    out: &'a mut dyn Write,
+    err: &'a mut dyn Write,
+    progress: bool,
+    json: bool,
+}
+
+fn key_type<'t>(types: &'t [KeyType], m: &ArgMatches) -> Result<&'t KeyType, Failure> {
+    let name = m
+        .get_one::<String>("type")
+        .ok_or_else(|| Failure::msg("no key type given"))?;
+    types
+        .iter()
+        .find(|t| t.name == name)
+        .ok_or_else(|| Failure::msg(format!("no key type {name}")))
+}
+
+fn strings<'m>(m: &'m ArgMatches, id: &str) -> Vec<&'m str> {
+    m.get_many::<String>(id)
+        .map(|v| v.map(String::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// A key as typed: `toStringBinary` (optionally in matching quotes) or hex.
+fn parse_key(text: &str, hex_mode: bool) -> Result<Vec<u8>, String> {
+    let t = text.trim_end_matches(['\r', '\n']);
+    if hex_mode {
+        let t = t.trim();
+        let t = t
+            .strip_prefix("0x")
+            .or_else(|| t.strip_prefix("hex:"))
+            .unwrap_or(t);
+        return parse_hex(t).map_err(|e| format!("{text:?} is not hex: {e}"));
+    }
+    let unquoted = ['"', '\'']
+        .iter()
+        .find_map(|q| t.strip_prefix(*q).and_then(|r| r.strip_suffix(*q)))
+        .unwrap_or(t);
+    from_string_binary(unquoted).map_err(|e| format!("{text:?} is not a toStringBinary key: {e}"))
+}
+
+impl Ctx<'_> {
+    fn list_types(&mut self) -> Res {
+        if self.json {
+            let items: Vec<String> = self
+                .types
+                .iter()
+                .map(|t| {
+                    let fields: Vec<String> = t
+                        .layout
+                        .fields
+                        .iter()
+                        .zip(t.fields())
+                        .map(|(l, (_, exp))| {
+                            format!(
+                                "{{\"name\":{},\"type\":{},\"attributes\":{},\"text\":{}}}",
+                                js(l.name),
+                                js(l.ty),
+                                js(&attributes(l)),
+                                js(&exp)
+                            )
+                        })
+                        .collect();
+                    format!(
+                        "{{\"type\":{},\"fields\":[{}]}}",
+                        js(t.name),
+                        fields.join(",")
+                    )
+                })
+                .collect();
+            writeln!(self.out, "[{}]", items.join(","))?;
+            return Ok(());
+        }
+        for t in self.types {
+            writeln!(self.out, "{}", t.name)?;
+            if let Some(s) = t.layout.salt {
+                writeln!(
+                    self.out,
+                    "  (salt: {} buckets, {} byte(s), over fields 0..={})",
+                    s.buckets, s.width, s.through_field
+                )?;
+            }
+            let nw = t
+                .layout
+                .fields
+                .iter()
+                .map(|l| l.name.len())
+                .max()
+                .unwrap_or(0);
+            let tw = t
+                .layout
+                .fields
+                .iter()
+                .map(|l| l.ty.len())
+                .max()
+                .unwrap_or(0);
+            let attrs: Vec<String> = t.layout.fields.iter().map(attributes).collect();
+            let aw = attrs.iter().map(String::len).max().unwrap_or(0);
+            for ((l, (_, exp)), a) in t.layout.fields.iter().zip(t.fields()).zip(&attrs) {
+                let line = format!("  {:<nw$}  {:<tw$}  {a:<aw$}  {exp}", l.name, l.ty);
+                writeln!(self.out, "{}", line.trim_end())?;
+            }
+        }
+        Ok(())
+    }
+
+    fn describe(&mut self, m: &ArgMatches) -> Res {
+        let hex_mode = m.get_flag("hex");
+        // (as typed, the key or why it is not one)
+        let mut inputs: Vec<(String, Result<Vec<u8>, String>)> = strings(m, "keys")
+            .into_iter()
+            .map(|k| (k.to_owned(), parse_key(k, hex_mode)))
+            .collect();
+        if let Some(path) = m.get_one::<String>("dump") {
+            self.read_dump(path, "auto", None, &mut |k| {
+                inputs.push((to_string_binary(k), Ok(k.to_vec())));
+            })?;
+        } else if inputs.is_empty() {
+            let mut line = Vec::new();
+            loop {
+                line.clear();
+                if self.stdin.read_until(b'\n', &mut line)? == 0 {
+                    break;
+                }
+                let raw = trim_eol(&line);
+                if raw.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                match std::str::from_utf8(raw) {
+                    Ok(t) => inputs.push((t.to_owned(), parse_key(t, hex_mode))),
+                    Err(_) => inputs.push((
+                        to_string_binary(raw),
+                        Err("not text: raw key bytes (such as cbt read output) go through --dump FILE".to_owned()),
+                    )),
+                }
+            }
+        }
+        let mut failed = 0usize;
+        let mut json_items = Vec::new();
+        for (input, parsed) in &inputs {
+            let key = match parsed {
+                Ok(k) => k.clone(),
+                Err(e) => {
+                    failed += 1;
+                    if self.json {
+                        json_items.push(format!("{{\"input\":{},\"error\":{}}}", js(input), js(e)));
+                    } else {
+                        writeln!(self.out, "{input}\n  not a key: {e}")?;
+                    }
+                    continue;
+                }
+            };
+            let decoded: Vec<(&KeyType, Decoded)> =
+                self.types.iter().map(|t| (t, (t.decode)(&key))).collect();
+            let ok: Vec<&(&KeyType, Decoded)> =
+                decoded.iter().filter(|(_, d)| d.error.is_none()).collect();
+            if ok.is_empty() {
+                failed += 1;
+            }
+            if self.json {
+                let show: Vec<&(&KeyType, Decoded)> = if ok.is_empty() {
+                    decoded.iter().collect()
+                } else {
+                    ok.clone()
+                };
+                let types: Vec<String> = show
+                    .iter()
+                    .map(|(t, d)| {
+                        let fields: Vec<String> = d
+                            .fields
+                            .iter()
+                            .map(|f| {
+                                format!(
+                                    "{{\"name\":{},\"value\":{},\"start\":{},\"end\":{}}}",
+                                    js(f.name),
+                                    js(&f.value),
+                                    f.start,
+                                    f.end
+                                )
+                            })
+                            .collect();
+                        let salt = d.salt.map_or("null".to_owned(), |s| s.to_string());
+                        let error = match &d.error {
+                            None => "null".to_owned(),
+                            Some(e) => format!(
+                                "{{\"field\":{},\"offset\":{},\"message\":{}}}",
+                                js(e.field()),
+                                e.offset(),
+                                js(&e.to_string())
+                            ),
+                        };
+                        format!(
+                            "{{\"type\":{},\"ok\":{},\"salt\":{},\"fields\":[{}],\"error\":{}}}",
+                            js(t.name),
+                            d.error.is_none(),
+                            salt,
+                            fields.join(","),
+                            error
+                        )
+                    })
+                    .collect();
+                json_items.push(format!(
+                    "{{\"input\":{},\"key\":{},\"hex\":{},\"len\":{},\"decoded\":{},\"types\":[{}]}}",
+                    js(input),
+                    js(&to_string_binary(&key)),
+                    js(&hex(&key)),
+                    key.len(),
+                    !ok.is_empty(),
+                    types.join(",")
+                ));
+                continue;
+            }
+            writeln!(
+                self.out,
+                "{}  ({} bytes)",
+                to_string_binary(&key),
+                key.len()
+            )?;
+            if ok.is_empty() {
+                writeln!(self.out, "  no key type decodes it:")?;
+                for (t, d) in &decoded {
+                    if let Some(e) = &d.error {
+                        writeln!(self.out, "  {}: {e}", t.name)?;
+                    }
+                }
+                continue;
+            }
+            for (t, d) in ok {
+                writeln!(self.out, "  {}", t.name)?;
+                let w = d
+                    .fields
+                    .iter()
+                    .map(|f| f.name.len())
+                    .max()
+                    .unwrap_or(0)
+                    .max(4);
+                if let Some(s) = d.salt {
+                    let sw = t.layout.salt.map_or(0, |l| l.width);
+                    writeln!(
+                        self.out,
+                        "    {:<w$}  {:<8}  {s}",
+                        "salt",
+                        format!("[0, {sw})")
+                    )?;
+                }
+                for f in &d.fields {
+                    writeln!(
+                        self.out,
+                        "    {:<w$}  {:<8}  {}",
+                        f.name,
+                        format!("[{}, {})", f.start, f.end),
+                        f.value
+                    )?;
+                }
+            }
+        }
+        if self.json {
+            writeln!(self.out, "[{}]", json_items.join(","))?;
+        }
+        if failed > 0 {
+            return Err(Failure::msg(format!(
+                "{failed} of {} key(s) decoded by no key type",
+                inputs.len()
+            )));
+        }
+        Ok(())
+    }
+
+    fn encode(&mut self, m: &ArgMatches) -> Res {
+        let t = key_type(self.types, m)?;
+        let mut args = TextArgs::parse(strings(m, "fields"))?;
+        let key = (t.encode)(&mut args).map_err(|e| Failure::msg(format!("{}: {e}", t.name)))?;
+        let shell = shell_literal(&key);
+        let sb = to_string_binary(&key);
+        let hx = hex(&key);
+        let d = (t.decode)(&key);
+        let fields: Vec<String> = d
+            .salt
+            .map(|s| format!("salt={s}"))
+            .into_iter()
+            .chain(d.fields.iter().map(|f| format!("{}={}", f.name, f.value)))
+            .collect();
+        if self.json {
+            writeln!(
+                self.out,
+                "{{\"type\":{},\"shell\":{},\"hex\":{},\"string_binary\":{},\"len\":{},\"fields\":{}}}",
+                js(t.name),
+                js(&shell),
+                js(&hx),
+                js(&sb),
+                key.len(),
+                js(&fields.join(" "))
+            )?;
+        } else {
+            writeln!(self.out, "{}  ({} bytes)", t.name, key.len())?;
+            writeln!(self.out, "  shell   {shell}")?;
+            writeln!(self.out, "  hex     {hx}")?;
+            writeln!(self.out, "  binary  {sb}")?;
+            writeln!(self.out, "  fields  {}", fields.join(" "))?;
+        }
+        Ok(())
+    }
+
+    fn scan(&mut self, m: &ArgMatches) -> Res {
+        let t = key_type(self.types, m)?;
+        let table = m
+            .get_one::<String>("table")
+            .map_or("TABLE", String::as_str)
+            .to_owned();
+        let mut args = TextArgs::parse_scan(strings(m, "fields"))?;
+        let ranges = (t.scan)(&mut args).map_err(|e| Failure::msg(format!("{}: {e}", t.name)))?;
+        let tq = crate::hbase::ruby_single_quoted(&table);
+        let tb = bash_word(table.as_bytes()).unwrap_or_else(|| table.clone());
+        let mut json_items = Vec::new();
+        if !self.json {
+            writeln!(
+                self.out,
+                "{}: {} range(s){}",
+                t.name,
+                ranges.len(),
+                if ranges.is_empty() {
+                    " (no key can match)"
+                } else {
+                    ""
+                }
+            )?;
+        }
+        for (i, r) in ranges.iter().enumerate() {
+            let mut hb = format!("scan {tq}, {{STARTROW => {}", shell_literal(r.start()));
+            if let Some(s) = r.stop() {
+                let _ = write!(hb, ", STOPROW => {}", shell_literal(s));
+            }
+            hb.push('}');
+            let (cs, ws) = cbt_start(r.start());
+            let mut cbt = format!("cbt read {tb}");
+            let mut widened = ws;
+            if !cs.is_empty() {
+                let _ = write!(cbt, " start={}", bash_word(&cs).unwrap_or_default());
+            }
+            if let Some(s) = r.stop() {
+                let (ce, we) = cbt_stop(s);
+                widened |= we;
+                let _ = write!(cbt, " end={}", bash_word(&ce).unwrap_or_default());
+            }
+            let stop_sb = r.stop().map(to_string_binary);
+            let stop_hex = r.stop().map(hex);
+            if self.json {
+                json_items.push(format!(
+                    "{{\"start\":{},\"stop\":{},\"start_hex\":{},\"stop_hex\":{},\"hbase\":{},\"cbt\":{},\"cbt_widened\":{}}}",
+                    js(&to_string_binary(r.start())),
+                    stop_sb.as_deref().map_or("null".to_owned(), js),
+                    js(&hex(r.start())),
+                    stop_hex.as_deref().map_or("null".to_owned(), js),
+                    js(&hb),
+                    js(&cbt),
+                    widened
+                ));
+                continue;
+            }
+            writeln!(self.out, "range {}", i + 1)?;
+            writeln!(
+                self.out,
+                "  rows   [{}, {})",
+                to_string_binary(r.start()),
+                stop_sb.as_deref().unwrap_or("end of table")
+            )?;
+            writeln!(
+                self.out,
+                "  hex    {} .. {}",
+                hex(r.start()),
+                stop_hex.as_deref().unwrap_or("(end)")
+            )?;
+            writeln!(self.out, "  hbase  {hb}")?;
+            writeln!(self.out, "  cbt    {cbt}")?;
+            if widened {
+                writeln!(
+                    self.out,
+                    "         (widened to the nearest rows without 0x00, which no command-line argument can carry: filter the rows)"
+                )?;
+            }
+        }
+        if self.json {
+            writeln!(
+                self.out,
+                "{{\"type\":{},\"ranges\":[{}]}}",
+                js(t.name),
+                json_items.join(",")
+            )?;
+        }
+        Ok(())
+    }
+
+    fn plan(&mut self, m: &ArgMatches) -> Res {
+        let t = key_type(self.types, m)?;
+        let regions = m.get_one::<usize>("regions").copied().unwrap_or(1);
+        let table = m.get_one::<String>("table").map_or("TABLE", String::as_str);
+        let family = m.get_one::<String>("family").map_or("f", String::as_str);
+        let sample: Option<Vec<Vec<u8>>> = match m.get_one::<String>("sample") {
+            None => None,
+            Some(path) => {
+                // Rows of other layouts in the dump are skipped: the sample is this type's keys.
+                let mut keys = Vec::new();
+                let mut skipped = 0usize;
+                self.read_dump(path, "auto", Some(t), &mut |k| {
+                    if (t.decode)(k).error.is_none() {
+                        keys.push(k.to_vec());
+                    } else {
+                        skipped += 1;
+                    }
+                })?;
+                if keys.is_empty() {
+                    return Err(Failure::msg(format!(
+                        "--sample {path}: no row decodes as {} ({skipped} other row(s))",
+                        t.name
+                    )));
+                }
+                if skipped > 0 && !self.json {
+                    writeln!(
+                        self.out,
+                        "sample: {} key(s) of {}, {skipped} other row(s) skipped",
+                        keys.len(),
+                        t.name
+                    )?;
+                }
+                Some(keys)
+            }
+        };
+        let splits = match &sample {
+            Some(keys) => (t.sample_split_points)(keys, regions),
+            None => (t.split_points)(regions),
+        }
+        .map_err(|e| {
+            let hint = if matches!(e, plan::PlanError::NeedsSample { .. }) && sample.is_none() {
+                " (give --sample FILE)"
+            } else {
+                ""
+            };
+            Failure::msg(format!("{}: {e}{hint}", t.name))
+        })?;
+        let create = plan::create_statement(table, family, &splits);
+        let cbt_splits: Option<Vec<String>> = splits
+            .iter()
+            .map(|s| {
+                if s.contains(&b',') {
+                    None
+                } else {
+                    bash_word(s)
+                }
+            })
+            .collect();
+        let tb = bash_word(table.as_bytes()).unwrap_or_else(|| table.to_owned());
+        let cbt = match &cbt_splits {
+            Some(words) if words.is_empty() => format!("cbt createtable {tb} families={family}"),
+            Some(words) => {
+                // one bash word: concatenated quoted pieces with commas between
+                let joined = words.join(",");
+                format!("cbt createtable {tb} families={family} splits={joined}")
+            }
+            None => {
+                "(cbt cannot take these split points: one holds 0x00 or ','; use a client library)"
+                    .to_owned()
+            }
+        };
+        let lint = m.get_flag("check").then(|| {
+            let mut l = plan::Lint::new(&splits).layout(t.layout);
+            if let Some(keys) = &sample {
+                l = l.sample(keys);
+            }
+            l.run()
+        });
+        if self.json {
+            let sp: Vec<String> = splits.iter().map(|s| js(&to_string_binary(s))).collect();
+            let sph: Vec<String> = splits.iter().map(|s| js(&hex(s))).collect();
+            let lint_json = match &lint {
+                None => "null".to_owned(),
+                Some(r) => format!(
+                    "{{\"errors\":{},\"clean\":{},\"report\":{}}}",
+                    r.has_errors(),
+                    r.is_clean(),
+                    js(&r.to_string())
+                ),
+            };
+            writeln!(
+                self.out,
+                "{{\"type\":{},\"regions\":{},\"splits\":[{}],\"splits_hex\":[{}],\"hbase\":{},\"cbt\":{},\"check\":{}}}",
+                js(t.name),
+                splits.len() + 1,
+                sp.join(","),
+                sph.join(","),
+                js(&create),
+                js(&cbt),
+                lint_json
+            )?;
+        } else {
+            writeln!(
+                self.out,
+                "{}: {} regions, {} split point(s){}",
+                t.name,
+                splits.len() + 1,
+                splits.len(),
+                if sample.is_some() {
+                    " from the sample"
+                } else {
+                    ""
+                }
+            )?;
+            for s in &splits {
+                writeln!(self.out, "  {:<24} {}", to_string_binary(s), hex(s))?;
+            }
+            writeln!(self.out, "hbase:")?;
+            writeln!(self.out, "  {create}")?;
+            writeln!(self.out, "cbt:")?;
+            writeln!(self.out, "  {cbt}")?;
+            if let Some(r) = &lint {
+                writeln!(self.out, "check:")?;
+                write!(self.out, "{r}")?;
+                if !r.to_string().ends_with('\n') {
+                    writeln!(self.out)?;
+                }
+            }
+        }
+        if lint.as_ref().is_some_and(plan::LintReport::has_errors) {
+            return Err(Failure::msg("the plan check found errors"));
+        }
+        Ok(())
+    }
+
+    fn hotspots(&mut self, m: &ArgMatches) -> Res {
+        let t = key_type(self.types, m)?;
+        let dump = m
+            .get_one::<String>("keys")
+            .cloned()
+            .ok_or_else(|| Failure::msg("--keys is required"))?;
+        let format = m
+            .get_one::<String>("format")
+            .cloned()
+            .unwrap_or_else(|| "auto".to_owned());
+        let slices = m.get_one::<usize>("slices").copied().unwrap_or(48);
+        let splits: Vec<Vec<u8>> = match m.get_one::<String>("splits") {
+            Some(path) => {
+                let f = File::open(path).map_err(|e| Failure::msg(format!("{path}: {e}")))?;
+                let mut out = Vec::new();
+                for (i, line) in BufReader::new(f).lines().enumerate() {
+                    let line = line?;
+                    let l = line.trim();
+                    if l.is_empty() {
+                        continue;
+                    }
+                    let hex_mode = l.starts_with("0x") || l.starts_with("hex:");
+                    out.push(
+                        parse_key(l, hex_mode)
+                            .map_err(|e| Failure::msg(format!("{path} line {}: {e}", i + 1)))?,
+                    );
+                }
+                out
+            }
+            None => {
+                let n = m.get_one::<usize>("regions").copied().unwrap_or(1);
+                (t.split_points)(n).map_err(|e| Failure::msg(format!("{}: {e}", t.name)))?
+            }
+        };
+        let time_field = m.get_one::<String>("time_field").cloned();
+        if let Some(f) = &time_field {
+            if !t.layout.fields.iter().any(|l| l.name == f) {
+                let names: Vec<&str> = t.layout.fields.iter().map(|l| l.name).collect();
+                return Err(Failure::msg(format!(
+                    "--time-field {f}: {} has no such field (fields: {})",
+                    t.name,
+                    names.join(", ")
+                )));
+            }
+            if dump == "-" {
+                return Err(Failure::msg(
+                    "--time-field needs --keys FILE (the dump is read twice: once for the time span)",
+                ));
+            }
+        }
+        let mut analyzer = crate::hotspot::Analyzer::new(&splits)
+            .map_err(|e| Failure::msg(format!("split points: {e}")))?
+            .with_name(t.name);
+        let time_of = |key: &[u8]| -> Option<u64> {
+            let f = time_field.as_deref()?;
+            let d = (t.decode)(key);
+            if d.error.is_some() {
+                return None;
+            }
+            let v = d.fields.iter().find(|x| x.name == f)?;
+            let s = v.value.trim();
+            let s = s
+                .strip_prefix("Some(")
+                .and_then(|x| x.strip_suffix(')'))
+                .unwrap_or(s);
+            s.parse::<i128>().ok().and_then(|x| u64::try_from(x).ok())
+        };
+        if time_field.is_some() {
+            let (mut lo, mut hi) = (u64::MAX, 0u64);
+            self.read_dump(&dump, &format, Some(t), &mut |k| {
+                if let Some(x) = time_of(k) {
+                    lo = lo.min(x);
+                    hi = hi.max(x);
+                }
+            })?;
+            if lo <= hi {
+                analyzer = analyzer
+                    .with_time_span(lo, hi.saturating_add(1), slices)
+                    .map_err(|e| Failure::msg(format!("heatmap: {e}")))?;
+            }
+        }
+        let mut total = 0u64;
+        let mut undecodable = 0u64;
+        let mut first_error: Option<(Vec<u8>, String)> = None;
+        let detected = self.read_dump(&dump, &format, Some(t), &mut |k| {
+            total += 1;
+            let d = (t.decode)(k);
+            let time = if d.error.is_none() { time_of(k) } else { None };
+            if let Some(e) = d.error {
+                undecodable += 1;
+                if first_error.is_none() {
+                    first_error = Some((k.to_vec(), e.to_string()));
+                }
+            }
+            analyzer.add_with(k, time, k.len() as u64);
+        })?;
+        let report = analyzer.report();
+        if let Some(path) = m.get_one::<String>("svg") {
+            report
+                .write_heatmap_svg(path)
+                .map_err(|e| Failure::msg(format!("{path}: {e}")))?;
+        }
+        if self.json {
+            let regions: Vec<String> = report
+                .regions()
+                .iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    format!(
+                        "{{\"index\":{},\"start\":{},\"stop\":{},\"keys\":{},\"bytes\":{},\"share\":{}}}",
+                        r.index,
+                        js(&to_string_binary(&r.start)),
+                        r.stop.as_deref().map_or("null".to_owned(), |s| js(&to_string_binary(s))),
+                        r.keys,
+                        r.bytes,
+                        jnum(report.share(i))
+                    )
+                })
+                .collect();
+            writeln!(
+                self.out,
+                "{{\"type\":{},\"format\":{},\"keys\":{},\"undecodable\":{},\"empty_regions\":{},\"max_mean_skew\":{},\"regions\":[{}]}}",
+                js(t.name),
+                js(detected.name()),
+                total,
+                undecodable,
+                report.empty_regions(),
+                jnum(report.max_mean_skew()),
+                regions.join(",")
+            )?;
+        } else {
+            writeln!(
+                self.out,
+                "{total} key(s) read ({}), {undecodable} not decodable as {}",
+                detected.name(),
+                t.name
+            )?;
+            if let Some((k, e)) = &first_error {
+                writeln!(self.out, "  first: {}: {e}", to_string_binary(k))?;
+            }
+            write!(self.out, "{report}")?;
+            if let Some(path) = m.get_one::<String>("svg") {
+                writeln!(self.out, "heatmap: {path}")?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Streams the keys of a dump (a path, or `-` for stdin) into `f`; returns the format.
+    fn read_dump(
+        &mut self,
+        path: &str,
+        format: &str,
+        t: Option<&KeyType>,
+        f: &mut dyn FnMut(&[u8]),
+    ) -> Result<DumpFormat, Failure> {
+        let forced = match format {
+            "hbase" => Some(DumpFormat::HBase),
+            "cbt" => Some(DumpFormat::Cbt),
+            "lines" => Some(DumpFormat::Lines),
+            "hex" => Some(DumpFormat::Hex),
+            _ => None,
+        };
+        if path == "-" {
+            let progress = Progress::new(false, None);
+            return read_dump_from(self.stdin, forced, t, f, progress, self.err)
+                .map_err(|e| Failure::msg(format!("stdin: {e}")));
+        }
+        let file = File::open(path).map_err(|e| Failure::msg(format!("{path}: {e}")))?;
+        let len = file.metadata().ok().map(|m| m.len());
+        let mut reader = BufReader::with_capacity(1 << 16, file);
+        let progress = Progress::new(self.progress, len);
+        read_dump_from(&mut reader, forced, t, f, progress, self.err)
+            .map_err(|e| Failure::msg(format!("{path}: {e}")))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// dumps
+
+/// The dump formats `hotspots` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DumpFormat {
+    /// HBase shell `scan` output: ` ROW   column=f:q, timestamp=…, value=…` per cell.
+    HBase,
+    /// `cbt read` output: a dashed line, the raw row key, then indented cells.
+    Cbt,
+    /// One `toStringBinary` key per line.
+    Lines,
+    /// One hex key per line.
+    Hex,
+}
+
+impl DumpFormat {
+    fn name(self) -> &'static str {
+        match self {
+            DumpFormat::HBase => "HBase shell scan",
+            DumpFormat::Cbt => "cbt read",
+            DumpFormat::Lines => "one toStringBinary key per line",
+            DumpFormat::Hex => "one hex key per line",
+        }
+    }
+}
+
+const CBT_RULE: &[u8] = b"----------------------------------------";
+const SNIFF_LINES: usize = 64;
+
+fn trim_eol(line: &[u8]) -> &[u8] {
+    let l = line.strip_suffix(b"\n").unwrap_or(line);
+    l.strip_suffix(b"\r").unwrap_or(l)
+}
+
+fn is_hbase_header(l: &[u8]) -> bool {
+    l.starts_with(b"ROW") && find(l, b"COLUMN+CELL").is_some()
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+fn is_hex_line(l: &[u8]) -> bool {
+    let l = l.strip_prefix(b"0x").unwrap_or(l);
+    !l.is_empty() && l.len().is_multiple_of(2) && l.iter().all(u8::is_ascii_hexdigit)
+}
+
+fn sniff(lines: &[Vec<u8>], t: Option<&KeyType>) -> DumpFormat {
+    let content: Vec<&[u8]> = lines
+        .iter()
+        .map(|l| trim_eol(l))
+        .filter(|l| !l.is_empty())
+        .collect();
+    if content.contains(&CBT_RULE) {
+        return DumpFormat::Cbt;
+    }
+    if content
+        .iter()
+        .any(|l| is_hbase_header(l) || (l.starts_with(b" ") && find(l, b" column=").is_some()))
+    {
+        return DumpFormat::HBase;
+    }
+    if !content.is_empty() && content.iter().all(|l| is_hex_line(l)) {
+        // Hex digits are also valid toStringBinary text: take hex when it decodes more keys.
+        let Some(t) = t else {
+            return DumpFormat::Hex;
+        };
+        let score = |hex_mode: bool| {
+            content
+                .iter()
+                .filter(|l| {
+                    parse_key(&String::from_utf8_lossy(l), hex_mode)
+                        .is_ok_and(|k| (t.decode)(&k).error.is_none())
+                })
+                .count()
+        };
+        if score(true) >= score(false) {
+            return DumpFormat::Hex;
+        }
+    }
+    DumpFormat::Lines
+}
+
+struct Progress {
+    on: bool,
+    total: Option<u64>,
+    read: u64,
+    keys: u64,
+    next: u64,
+}
+
+impl Progress {
+    fn new(on: bool, total: Option<u64>) -> Self {
+        Progress {
+            on,
+            total,
+            read: 0,
+            keys: 0,
+            next: 0,
+        }
+    }
+
+    fn tick(&mut self, bytes: usize, err: &mut dyn Write) {
+        self.read += bytes as u64;
+        if !self.on || self.read < self.next {
+            return;
+        }
+        self.next = self.read + (8 << 20);
+        let _ = match self.total {
+            Some(t) if t > 0 => write!(
+                err,
+                "\r{:>5.1}%  {} MiB  {} keys",
+                self.read as f64 * 100.0 / t as f64,
+                self.read >> 20,
+                self.keys
+            ),
+            _ => write!(err, "\r{} MiB  {} keys", self.read >> 20, self.keys),
+        };
+        let _ = err.flush();
+    }
+
+    fn done(&mut self, err: &mut dyn Write) {
+        if self.on {
+            let _ = writeln!(err, "\r{} keys read{:20}", self.keys, "");
+        }
+    }
+}
+
+/// The line-by-line parser of one format; calls `f` with each row key (once per row).
+struct Parser {
+    format: DumpFormat,
+    /// cbt: lines of the key being read (a key may hold `\n` bytes).
+    pending: Option<Vec<u8>>,
+    /// HBase: the previous row (one line per cell).
+    last: Option<Vec<u8>>,
+    line_no: u64,
+}
+
+impl Parser {
+    fn line(&mut self, raw: &[u8], f: &mut dyn FnMut(&[u8])) -> Result<bool, String> {
+        self.line_no += 1;
+        let l = trim_eol(raw);
+        match self.format {
+            DumpFormat::Cbt => {
+                if l == CBT_RULE {
+                    self.pending = Some(Vec::new());
+                    return Ok(false);
+                }
+                let Some(p) = self.pending.as_mut() else {
+                    return Ok(false);
+                };
+                // A cell line ("  fam:qual   @ time") or the blank line ends the key.
+                let is_cell = l.starts_with(b"  ") && find(l, b" @ ").is_some();
+                if is_cell || (l.is_empty() && !p.is_empty()) {
+                    let key = self.pending.take().unwrap_or_default();
+                    let key = key.strip_suffix(b"\n").unwrap_or(&key).to_vec();
+                    f(&key);
+                    return Ok(true);
+                }
+                // The key line is raw bytes (cbt prints keys unescaped): keep `\r` and join
+                // lines of a key that holds `\n`.
+                let body = raw.strip_suffix(b"\n").unwrap_or(raw);
+                p.extend_from_slice(body);
+                p.push(b'\n');
+                Ok(false)
+            }
+            DumpFormat::HBase => {
+                let Some(at) = find(l, b" column=") else {
+                    return Ok(false); // header, "N row(s)", "Took …", prompts
+                };
+                if !l.starts_with(b" ") || is_hbase_header(l) {
+                    return Ok(false);
+                }
+                let text = String::from_utf8_lossy(l.get(1..at).unwrap_or_default());
+                let key = from_string_binary(text.trim_end())
+                    .map_err(|e| format!("line {}: {e}", self.line_no))?;
+                if self.last.as_deref() == Some(&key[..]) {
+                    return Ok(false);
+                }
+                f(&key);
+                self.last = Some(key);
+                Ok(true)
+            }
+            DumpFormat::Lines | DumpFormat::Hex => {
+                if l.iter().all(u8::is_ascii_whitespace) {
+                    return Ok(false);
+                }
+                let text = String::from_utf8_lossy(l);
+                let key = parse_key(&text, self.format == DumpFormat::Hex)
+                    .map_err(|e| format!("line {}: {e}", self.line_no))?;
+                f(&key);
+                Ok(true)
+            }
+        }
+    }
+
+    fn finish(&mut self, f: &mut dyn FnMut(&[u8])) -> bool {
+        // `cbt read keys-only=true` output may end right after a key line.
+        match self.pending.take() {
+            Some(k) if !k.is_empty() => {
+                let k = k.strip_suffix(b"\n").unwrap_or(&k).to_vec();
+                f(&k);
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+fn read_dump_from(
+    r: &mut dyn BufRead,
+    forced: Option<DumpFormat>,
+    t: Option<&KeyType>,
+    f: &mut dyn FnMut(&[u8]),
+    mut progress: Progress,
+    err: &mut dyn Write,
+) -> Result<DumpFormat, String> {
+    let mut head: Vec<Vec<u8>> = Vec::new();
+    let mut eof = false;
+    let mut buf = Vec::new();
+    while head.len() < SNIFF_LINES {
+        buf.clear();
+        let n = r.read_until(b'\n', &mut buf).map_err(|e| e.to_string())?;
+        if n == 0 {
+            eof = true;
+            break;
+        }
+        head.push(buf.clone());
+    }
+    let format = forced.unwrap_or_else(|| sniff(&head, t));
+    let mut p = Parser {
+        format,
+        pending: None,
+        last: None,
+        line_no: 0,
+    };
+    for l in &head {
+        if p.line(l, f)? {
+            progress.keys += 1;
+        }
+        progress.tick(l.len(), err);
+    }
+    // The sniffing loop may have reached the end already; else read on to the first empty read.
+    while !eof {
+        buf.clear();
+        let n = r.read_until(b'\n', &mut buf).map_err(|e| e.to_string())?;
+        if n == 0 {
+            eof = true;
+            continue;
+        }
+        if p.line(&buf, f)? {
+            progress.keys += 1;
+        }
+        progress.tick(n, err);
+    }
+    if p.finish(f) {
+        progress.keys += 1;
+    }
+    progress.done(err);
+    Ok(format)
+}
+
+/// Reads every row key of a dump (HBase shell `scan` output, `cbt read` output, or one key per
+/// line in `toStringBinary` or hex form; detected from the first lines) into `f`, streaming.
+///
+/// # Errors
+///
+/// An I/O error, or a key line that is not valid `toStringBinary`/hex (with its line number).
+///
+/// ```
+/// let dump = "ROW   COLUMN+CELL\n \\x00\\x01row1   column=f:q, timestamp=1, value=v\n \\x00\\x01row1   column=f:r, timestamp=1, value=w\n1 row(s)\n";
+/// let mut keys = Vec::new();
+/// rowkey::tool::read_dump(&mut dump.as_bytes(), &mut |k| keys.push(k.to_vec()))?;
+/// assert_eq!(keys, vec![b"\x00\x01row1".to_vec()]);
+/// # Ok::<(), String>(())
+/// ```
+pub fn read_dump(r: &mut dyn BufRead, f: &mut dyn FnMut(&[u8])) -> Result<(), String> {
+    let mut sink = io::sink();
+    read_dump_from(r, None, None, f, Progress::new(false, None), &mut sink).map(|_| ())
+}

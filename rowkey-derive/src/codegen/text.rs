@@ -1,0 +1,202 @@
+//! Keys from text, for the key tool (`rowkey::tool`): `impl rowkey::text::FromText` for every key
+//! (a nested key reads `outer.inner=value` pairs, a fieldless enum a variant name or code) and
+//! `impl rowkey::text::TextFields` for every struct key without generic parameters.
+//!
+//! The generated code is small and unconditional (a derive cannot see the user's features): it
+//! parses each field with `FromText` and drives the typed scan builder `T::scan()` that
+//! `scan.rs` generates, so a scan typed as text gives exactly the ranges of the typed chain.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::ast::{Body, Field, Input, TyKind};
+
+/// The hook called from `expand.rs`: tokens placed inside the derive's `const _` block.
+pub fn expand(p: &Input, krate: &TokenStream) -> TokenStream {
+    match &p.body {
+        Body::Struct { fields, tuple } => expand_struct(p, krate, fields, *tuple),
+        // a tagged enum's text form is its variants' (not offered by the tool)
+        Body::Tagged { .. } => TokenStream::new(),
+        Body::Enum { variants, .. } => {
+            let name = p.name();
+            let name_str = crate::ast::unraw(name);
+            let tx = quote!(#krate::text);
+            let (impl_g, ty_g, where_c) = p.original.generics.split_for_impl();
+            let idents: Vec<_> = variants.iter().map(|v| v.ident).collect();
+            let names: Vec<String> = idents.iter().map(|i| crate::ast::unraw(i)).collect();
+            let idx: Vec<usize> = (0..idents.len()).collect();
+            let expected = format!(
+                "a variant of {name_str}: {} (or its numeric code)",
+                names.join(", ")
+            );
+            quote! {
+                impl #impl_g #tx::FromText for #name #ty_g #where_c {
+                    const EXPECTED: &'static ::core::primitive::str = #expected;
+                    fn parse_text(__s: &::core::primitive::str) -> ::core::result::Result<Self, #krate::__private::std::string::String> {
+                        match #tx::enum_index(__s, &[#(#names),*], &[#(#name::#idents as ::core::primitive::i128),*])? {
+                            #(#idx => ::core::result::Result::Ok(#name::#idents),)*
+                            _ => ::core::result::Result::Err(#krate::__private::std::string::String::new()),
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn has_generics(p: &Input) -> bool {
+    !p.original.generics.params.is_empty()
+}
+
+/// Why a range is refused on a field (the typed builder's refusals, as text).
+fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) -> TokenStream {
+    let name = p.name();
+    let name_str = crate::ast::unraw(name);
+    let tx = quote!(#krate::text);
+    let string = quote!(#krate::__private::std::string::String);
+    let result = quote!(::core::result::Result);
+    let expected_nested = format!("a nested key ({name_str}): give its fields as field.sub=value");
+
+    if has_generics(p) {
+        let (impl_g, ty_g, where_c) = p.original.generics.split_for_impl();
+        return quote! {
+            impl #impl_g #tx::FromText for #name #ty_g #where_c {
+                const EXPECTED: &'static ::core::primitive::str = #expected_nested;
+                fn parse_text(_: &::core::primitive::str) -> #result<Self, #string> {
+                    #result::Err(#tx::nested_text(#name_str))
+                }
+                fn from_args(_: &mut #tx::TextArgs, __p: &::core::primitive::str) -> #result<Self, #tx::TextError> {
+                    #result::Err(#tx::generic_unsupported(__p, #name_str))
+                }
+            }
+        };
+    }
+
+    let reads: Vec<TokenStream> = fields
+        .iter()
+        .map(|f| {
+            let ty = f.ty;
+            let fname = &f.name;
+            quote_spanned!(f.ty.span()=> <#ty as #tx::FromText>::from_args(__a, &#tx::join(__p, #fname))?)
+        })
+        .collect();
+    let construct = if tuple {
+        quote!(Self(#(#reads),*))
+    } else {
+        let members: Vec<_> = fields.iter().map(|f| &f.member).collect();
+        quote!(Self { #(#members: #reads),* })
+    };
+    let names: Vec<&String> = fields.iter().map(|f| &f.name).collect();
+    let field_rows: Vec<TokenStream> = fields
+        .iter()
+        .map(|f| {
+            let ty = f.ty;
+            let fname = &f.name;
+            quote!((#fname, <#ty as #tx::FromText>::expected()))
+        })
+        .collect();
+
+    let steps: Vec<TokenStream> = fields
+        .iter()
+        .map(|f| {
+            let ty = f.ty;
+            let path = &f.name;
+            let eq = crate::prop::method_ident(f, "");
+            let eq_arg = match &f.kind {
+                TyKind::Option(inner) if matches!(**inner, TyKind::Text | TyKind::Bytes) => {
+                    quote!(::core::option::Option::as_deref(&__v))
+                }
+                _ => quote!(__v),
+            };
+            let range = match crate::prop::range_refusal(f) {
+                Err(r) => {
+                    let why = r.reason();
+                    quote!(return #result::Err(__a.refused(#path, "range", #why));)
+                }
+                Ok(()) => {
+                    let m = crate::prop::method_ident(f, "_range");
+                    quote! {
+                        let (__lo, __hi) = __a.range_bounds::<#ty>(#path)?;
+                        __a.finish(__NAMES)?;
+                        return #result::Ok(__s.#m((__lo, __hi)).ranges());
+                    }
+                }
+            };
+            let sw = match crate::prop::starts_with_refusal(f) {
+                Err(r) => {
+                    let why = r.reason();
+                    quote!(return #result::Err(__a.refused(#path, "prefix", #why));)
+                }
+                Ok(()) => {
+                    let m = crate::prop::method_ident(f, "_starts_with");
+                    quote! {
+                        let __p: #ty = __a.prefix::<#ty>(#path)?;
+                        __a.finish(__NAMES)?;
+                        return #result::Ok(__s.#m(__p).ranges());
+                    }
+                }
+            };
+            let step = quote!(#tx::Step);
+            let body = quote! {
+                let __s = match __a.step(#path) {
+                    #step::Eq => {
+                        let __v: #ty = <#ty as #tx::FromText>::from_args(__a, #path)?;
+                        __s.#eq(#eq_arg)
+                    }
+                    #step::Range => { #range }
+                    #step::StartsWith => { #sw }
+                    #step::Done => {
+                        __a.finish(__NAMES)?;
+                        return #result::Ok(__s.ranges());
+                    }
+                };
+            };
+            super::respan(body, f.ty.span())
+        })
+        .collect();
+
+    // The field types' `FromText` as higher-ranked bounds: checked where the impls are used,
+    // not here, so a field type that is not a key field reports its own error only (no
+    // follow-on errors from this impl).
+    let bounds: Vec<TokenStream> = fields
+        .iter()
+        .map(|f| {
+            let ty = f.ty;
+            quote!(for<'__t> #ty: #tx::FromText)
+        })
+        .collect();
+    quote! {
+        impl #tx::FromText for #name where #(#bounds),* {
+            const EXPECTED: &'static ::core::primitive::str = #expected_nested;
+            fn parse_text(_: &::core::primitive::str) -> #result<Self, #string> {
+                #result::Err(#tx::nested_text(#name_str))
+            }
+            fn from_args(__a: &mut #tx::TextArgs, __p: &::core::primitive::str) -> #result<Self, #tx::TextError> {
+                #result::Ok(#construct)
+            }
+        }
+
+        impl #tx::TextFields for #name where #(#bounds),* {
+            fn fields() -> #krate::__private::std::vec::Vec<(&'static ::core::primitive::str, #string)> {
+                ::core::convert::From::from([#(#field_rows),*])
+            }
+
+            fn encode_text(__a: &mut #tx::TextArgs) -> #result<#krate::__private::std::vec::Vec<::core::primitive::u8>, #tx::TextError> {
+                const __NAMES: &[&::core::primitive::str] = &[#(#names),*];
+                let __k = <Self as #tx::FromText>::from_args(__a, "")?;
+                __a.finish(__NAMES)?;
+                #tx::encode_key(&__k)
+            }
+
+            #[allow(unreachable_code)]
+            fn scan_text(__a: &mut #tx::TextArgs) -> #result<#krate::ScanRanges, #tx::TextError> {
+                const __NAMES: &[&::core::primitive::str] = &[#(#names),*];
+                let __s = <Self>::scan();
+                #(#steps)*
+                __a.finish(__NAMES)?;
+                #result::Ok(__s.ranges())
+            }
+        }
+    }
+}

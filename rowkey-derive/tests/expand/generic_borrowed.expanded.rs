@@ -819,4 +819,20 @@ const _: () = {
             }
         }
     }
+    impl<'a, T> ::rowkey::text::FromText for Tagged<'a, T> {
+        const EXPECTED: &'static ::core::primitive::str = "a nested key (Tagged): give its fields as field.sub=value";
+        fn parse_text(
+            _: &::core::primitive::str,
+        ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
+            ::core::result::Result::Err(::rowkey::text::nested_text("Tagged"))
+        }
+        fn from_args(
+            _: &mut ::rowkey::text::TextArgs,
+            __p: &::core::primitive::str,
+        ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
+            ::core::result::Result::Err(
+                ::rowkey::text::generic_unsupported(__p, "Tagged"),
+            )
+        }
+    }
 };

@@ -1001,4 +1001,209 @@ const _: () = {
             }
         }
     }
+    impl ::rowkey::text::FromText for EventKey
+    where
+        for<'__t> u64: ::rowkey::text::FromText,
+        for<'__t> EventType: ::rowkey::text::FromText,
+        for<'__t> String: ::rowkey::text::FromText,
+        for<'__t> i64: ::rowkey::text::FromText,
+    {
+        const EXPECTED: &'static ::core::primitive::str = "a nested key (EventKey): give its fields as field.sub=value";
+        fn parse_text(
+            _: &::core::primitive::str,
+        ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
+            ::core::result::Result::Err(::rowkey::text::nested_text("EventKey"))
+        }
+        fn from_args(
+            __a: &mut ::rowkey::text::TextArgs,
+            __p: &::core::primitive::str,
+        ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
+            ::core::result::Result::Ok(Self {
+                uid: <u64 as ::rowkey::text::FromText>::from_args(
+                    __a,
+                    &::rowkey::text::join(__p, "uid"),
+                )?,
+                event_type: <EventType as ::rowkey::text::FromText>::from_args(
+                    __a,
+                    &::rowkey::text::join(__p, "event_type"),
+                )?,
+                biz_type: <String as ::rowkey::text::FromText>::from_args(
+                    __a,
+                    &::rowkey::text::join(__p, "biz_type"),
+                )?,
+                ts_ms: <i64 as ::rowkey::text::FromText>::from_args(
+                    __a,
+                    &::rowkey::text::join(__p, "ts_ms"),
+                )?,
+            })
+        }
+    }
+    impl ::rowkey::text::TextFields for EventKey
+    where
+        for<'__t> u64: ::rowkey::text::FromText,
+        for<'__t> EventType: ::rowkey::text::FromText,
+        for<'__t> String: ::rowkey::text::FromText,
+        for<'__t> i64: ::rowkey::text::FromText,
+    {
+        fn fields() -> ::rowkey::__private::std::vec::Vec<
+            (&'static ::core::primitive::str, ::rowkey::__private::std::string::String),
+        > {
+            ::core::convert::From::from([
+                ("uid", <u64 as ::rowkey::text::FromText>::expected()),
+                ("event_type", <EventType as ::rowkey::text::FromText>::expected()),
+                ("biz_type", <String as ::rowkey::text::FromText>::expected()),
+                ("ts_ms", <i64 as ::rowkey::text::FromText>::expected()),
+            ])
+        }
+        fn encode_text(
+            __a: &mut ::rowkey::text::TextArgs,
+        ) -> ::core::result::Result<
+            ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
+            ::rowkey::text::TextError,
+        > {
+            const __NAMES: &[&::core::primitive::str] = &[
+                "uid",
+                "event_type",
+                "biz_type",
+                "ts_ms",
+            ];
+            let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;
+            __a.finish(__NAMES)?;
+            ::rowkey::text::encode_key(&__k)
+        }
+        #[allow(unreachable_code)]
+        fn scan_text(
+            __a: &mut ::rowkey::text::TextArgs,
+        ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
+            const __NAMES: &[&::core::primitive::str] = &[
+                "uid",
+                "event_type",
+                "biz_type",
+                "ts_ms",
+            ];
+            let __s = <Self>::scan();
+            let __s = match __a.step("uid") {
+                ::rowkey::text::Step::Eq => {
+                    let __v: u64 = <u64 as ::rowkey::text::FromText>::from_args(
+                        __a,
+                        "uid",
+                    )?;
+                    __s.uid(__v)
+                }
+                ::rowkey::text::Step::Range => {
+                    return ::core::result::Result::Err(
+                        __a
+                            .refused(
+                                "uid",
+                                "range",
+                                "the field is hashed (#[hash_prefix]), so its values are not in key order; fix it by equality",
+                            ),
+                    );
+                }
+                ::rowkey::text::Step::StartsWith => {
+                    return ::core::result::Result::Err(
+                        __a
+                            .refused(
+                                "uid",
+                                "prefix",
+                                "only string and bytes fields take a prefix; use a range",
+                            ),
+                    );
+                }
+                ::rowkey::text::Step::Done => {
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(__s.ranges());
+                }
+            };
+            let __s = match __a.step("event_type") {
+                ::rowkey::text::Step::Eq => {
+                    let __v: EventType = <EventType as ::rowkey::text::FromText>::from_args(
+                        __a,
+                        "event_type",
+                    )?;
+                    __s.event_type(__v)
+                }
+                ::rowkey::text::Step::Range => {
+                    let (__lo, __hi) = __a.range_bounds::<EventType>("event_type")?;
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(
+                        __s.event_type_range((__lo, __hi)).ranges(),
+                    );
+                }
+                ::rowkey::text::Step::StartsWith => {
+                    return ::core::result::Result::Err(
+                        __a
+                            .refused(
+                                "event_type",
+                                "prefix",
+                                "only string and bytes fields take a prefix; use a range",
+                            ),
+                    );
+                }
+                ::rowkey::text::Step::Done => {
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(__s.ranges());
+                }
+            };
+            let __s = match __a.step("biz_type") {
+                ::rowkey::text::Step::Eq => {
+                    let __v: String = <String as ::rowkey::text::FromText>::from_args(
+                        __a,
+                        "biz_type",
+                    )?;
+                    __s.biz_type(__v)
+                }
+                ::rowkey::text::Step::Range => {
+                    let (__lo, __hi) = __a.range_bounds::<String>("biz_type")?;
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(
+                        __s.biz_type_range((__lo, __hi)).ranges(),
+                    );
+                }
+                ::rowkey::text::Step::StartsWith => {
+                    let __p: String = __a.prefix::<String>("biz_type")?;
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(
+                        __s.biz_type_starts_with(__p).ranges(),
+                    );
+                }
+                ::rowkey::text::Step::Done => {
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(__s.ranges());
+                }
+            };
+            let __s = match __a.step("ts_ms") {
+                ::rowkey::text::Step::Eq => {
+                    let __v: i64 = <i64 as ::rowkey::text::FromText>::from_args(
+                        __a,
+                        "ts_ms",
+                    )?;
+                    __s.ts_ms(__v)
+                }
+                ::rowkey::text::Step::Range => {
+                    let (__lo, __hi) = __a.range_bounds::<i64>("ts_ms")?;
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(
+                        __s.ts_ms_range((__lo, __hi)).ranges(),
+                    );
+                }
+                ::rowkey::text::Step::StartsWith => {
+                    return ::core::result::Result::Err(
+                        __a
+                            .refused(
+                                "ts_ms",
+                                "prefix",
+                                "only string and bytes fields take a prefix; use a range",
+                            ),
+                    );
+                }
+                ::rowkey::text::Step::Done => {
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(__s.ranges());
+                }
+            };
+            __a.finish(__NAMES)?;
+            ::core::result::Result::Ok(__s.ranges())
+        }
+    }
 };

@@ -785,4 +785,156 @@ const _: () = {
             }
         }
     }
+    impl ::rowkey::text::FromText for LogByTime
+    where
+        for<'__t> u64: ::rowkey::text::FromText,
+        for<'__t> String: ::rowkey::text::FromText,
+        for<'__t> String: ::rowkey::text::FromText,
+    {
+        const EXPECTED: &'static ::core::primitive::str = "a nested key (LogByTime): give its fields as field.sub=value";
+        fn parse_text(
+            _: &::core::primitive::str,
+        ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
+            ::core::result::Result::Err(::rowkey::text::nested_text("LogByTime"))
+        }
+        fn from_args(
+            __a: &mut ::rowkey::text::TextArgs,
+            __p: &::core::primitive::str,
+        ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
+            ::core::result::Result::Ok(Self {
+                ts_ms: <u64 as ::rowkey::text::FromText>::from_args(
+                    __a,
+                    &::rowkey::text::join(__p, "ts_ms"),
+                )?,
+                host: <String as ::rowkey::text::FromText>::from_args(
+                    __a,
+                    &::rowkey::text::join(__p, "host"),
+                )?,
+                event: <String as ::rowkey::text::FromText>::from_args(
+                    __a,
+                    &::rowkey::text::join(__p, "event"),
+                )?,
+            })
+        }
+    }
+    impl ::rowkey::text::TextFields for LogByTime
+    where
+        for<'__t> u64: ::rowkey::text::FromText,
+        for<'__t> String: ::rowkey::text::FromText,
+        for<'__t> String: ::rowkey::text::FromText,
+    {
+        fn fields() -> ::rowkey::__private::std::vec::Vec<
+            (&'static ::core::primitive::str, ::rowkey::__private::std::string::String),
+        > {
+            ::core::convert::From::from([
+                ("ts_ms", <u64 as ::rowkey::text::FromText>::expected()),
+                ("host", <String as ::rowkey::text::FromText>::expected()),
+                ("event", <String as ::rowkey::text::FromText>::expected()),
+            ])
+        }
+        fn encode_text(
+            __a: &mut ::rowkey::text::TextArgs,
+        ) -> ::core::result::Result<
+            ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
+            ::rowkey::text::TextError,
+        > {
+            const __NAMES: &[&::core::primitive::str] = &["ts_ms", "host", "event"];
+            let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;
+            __a.finish(__NAMES)?;
+            ::rowkey::text::encode_key(&__k)
+        }
+        #[allow(unreachable_code)]
+        fn scan_text(
+            __a: &mut ::rowkey::text::TextArgs,
+        ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
+            const __NAMES: &[&::core::primitive::str] = &["ts_ms", "host", "event"];
+            let __s = <Self>::scan();
+            let __s = match __a.step("ts_ms") {
+                ::rowkey::text::Step::Eq => {
+                    let __v: u64 = <u64 as ::rowkey::text::FromText>::from_args(
+                        __a,
+                        "ts_ms",
+                    )?;
+                    __s.ts_ms(__v)
+                }
+                ::rowkey::text::Step::Range => {
+                    let (__lo, __hi) = __a.range_bounds::<u64>("ts_ms")?;
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(
+                        __s.ts_ms_range((__lo, __hi)).ranges(),
+                    );
+                }
+                ::rowkey::text::Step::StartsWith => {
+                    return ::core::result::Result::Err(
+                        __a
+                            .refused(
+                                "ts_ms",
+                                "prefix",
+                                "only string and bytes fields take a prefix; use a range",
+                            ),
+                    );
+                }
+                ::rowkey::text::Step::Done => {
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(__s.ranges());
+                }
+            };
+            let __s = match __a.step("host") {
+                ::rowkey::text::Step::Eq => {
+                    let __v: String = <String as ::rowkey::text::FromText>::from_args(
+                        __a,
+                        "host",
+                    )?;
+                    __s.host(__v)
+                }
+                ::rowkey::text::Step::Range => {
+                    let (__lo, __hi) = __a.range_bounds::<String>("host")?;
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(
+                        __s.host_range((__lo, __hi)).ranges(),
+                    );
+                }
+                ::rowkey::text::Step::StartsWith => {
+                    let __p: String = __a.prefix::<String>("host")?;
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(
+                        __s.host_starts_with(__p).ranges(),
+                    );
+                }
+                ::rowkey::text::Step::Done => {
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(__s.ranges());
+                }
+            };
+            let __s = match __a.step("event") {
+                ::rowkey::text::Step::Eq => {
+                    let __v: String = <String as ::rowkey::text::FromText>::from_args(
+                        __a,
+                        "event",
+                    )?;
+                    __s.event(__v)
+                }
+                ::rowkey::text::Step::Range => {
+                    let (__lo, __hi) = __a.range_bounds::<String>("event")?;
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(
+                        __s.event_range((__lo, __hi)).ranges(),
+                    );
+                }
+                ::rowkey::text::Step::StartsWith => {
+                    let __p: String = __a.prefix::<String>("event")?;
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(
+                        __s.event_starts_with(__p).ranges(),
+                    );
+                }
+                ::rowkey::text::Step::Done => {
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(__s.ranges());
+                }
+            };
+            __a.finish(__NAMES)?;
+            ::core::result::Result::Ok(__s.ranges())
+        }
+    }
 };

@@ -1328,4 +1328,246 @@ const _: () = {
             }
         }
     }
+    impl ::rowkey::text::FromText for Profile
+    where
+        for<'__t> String: ::rowkey::text::FromText,
+        for<'__t> u32: ::rowkey::text::FromText,
+        for<'__t> Option<i32>: ::rowkey::text::FromText,
+        for<'__t> u64: ::rowkey::text::FromText,
+        for<'__t> String: ::rowkey::text::FromText,
+    {
+        const EXPECTED: &'static ::core::primitive::str = "a nested key (Profile): give its fields as field.sub=value";
+        fn parse_text(
+            _: &::core::primitive::str,
+        ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
+            ::core::result::Result::Err(::rowkey::text::nested_text("Profile"))
+        }
+        fn from_args(
+            __a: &mut ::rowkey::text::TextArgs,
+            __p: &::core::primitive::str,
+        ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
+            ::core::result::Result::Ok(Self {
+                region: <String as ::rowkey::text::FromText>::from_args(
+                    __a,
+                    &::rowkey::text::join(__p, "region"),
+                )?,
+                shard: <u32 as ::rowkey::text::FromText>::from_args(
+                    __a,
+                    &::rowkey::text::join(__p, "shard"),
+                )?,
+                score: <Option<
+                    i32,
+                > as ::rowkey::text::FromText>::from_args(
+                    __a,
+                    &::rowkey::text::join(__p, "score"),
+                )?,
+                account: <u64 as ::rowkey::text::FromText>::from_args(
+                    __a,
+                    &::rowkey::text::join(__p, "account"),
+                )?,
+                name: <String as ::rowkey::text::FromText>::from_args(
+                    __a,
+                    &::rowkey::text::join(__p, "name"),
+                )?,
+            })
+        }
+    }
+    impl ::rowkey::text::TextFields for Profile
+    where
+        for<'__t> String: ::rowkey::text::FromText,
+        for<'__t> u32: ::rowkey::text::FromText,
+        for<'__t> Option<i32>: ::rowkey::text::FromText,
+        for<'__t> u64: ::rowkey::text::FromText,
+        for<'__t> String: ::rowkey::text::FromText,
+    {
+        fn fields() -> ::rowkey::__private::std::vec::Vec<
+            (&'static ::core::primitive::str, ::rowkey::__private::std::string::String),
+        > {
+            ::core::convert::From::from([
+                ("region", <String as ::rowkey::text::FromText>::expected()),
+                ("shard", <u32 as ::rowkey::text::FromText>::expected()),
+                ("score", <Option<i32> as ::rowkey::text::FromText>::expected()),
+                ("account", <u64 as ::rowkey::text::FromText>::expected()),
+                ("name", <String as ::rowkey::text::FromText>::expected()),
+            ])
+        }
+        fn encode_text(
+            __a: &mut ::rowkey::text::TextArgs,
+        ) -> ::core::result::Result<
+            ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
+            ::rowkey::text::TextError,
+        > {
+            const __NAMES: &[&::core::primitive::str] = &[
+                "region",
+                "shard",
+                "score",
+                "account",
+                "name",
+            ];
+            let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;
+            __a.finish(__NAMES)?;
+            ::rowkey::text::encode_key(&__k)
+        }
+        #[allow(unreachable_code)]
+        fn scan_text(
+            __a: &mut ::rowkey::text::TextArgs,
+        ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
+            const __NAMES: &[&::core::primitive::str] = &[
+                "region",
+                "shard",
+                "score",
+                "account",
+                "name",
+            ];
+            let __s = <Self>::scan();
+            let __s = match __a.step("region") {
+                ::rowkey::text::Step::Eq => {
+                    let __v: String = <String as ::rowkey::text::FromText>::from_args(
+                        __a,
+                        "region",
+                    )?;
+                    __s.region(__v)
+                }
+                ::rowkey::text::Step::Range => {
+                    let (__lo, __hi) = __a.range_bounds::<String>("region")?;
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(
+                        __s.region_range((__lo, __hi)).ranges(),
+                    );
+                }
+                ::rowkey::text::Step::StartsWith => {
+                    let __p: String = __a.prefix::<String>("region")?;
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(
+                        __s.region_starts_with(__p).ranges(),
+                    );
+                }
+                ::rowkey::text::Step::Done => {
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(__s.ranges());
+                }
+            };
+            let __s = match __a.step("shard") {
+                ::rowkey::text::Step::Eq => {
+                    let __v: u32 = <u32 as ::rowkey::text::FromText>::from_args(
+                        __a,
+                        "shard",
+                    )?;
+                    __s.shard(__v)
+                }
+                ::rowkey::text::Step::Range => {
+                    let (__lo, __hi) = __a.range_bounds::<u32>("shard")?;
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(
+                        __s.shard_range((__lo, __hi)).ranges(),
+                    );
+                }
+                ::rowkey::text::Step::StartsWith => {
+                    return ::core::result::Result::Err(
+                        __a
+                            .refused(
+                                "shard",
+                                "prefix",
+                                "only string and bytes fields take a prefix; use a range",
+                            ),
+                    );
+                }
+                ::rowkey::text::Step::Done => {
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(__s.ranges());
+                }
+            };
+            let __s = match __a.step("score") {
+                ::rowkey::text::Step::Eq => {
+                    let __v: Option<i32> = <Option<
+                        i32,
+                    > as ::rowkey::text::FromText>::from_args(__a, "score")?;
+                    __s.score(__v)
+                }
+                ::rowkey::text::Step::Range => {
+                    let (__lo, __hi) = __a.range_bounds::<Option<i32>>("score")?;
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(
+                        __s.score_range((__lo, __hi)).ranges(),
+                    );
+                }
+                ::rowkey::text::Step::StartsWith => {
+                    return ::core::result::Result::Err(
+                        __a
+                            .refused(
+                                "score",
+                                "prefix",
+                                "only string and bytes fields take a prefix; use a range",
+                            ),
+                    );
+                }
+                ::rowkey::text::Step::Done => {
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(__s.ranges());
+                }
+            };
+            let __s = match __a.step("account") {
+                ::rowkey::text::Step::Eq => {
+                    let __v: u64 = <u64 as ::rowkey::text::FromText>::from_args(
+                        __a,
+                        "account",
+                    )?;
+                    __s.account(__v)
+                }
+                ::rowkey::text::Step::Range => {
+                    return ::core::result::Result::Err(
+                        __a
+                            .refused(
+                                "account",
+                                "range",
+                                "the field is #[reverse]d; fix it by equality",
+                            ),
+                    );
+                }
+                ::rowkey::text::Step::StartsWith => {
+                    return ::core::result::Result::Err(
+                        __a
+                            .refused(
+                                "account",
+                                "prefix",
+                                "only string and bytes fields take a prefix; use a range",
+                            ),
+                    );
+                }
+                ::rowkey::text::Step::Done => {
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(__s.ranges());
+                }
+            };
+            let __s = match __a.step("name") {
+                ::rowkey::text::Step::Eq => {
+                    let __v: String = <String as ::rowkey::text::FromText>::from_args(
+                        __a,
+                        "name",
+                    )?;
+                    __s.name(__v)
+                }
+                ::rowkey::text::Step::Range => {
+                    let (__lo, __hi) = __a.range_bounds::<String>("name")?;
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(
+                        __s.name_range((__lo, __hi)).ranges(),
+                    );
+                }
+                ::rowkey::text::Step::StartsWith => {
+                    let __p: String = __a.prefix::<String>("name")?;
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(
+                        __s.name_starts_with(__p).ranges(),
+                    );
+                }
+                ::rowkey::text::Step::Done => {
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(__s.ranges());
+                }
+            };
+            __a.finish(__NAMES)?;
+            ::core::result::Result::Ok(__s.ranges())
+        }
+    }
 };

@@ -756,4 +756,167 @@ const _: () = {
             }
         }
     }
+    impl ::rowkey::text::FromText for OrderBySeller
+    where
+        for<'__t> u64: ::rowkey::text::FromText,
+        for<'__t> i64: ::rowkey::text::FromText,
+        for<'__t> String: ::rowkey::text::FromText,
+    {
+        const EXPECTED: &'static ::core::primitive::str = "a nested key (OrderBySeller): give its fields as field.sub=value";
+        fn parse_text(
+            _: &::core::primitive::str,
+        ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
+            ::core::result::Result::Err(::rowkey::text::nested_text("OrderBySeller"))
+        }
+        fn from_args(
+            __a: &mut ::rowkey::text::TextArgs,
+            __p: &::core::primitive::str,
+        ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
+            ::core::result::Result::Ok(Self {
+                seller_id: <u64 as ::rowkey::text::FromText>::from_args(
+                    __a,
+                    &::rowkey::text::join(__p, "seller_id"),
+                )?,
+                created_ms: <i64 as ::rowkey::text::FromText>::from_args(
+                    __a,
+                    &::rowkey::text::join(__p, "created_ms"),
+                )?,
+                order_no: <String as ::rowkey::text::FromText>::from_args(
+                    __a,
+                    &::rowkey::text::join(__p, "order_no"),
+                )?,
+            })
+        }
+    }
+    impl ::rowkey::text::TextFields for OrderBySeller
+    where
+        for<'__t> u64: ::rowkey::text::FromText,
+        for<'__t> i64: ::rowkey::text::FromText,
+        for<'__t> String: ::rowkey::text::FromText,
+    {
+        fn fields() -> ::rowkey::__private::std::vec::Vec<
+            (&'static ::core::primitive::str, ::rowkey::__private::std::string::String),
+        > {
+            ::core::convert::From::from([
+                ("seller_id", <u64 as ::rowkey::text::FromText>::expected()),
+                ("created_ms", <i64 as ::rowkey::text::FromText>::expected()),
+                ("order_no", <String as ::rowkey::text::FromText>::expected()),
+            ])
+        }
+        fn encode_text(
+            __a: &mut ::rowkey::text::TextArgs,
+        ) -> ::core::result::Result<
+            ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
+            ::rowkey::text::TextError,
+        > {
+            const __NAMES: &[&::core::primitive::str] = &[
+                "seller_id",
+                "created_ms",
+                "order_no",
+            ];
+            let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;
+            __a.finish(__NAMES)?;
+            ::rowkey::text::encode_key(&__k)
+        }
+        #[allow(unreachable_code)]
+        fn scan_text(
+            __a: &mut ::rowkey::text::TextArgs,
+        ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
+            const __NAMES: &[&::core::primitive::str] = &[
+                "seller_id",
+                "created_ms",
+                "order_no",
+            ];
+            let __s = <Self>::scan();
+            let __s = match __a.step("seller_id") {
+                ::rowkey::text::Step::Eq => {
+                    let __v: u64 = <u64 as ::rowkey::text::FromText>::from_args(
+                        __a,
+                        "seller_id",
+                    )?;
+                    __s.seller_id(__v)
+                }
+                ::rowkey::text::Step::Range => {
+                    let (__lo, __hi) = __a.range_bounds::<u64>("seller_id")?;
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(
+                        __s.seller_id_range((__lo, __hi)).ranges(),
+                    );
+                }
+                ::rowkey::text::Step::StartsWith => {
+                    return ::core::result::Result::Err(
+                        __a
+                            .refused(
+                                "seller_id",
+                                "prefix",
+                                "only string and bytes fields take a prefix; use a range",
+                            ),
+                    );
+                }
+                ::rowkey::text::Step::Done => {
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(__s.ranges());
+                }
+            };
+            let __s = match __a.step("created_ms") {
+                ::rowkey::text::Step::Eq => {
+                    let __v: i64 = <i64 as ::rowkey::text::FromText>::from_args(
+                        __a,
+                        "created_ms",
+                    )?;
+                    __s.created_ms(__v)
+                }
+                ::rowkey::text::Step::Range => {
+                    let (__lo, __hi) = __a.range_bounds::<i64>("created_ms")?;
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(
+                        __s.created_ms_range((__lo, __hi)).ranges(),
+                    );
+                }
+                ::rowkey::text::Step::StartsWith => {
+                    return ::core::result::Result::Err(
+                        __a
+                            .refused(
+                                "created_ms",
+                                "prefix",
+                                "only string and bytes fields take a prefix; use a range",
+                            ),
+                    );
+                }
+                ::rowkey::text::Step::Done => {
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(__s.ranges());
+                }
+            };
+            let __s = match __a.step("order_no") {
+                ::rowkey::text::Step::Eq => {
+                    let __v: String = <String as ::rowkey::text::FromText>::from_args(
+                        __a,
+                        "order_no",
+                    )?;
+                    __s.order_no(__v)
+                }
+                ::rowkey::text::Step::Range => {
+                    let (__lo, __hi) = __a.range_bounds::<String>("order_no")?;
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(
+                        __s.order_no_range((__lo, __hi)).ranges(),
+                    );
+                }
+                ::rowkey::text::Step::StartsWith => {
+                    let __p: String = __a.prefix::<String>("order_no")?;
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(
+                        __s.order_no_starts_with(__p).ranges(),
+                    );
+                }
+                ::rowkey::text::Step::Done => {
+                    __a.finish(__NAMES)?;
+                    return ::core::result::Result::Ok(__s.ranges());
+                }
+            };
+            __a.finish(__NAMES)?;
+            ::core::result::Result::Ok(__s.ranges())
+        }
+    }
 };

@@ -7,7 +7,7 @@
 //! cargo run --release --example perf_report -- --criterion [DIR]  # the table of a criterion run
 //! ```
 //!
-//! It measures exactly the routines of `benches/compare.rs` (included below): every case is
+//! It measures exactly the routines of `benches/compare.rs` (its `benches/support` module): every case is
 //! calibrated to a batch of about `--batch-ms` milliseconds, then all cases are timed in turn,
 //! round after round (interleaved, so that frequency or load changes hit every case alike),
 //! and the median ns per call over the rounds goes into the same table the criterion run
@@ -15,11 +15,9 @@
 
 use std::time::{Duration, Instant};
 
-#[allow(dead_code)]
-#[path = "../benches/compare.rs"]
-mod compare;
-
-use compare::shared;
+// The bench's support module (keys, baselines, cases, table), not the bench itself.
+#[path = "../benches/support/mod.rs"]
+mod shared;
 
 struct Opts {
     rounds: usize,

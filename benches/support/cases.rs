@@ -59,6 +59,56 @@ pub fn enc(out: &mut Vec<Case>, id: &str, mut f: impl FnMut(&mut Vec<u8>) + 'sta
     });
 }
 
+/// The naive baseline of every `OrderKey` case, and rowkey and the escaping hand-written code
+/// for the 64- and 256-byte regions (the 9-byte `OrderKey` has those among the peers below).
+fn order_cases(out: &mut Vec<Case>) {
+    for (name, len) in ORDER_KEYS {
+        let key = order_key_len(len);
+        let bytes = key.to_row_key().unwrap().to_vec();
+        let id = |imp: &str| format!("{name}/{imp}");
+        if name != "OrderKey" {
+            let k = key.clone();
+            enc(out, &id("rowkey"), move |b| {
+                black_box(&k).encode_into(b).unwrap()
+            });
+            let k = key.clone();
+            enc(out, &id("hand"), move |b| {
+                hand_encode_order(black_box(&k), b).unwrap()
+            });
+            let k = key.clone();
+            case(out, "to_row_key", &id("rowkey"), move || {
+                black_box(&k).to_row_key().unwrap()
+            });
+            let k = key.clone();
+            case(out, "to_row_key", &id("hand"), move || {
+                let k = black_box(&k);
+                hand_bytes(hand_len_order(k), |v| hand_encode_order(k, v).unwrap())
+            });
+            let b = bytes.clone();
+            case(out, "from_row_key", &id("rowkey"), move || {
+                OrderKey::from_row_key(black_box(&b)).unwrap()
+            });
+            let b = bytes.clone();
+            case(out, "from_row_key", &id("hand"), move || {
+                hand_decode_order(black_box(&b)).unwrap()
+            });
+        }
+        let k = key.clone();
+        enc(out, &id("naive"), move |b| {
+            naive_encode_order(black_box(&k), b).unwrap()
+        });
+        let k = key.clone();
+        case(out, "to_row_key", &id("naive"), move || {
+            let k = black_box(&k);
+            hand_bytes(naive_len_order(k), |v| naive_encode_order(k, v).unwrap())
+        });
+        let b = bytes;
+        case(out, "from_row_key", &id("naive"), move || {
+            naive_decode_order(black_box(&b)).unwrap()
+        });
+    }
+}
+
 /// Every measured routine, grouped by operation.
 pub fn cases() -> Vec<Case> {
     let mut c = Vec::new();
@@ -79,6 +129,8 @@ pub fn cases() -> Vec<Case> {
     };
     let pok = peer_order_key();
     let psk = peer_simple();
+
+    order_cases(out);
 
     // ---- encode_into a reused buffer
     let k = ok.clone();

@@ -74,6 +74,53 @@ pub fn hand_encode_order<B: BufMut>(k: &OrderKey, buf: &mut B) -> Result<(), Han
     Ok(())
 }
 
+/// Naive: what HBase users write (`Bytes.add(Bytes.toBytes(id), Bytes.toBytes(region), …)`):
+/// the same puts and checks, the region copied as is (no escaping) and its `0x00` terminator.
+/// The same bytes as rowkey's for a region without `0x00`/`0x01`, wrong bytes otherwise.
+#[inline]
+pub fn naive_encode_order<B: BufMut>(k: &OrderKey, buf: &mut B) -> Result<(), HandError> {
+    if k.ts < 0 {
+        return Err(HandError);
+    }
+    buf.put_u64(k.seller_id);
+    buf.put_slice(k.region.as_bytes());
+    buf.put_u8(0);
+    buf.put_i64(i64::MAX - k.ts);
+    buf.put_u32(k.order_no);
+    Ok(())
+}
+
+/// Naive length: no escape to count.
+#[inline]
+pub fn naive_len_order(k: &OrderKey) -> usize {
+    8 + k.region.len() + 1 + 8 + 4
+}
+
+/// Naive validating decode: the region is everything up to the first `0x00` (no unescaping),
+/// then the same checks as [`hand_decode_order`] (UTF-8, terminator, `ts` range, length).
+#[inline]
+pub fn naive_decode_order(b: &[u8]) -> Result<OrderKey, HandError> {
+    let (id, rest) = b.split_first_chunk::<8>().ok_or(HandError)?;
+    let end = rest.iter().position(|&x| x == 0).ok_or(HandError)?;
+    let region = std::str::from_utf8(&rest[..end]).map_err(|_| HandError)?;
+    let rest = &rest[end + 1..];
+    let (ts, rest) = rest.split_first_chunk::<8>().ok_or(HandError)?;
+    let stored = i64::from_be_bytes(*ts);
+    if stored < 0 {
+        return Err(HandError);
+    }
+    let (no, rest) = rest.split_first_chunk::<4>().ok_or(HandError)?;
+    if !rest.is_empty() {
+        return Err(HandError);
+    }
+    Ok(OrderKey {
+        seller_id: u64::from_be_bytes(*id),
+        region: region.to_owned(),
+        ts: i64::MAX - stored,
+        order_no: u32::from_be_bytes(*no),
+    })
+}
+
 #[inline]
 pub fn hand_len_order(k: &OrderKey) -> usize {
     8 + hand_sep_len(k.region.as_bytes()) + 8 + 4

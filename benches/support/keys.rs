@@ -50,3 +50,26 @@ pub fn order_key() -> OrderKey {
         order_no: ORDER_NO,
     }
 }
+
+/// The `OrderKey` cases: `eu-west-1` (9 bytes) and 64- and 256-byte regions (ASCII, nothing to
+/// escape), by case-name prefix.
+pub const ORDER_KEYS: [(&str, usize); 3] =
+    [("OrderKey", 9), ("OrderKey64", 64), ("OrderKey256", 256)];
+
+/// An `OrderKey` whose region has `len` bytes (`REGION` itself for 9), none of them `0x00`/`0x01`.
+pub fn order_key_len(len: usize) -> OrderKey {
+    let region = if len == REGION.len() {
+        REGION.to_owned()
+    } else {
+        let mut s = String::with_capacity(len + 10);
+        while s.len() < len {
+            s.push_str("eu-west-1/");
+        }
+        s.truncate(len);
+        s
+    };
+    OrderKey {
+        region,
+        ..order_key()
+    }
+}

@@ -12,17 +12,27 @@ use super::peers::*;
 pub fn verify() {
     let mut v = Vec::new();
 
+    for (name, len) in ORDER_KEYS {
+        let k = order_key_len(len);
+        assert_eq!(k.region.len(), len);
+        let rk = k.to_row_key().unwrap();
+        v.clear();
+        hand_encode_order(&k, &mut v).unwrap();
+        assert_eq!(
+            &rk[..],
+            &v[..],
+            "{name}: hand-written bytes == rowkey bytes"
+        );
+        assert_eq!(hand_len_order(&k), rk.len());
+        v.clear();
+        naive_encode_order(&k, &mut v).unwrap();
+        assert_eq!(&rk[..], &v[..], "{name}: naive bytes == rowkey bytes");
+        assert_eq!(naive_len_order(&k), rk.len());
+        assert_eq!(OrderKey::from_row_key(&rk).unwrap(), k);
+        assert_eq!(hand_decode_order(&rk).unwrap(), k);
+        assert_eq!(naive_decode_order(&rk).unwrap(), k);
+    }
     let k = order_key();
-    let rk = k.to_row_key().unwrap();
-    hand_encode_order(&k, &mut v).unwrap();
-    assert_eq!(
-        &rk[..],
-        &v[..],
-        "OrderKey: hand-written bytes == rowkey bytes"
-    );
-    assert_eq!(hand_len_order(&k), rk.len());
-    assert_eq!(OrderKey::from_row_key(&rk).unwrap(), k);
-    assert_eq!(hand_decode_order(&rk).unwrap(), k);
     // escaping: the slow paths agree too
     let esc = OrderKey {
         region: "a\0b\x01c".into(),
@@ -33,6 +43,9 @@ pub fn verify() {
     assert_eq!(&esc.to_row_key().unwrap()[..], &v[..]);
     assert_eq!(hand_len_order(&esc), v.len());
     assert_eq!(hand_decode_order(&v).unwrap(), esc);
+    let mut naive = Vec::new();
+    naive_encode_order(&esc, &mut naive).unwrap();
+    assert_ne!(naive, v, "naive code does not escape");
     assert!(hand_encode_order(
         &OrderKey {
             ts: -1,

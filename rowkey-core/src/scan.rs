@@ -193,6 +193,22 @@ impl ScanRanges {
         }
     }
 
+    /// One range known to be non-empty (crate-internal builders).
+    #[inline]
+    pub(crate) fn one_nonempty(range: ScanRange) -> Self {
+        Self {
+            ranges: Ranges::One(range),
+        }
+    }
+
+    /// Ranges known to be non-empty, sorted and disjoint (crate-internal builders).
+    #[inline]
+    pub(crate) fn sorted_nonempty(ranges: Vec<ScanRange>) -> Self {
+        Self {
+            ranges: Ranges::Many(ranges),
+        }
+    }
+
     /// The ranges, in key order.
     pub fn iter(&self) -> core::slice::Iter<'_, ScanRange> {
         self.as_slice().iter()
@@ -700,8 +716,39 @@ impl ScanBuilder {
     }
 
     /// The ranges of everything that matches the fields fixed so far.
+    ///
+    /// The hot path (only equalities): each range is `[p, successor(p))` (`[p, p ++ 0x00)` for
+    /// a complete key) built straight from the prefix `p`, one allocation per range, the last
+    /// (or only) one in the builder's own buffer; the ranges are non-empty and in salt order by
+    /// construction.
     #[inline]
     pub fn ranges(self) -> ScanRanges {
+        if self.impossible {
+            return ScanRanges::default();
+        }
+        if self.buckets.is_none() {
+            let width = self.salt.width();
+            let complete = self.complete;
+            let mut buf = self.buf;
+            let n = match (self.salt, self.salt_value) {
+                (SaltSpec::None, _) => return ScanRanges::one_nonempty(prefix_in(buf, complete)),
+                (_, Some(salt)) => {
+                    put_salt_bytes(&mut buf, salt, width);
+                    return ScanRanges::one_nonempty(prefix_in(buf, complete));
+                }
+                (salt, None) => salt.buckets(),
+            };
+            let mut out = Vec::with_capacity(n as usize);
+            for salt in 0..n.saturating_sub(1) {
+                put_salt_bytes(&mut buf, salt, width);
+                let mut r = Vec::with_capacity(2 * buf.len() + usize::from(complete));
+                r.extend_from_slice(&buf);
+                out.push(prefix_in(r, complete));
+            }
+            put_salt_bytes(&mut buf, n.saturating_sub(1), width);
+            out.push(prefix_in(buf, complete));
+            return ScanRanges::sorted_nonempty(out);
+        }
         let part = if self.complete {
             (Lower::Prefix, Upper::AtZero)
         } else {
@@ -814,6 +861,21 @@ fn put_salt_bytes(head: &mut [u8], salt: u32, width: usize) {
     if let (Some(dst), Some(src)) = (head.get_mut(..width), bytes.get(..width)) {
         dst.copy_from_slice(src);
     }
+}
+
+/// `[p, successor(p))`, or `[p, p ++ 0x00)` when `exact` (the range of the one key `p`), built
+/// in `buf` holding `p`. Never empty.
+#[inline]
+fn prefix_in(mut buf: Vec<u8>, exact: bool) -> ScanRange {
+    let n = buf.len();
+    buf.extend_from_within(..);
+    let bounded = if exact {
+        buf.push(0);
+        true
+    } else {
+        successor_in_place(&mut buf, n)
+    };
+    ScanRange::from_parts(buf, n, bounded)
 }
 
 /// One range from `buf` (holding the fixed prefix) and a part, reusing `buf`; `None` if it is

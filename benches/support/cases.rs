@@ -9,6 +9,7 @@ use super::hand::*;
 use super::inputs::*;
 use super::keys::*;
 use super::peers::*;
+use super::reads;
 
 /// One measured routine: `run(iters)` calls it `iters` times and returns the elapsed time.
 pub struct Case {
@@ -401,6 +402,24 @@ pub fn cases() -> Vec<Case> {
     case(out, "merge16", "16x1000/collect_sort_unstable", move || {
         collect_sort(black_box(&s), false).len()
     });
+    // ---- reads end to end over redb (16-bucket fan-out of the whole table)
+    let db = std::rc::Rc::new(reads::read_db());
+    for (id, f) in [
+        ("redb16/raw", reads::raw as fn(&_, &_) -> usize),
+        ("redb16/typed_unmerged", reads::typed_unmerged),
+        ("redb16/raw_interleaved", reads::raw_interleaved),
+        ("redb16/typed_merged", |db: &_, r: &_| {
+            reads::typed_merged(db, r, None)
+        }),
+        ("redb16/typed_merged_buffered", reads::typed_merged_buffered),
+    ] {
+        let db = db.clone();
+        let ranges = reads::read_ranges();
+        case(out, "read", id, move || f(&db, black_box(&ranges)));
+    }
+    for c in out.iter_mut().filter(|c| c.group == "read") {
+        c.elements = reads::READ_ROWS as u64;
+    }
     for c in out.iter_mut().filter(|c| c.group == "merge16") {
         c.elements = MERGE_KEYS as u64;
     }

@@ -8,6 +8,7 @@
 //! | [`hand`] | hand-written `BufMut` code producing the same bytes |
 //! | [`peers`] | storekey, memcomparable, ordcode on the equivalent structs |
 //! | [`inputs`] | merge streams and hotspot keys |
+//! | [`reads`] | reads end to end over redb: raw iterator vs typed merged read |
 //! | [`verify`] | asserts the baselines produce rowkey's bytes before anything is timed |
 //! | [`cases`] | every measured routine, once, as a timed loop |
 //! | [`table`] | the ratio table and the reading of criterion's estimates |
@@ -20,6 +21,7 @@ pub mod hand;
 pub mod inputs;
 pub mod keys;
 pub mod peers;
+pub mod reads;
 pub mod table;
 pub mod verify;
 

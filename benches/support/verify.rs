@@ -6,6 +6,7 @@ use super::hand::*;
 use super::inputs::*;
 use super::keys::*;
 use super::peers::*;
+use super::reads::verify_reads;
 
 /// Asserts that the hand-written code produces exactly rowkey's bytes and decodes them back,
 /// that the scan ranges are identical, that the peers round-trip and that merge == sort.
@@ -32,7 +33,6 @@ pub fn verify() {
         assert_eq!(hand_decode_order(&rk).unwrap(), k);
         assert_eq!(naive_decode_order(&rk).unwrap(), k);
     }
-    let k = order_key();
     // escaping: the slow paths agree too
     let esc = OrderKey {
         region: "a\0b\x01c".into(),
@@ -161,6 +161,9 @@ pub fn verify() {
     assert_eq!(memcomparable::from_slice::<PeerSimple>(&v).unwrap(), p);
     ordcode_into(&p, &mut v);
     assert_eq!(ordcode::de_from_bytes_asc::<_, PeerSimple>(&v).unwrap(), p);
+
+    // reads over redb: every row, the merged one in order
+    verify_reads();
 
     // merge == sort
     let streams = merge_streams();

@@ -1,4 +1,4 @@
-//! Quick performance report for issue 5 (well under a minute in release):
+//! Quick performance report for issues 5 and 14 (well under a minute in release):
 //!
 //! ```sh
 //! cargo run --release --example perf_report                 # measure, print the ratio table
@@ -58,7 +58,7 @@ fn opts() -> Opts {
             "-h" | "--help" => {
                 println!(
                     "perf_report [--rounds N] [--batch-ms MS] [--filter SUBSTRING]... [--criterion [DIR]]\n\
-                     Measures the cases of benches/compare.rs and prints the ratio table of issue 5;\n\
+                     Measures the cases of benches/compare.rs and prints the ratio table of issues 5 and 14;\n\
                      --criterion prints the table of the last `cargo bench --bench compare` run instead."
                 );
                 std::process::exit(0);

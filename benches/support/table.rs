@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::inputs::{HOTSPOT_KEYS, MERGE_KEYS};
+use super::reads::READ_ROWS;
 
 /// Median ns per call, by `group/id`.
 pub type Results = BTreeMap<String, f64>;
@@ -166,7 +167,10 @@ pub fn table(r: &Results) -> String {
 
     // Derived targets
     let _ = writeln!(out);
-    let _ = writeln!(out, "| target (issue 5) | measured | limit | met? |");
+    let _ = writeln!(
+        out,
+        "| derived target (issue 5) | measured | limit | met? |"
+    );
     let _ = writeln!(out, "|---|---|---|---|");
     let enc = |k: &str| g("encode_into", &format!("{k}/rowkey"));
     let dec = |k: &str| g("from_row_key", &format!("{k}/rowkey"));
@@ -305,6 +309,33 @@ pub fn table(r: &Results) -> String {
                 ns(Some(v)),
                 HOTSPOT_KEYS as f64 / v * 1e3,
                 v / HOTSPOT_KEYS as f64
+            );
+        }
+    }
+
+    let raw = g("read", "redb16/raw");
+    for (id, note) in [
+        ("raw", "redb's iterator, range after range"),
+        ("raw_interleaved", "redb's iterators, 16 open, read in turn"),
+        ("typed_unmerged", "+ `from_row_key` per key"),
+        (
+            "typed_merged",
+            "+ `merge` into logical order (the typed merged read)",
+        ),
+        (
+            "typed_merged_buffered",
+            "each range copied into owned rows first, then merged",
+        ),
+    ] {
+        if let Some(v) = g("read", &format!("redb16/{id}")) {
+            let rel = raw
+                .map(|r| format!("; {:.2}× raw", v / r))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "| read redb16/{id} | {} | {:.1} ns/row{rel}; {note} |",
+                ns(Some(v)),
+                v / READ_ROWS as f64
             );
         }
     }

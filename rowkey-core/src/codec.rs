@@ -1016,8 +1016,8 @@ pub mod content {
 
     /// Index of the first byte `b` of `c` with `b ^ mask` in `{0x00, 0x01}`.
     ///
-    /// Short content is read as one or two overlapping words (no byte loop, no tail loop);
-    /// longer content in blocks of 32 bytes tested with one branch each (a byte-wise OR the
+    /// Short content (up to 32 bytes) is read as two or four overlapping words (no byte
+    /// loop, no tail loop); longer content in blocks of 32 bytes tested with one branch each (a byte-wise OR the
     /// compiler turns into vector compares), the exact position then taken from little-endian
     /// words (the lowest flag is the first such byte), the last partial word read overlapping
     /// its predecessor.
@@ -1042,6 +1042,24 @@ pub mod content {
                 });
             }
             return c.iter().position(|&b| (b ^ mask) <= 1);
+        }
+        if n <= 32 {
+            // 8..=32 bytes: words at 0 and 8 (when n > 16), then n - 16 and n - 8, in this
+            // order (each overlapping bytes already found clean); no loop
+            let word = |at_: usize| {
+                c.get(at_..)
+                    .and_then(<[u8]>::first_chunk::<8>)
+                    .map_or(0, |w| flags(u64::from_le_bytes(*w)))
+            };
+            let (offsets, k) = if n <= 16 {
+                ([0, n - 8, 0, 0], 2)
+            } else {
+                ([0, 8, n - 16, n - 8], 4)
+            };
+            return offsets.into_iter().take(k).find_map(|o| {
+                let f = word(o);
+                (f != 0).then(|| o + at(f))
+            });
         }
         let (blocks, rest) = c.as_chunks::<32>();
         if let Some(k) = first_low_block(blocks, mask) {

@@ -939,7 +939,7 @@ impl AsContent for Bytes {
 }
 
 impl<'de> FromContent<'de> for String {
-    #[inline]
+    #[inline(always)]
     fn from_content(c: Cow<'de, [u8]>) -> Result<Self, DecodeErrorKind> {
         match c {
             Cow::Borrowed(b) => core::str::from_utf8(b)
@@ -998,7 +998,8 @@ pub mod content {
     // The search for bytes to escape, a word (8 bytes) at a time: every escaping routine
     // below spends its time here, so content without `0x00`/`0x01` costs one fast pass.
 
-    /// From this many bytes on, the AVX2 build of the block loops is used (when the CPU has it).
+    /// From this many bytes on, the AVX2/AVX-512 builds of the block loops are used (when the
+    /// CPU has them): below, the call and the feature check cost more than they save.
     const AVX2_FROM: usize = 128;
     const LO7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     const HI: u64 = 0x8080_8080_8080_8080;
@@ -1093,7 +1094,7 @@ pub mod content {
     }
 
     /// Index of the first block holding a byte `b` with `b ^ mask` in `{0x00, 0x01}`: with
-    /// AVX2 when the CPU has it and there are two blocks or more (one 32-byte compare per
+    /// AVX2 when the CPU has it and there are `AVX2_FROM` bytes or more (one 32-byte compare per
     /// block instead of two 16-byte ones).
     #[inline(always)]
     fn first_low_block(blocks: &[[u8; 32]], mask: u8) -> Option<usize> {
@@ -1139,11 +1140,18 @@ pub mod content {
     /// Ascending content of 8 bytes or more is copied and tested in one pass
     /// ([`put_plain`]); the search runs separately only when that finds a byte to escape, the
     /// content is shorter or descending, or the buffer has no room in its current chunk.
-    #[inline]
+    #[inline(always)]
     pub fn put_escaped<B: BufMut>(c: &[u8], buf: &mut B, mask: u8) {
         if mask == 0 && c.len() >= 8 && put_plain(c, buf) {
             return;
         }
+        put_escaped_search(c, buf, mask);
+    }
+
+    /// [`put_escaped`] by searching first (short or descending content, or a byte to escape
+    /// found by the one-pass copy): out of line, so that the inlined fast path stays small.
+    #[inline(never)]
+    fn put_escaped_search<B: BufMut>(c: &[u8], buf: &mut B, mask: u8) {
         match find_low(c, 0) {
             None => put_masked(buf, c, mask),
             Some(i) => put_escaped_from(c, i, buf, mask),
@@ -1175,19 +1183,26 @@ pub mod content {
 
     /// Copy `src` into `dst` (same length, 8 or more) and tell whether no byte is
     /// `0x00`/`0x01`. Up to 32 bytes: words, the last one overlapping its predecessor; longer:
-    /// blocks of 32 bytes (a copy and a byte-wise test the compiler vectorizes, with AVX2 when
-    /// the CPU has it and there are two blocks or more), the last one overlapping.
+    /// blocks (a copy and a byte-wise test the compiler vectorizes), the last one overlapping:
+    /// 32 bytes (SSE2), or from `AVX2_FROM` bytes on 64 bytes with AVX-512BW or 32 with AVX2
+    /// when the CPU has them.
     #[inline(always)]
     fn copy_plain(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> bool {
         if src.len() <= 32 {
             return copy_plain_words(src, dst);
         }
         #[cfg(target_arch = "x86_64")]
-        if src.len() >= AVX2_FROM && std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2, checked just above.
-            return unsafe { copy_plain_blocks_avx2(src, dst) };
+        if src.len() >= AVX2_FROM {
+            if std::is_x86_feature_detected!("avx512bw") {
+                // SAFETY: the CPU supports AVX-512BW, checked just above.
+                return unsafe { copy_plain_blocks_avx512(src, dst) };
+            }
+            if std::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU supports AVX2, checked just above.
+                return unsafe { copy_plain_blocks_avx2(src, dst) };
+            }
         }
-        copy_plain_blocks(src, dst)
+        copy_plain_blocks::<32>(src, dst)
     }
 
     /// 8..=32 bytes: two (up to 16 bytes) or four words, the last ones overlapping their
@@ -1226,21 +1241,23 @@ pub mod content {
         flags == 0
     }
 
+    /// Blocks of `N` bytes: each copied whole and tested byte-wise (a loop the compiler turns
+    /// into vector compares), the last one overlapping its predecessor.
     #[inline(always)]
-    fn copy_plain_blocks(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> bool {
-        let block = |d: &mut [MaybeUninit<u8>; 32], s: &[u8; 32]| {
+    fn copy_plain_blocks<const N: usize>(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> bool {
+        let block = |d: &mut [MaybeUninit<u8>; N], s: &[u8; N]| {
             let v = *s;
             put_array(d, &v);
             v.iter().fold(0u8, |a, &x| a | u8::from(x <= 1))
         };
         let mut low = 0u8;
-        let (sb, tail) = src.as_chunks::<32>();
-        let (db, _) = dst.as_chunks_mut::<32>();
+        let (sb, tail) = src.as_chunks::<N>();
+        let (db, _) = dst.as_chunks_mut::<N>();
         for (d, s) in db.iter_mut().zip(sb) {
             low |= block(d, s);
         }
         if !tail.is_empty() {
-            if let (Some(d), Some(s)) = (dst.last_chunk_mut::<32>(), src.last_chunk::<32>()) {
+            if let (Some(d), Some(s)) = (dst.last_chunk_mut::<N>(), src.last_chunk::<N>()) {
                 low |= block(d, s);
             }
         }
@@ -1259,7 +1276,14 @@ pub mod content {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn copy_plain_blocks_avx2(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> bool {
-        copy_plain_blocks(src, dst)
+        copy_plain_blocks::<32>(src, dst)
+    }
+
+    /// [`copy_plain_blocks`] compiled for AVX-512BW, in 64-byte blocks (the same portable code).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512bw")]
+    fn copy_plain_blocks_avx512(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> bool {
+        copy_plain_blocks::<64>(src, dst)
     }
 
     /// [`put_escaped`] once the first byte to escape, at `i`, is known.
@@ -1286,7 +1310,7 @@ pub mod content {
     }
 
     /// Read escaped content up to and including its `0x00` terminator.
-    #[inline]
+    #[inline(always)]
     pub fn get_escaped(input: &[u8], mask: u8) -> Result<(Cow<'_, [u8]>, usize), DecodeError> {
         let Some(i) = find_low(input, mask) else {
             return Err(DecodeError::new(
@@ -1839,7 +1863,8 @@ pub fn get_salt(input: &[u8], width: usize, mask: u8) -> Result<u32, DecodeError
 mod tests {
     use super::*;
 
-    /// The word-at-a-time escape search against the obvious byte loop: every length up to 100,
+    /// The word-at-a-time escape search against the obvious byte loop: every length up to 100
+    /// and longer ones through the AVX2/AVX-512 paths,
     /// every position of a byte to find (each of the four bytes near the flagged range), both
     /// masks, over pseudo-random filler; and the escaping built on it against a reference.
     #[test]
@@ -1862,7 +1887,9 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        for len in 0..100usize {
+        // every short length, and lengths around the SIMD block sizes and thresholds
+        let lens = (0..100usize).chain([127, 128, 129, 160, 191, 192, 255, 256, 257, 300, 513]);
+        for len in lens {
             for mask in [0u8, 0xFF] {
                 // filler that is never flagged (bytes 2..=0xFD, masked or not), then one byte
                 // to find at each position, then random content with several
@@ -1886,17 +1913,17 @@ mod tests {
                     let e = reference_escape(&c, mask);
                     assert_eq!(content::escaped_len(&c), e.len());
                     // a growing buffer (first chunk: 64 bytes), an exact one, a roomy one
-                    for cap in [0, e.len(), 512] {
+                    for cap in [0, e.len(), 2048] {
                         let mut got = Vec::with_capacity(cap);
                         content::put_escaped(&c, &mut got, mask);
                         got.push(mask);
                         assert_eq!(got, e, "{len} {mask} {cap}");
                     }
-                    let mut arr = [0u8; 300];
+                    let mut arr = [0u8; 1100];
                     let mut w = &mut arr[..];
                     content::put_escaped(&c, &mut w, mask);
                     let left = w.len();
-                    assert_eq!(&arr[..300 - left], &e[..e.len() - 1]);
+                    assert_eq!(&arr[..1100 - left], &e[..e.len() - 1]);
                     let mut tailed = e.clone();
                     tailed.extend_from_slice(&[7, 0, 1]);
                     let (back, used) = content::get_escaped(&tailed, mask).unwrap();

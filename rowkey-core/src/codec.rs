@@ -1103,18 +1103,29 @@ pub mod content {
             // SAFETY: the CPU supports AVX2, checked just above.
             return unsafe { first_low_block_avx2(blocks, mask) };
         }
-        blocks.iter().position(|b| block_low(b, mask))
+        first_low_block_portable(blocks, mask)
+    }
+
+    /// The loop of [`first_low_block`] (a plain loop: `Iterator::position` may stay a call).
+    #[inline(always)]
+    fn first_low_block_portable(blocks: &[[u8; 32]], mask: u8) -> Option<usize> {
+        for (k, b) in blocks.iter().enumerate() {
+            if block_low(b, mask) {
+                return Some(k);
+            }
+        }
+        None
     }
 
     /// [`first_low_block`] compiled for AVX2 (the same portable code).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn first_low_block_avx2(blocks: &[[u8; 32]], mask: u8) -> Option<usize> {
-        blocks.iter().position(|b| block_low(b, mask))
+        first_low_block_portable(blocks, mask)
     }
 
     /// Number of bytes `0x00`/`0x01` in `c` (each costs one escape byte).
-    #[inline]
+    #[inline(always)]
     pub fn escapes(c: &[u8]) -> usize {
         match find_low(c, 0) {
             None => 0,
@@ -1130,7 +1141,7 @@ pub mod content {
     }
 
     /// Escaped length of `c`, terminator included.
-    #[inline]
+    #[inline(always)]
     pub fn escaped_len(c: &[u8]) -> usize {
         c.len() + escapes(c) + 1
     }

@@ -1149,7 +1149,7 @@ pub mod content {
     /// Write `c` escaped (`0x00` → `0x01 0x00`, `0x01` → `0x01 0x01`), without terminator.
     ///
     /// Ascending content of 8 bytes or more is copied and tested in one pass
-    /// ([`put_plain`]); the search runs separately only when that finds a byte to escape, the
+    /// (`put_plain`); the search runs separately only when that finds a byte to escape, the
     /// content is shorter or descending, or the buffer has no room in its current chunk.
     #[inline(always)]
     pub fn put_escaped<B: BufMut>(c: &[u8], buf: &mut B, mask: u8) {

@@ -1127,10 +1127,64 @@ pub mod content {
     /// Number of bytes `0x00`/`0x01` in `c` (each costs one escape byte).
     #[inline(always)]
     pub fn escapes(c: &[u8]) -> usize {
-        match find_low(c, 0) {
-            None => 0,
-            Some(i) => escapes_from(c.get(i..).unwrap_or_default()),
+        if any_low(c) {
+            escapes_from(c)
+        } else {
+            0
         }
+    }
+
+    /// Whether `c` holds a `0x00`/`0x01`: [`find_low`] without the position, so without a
+    /// branch per word or block (an OR of all the flags, tested once).
+    #[inline(always)]
+    fn any_low(c: &[u8]) -> bool {
+        let word = |w: &[u8; 8]| low_flags(u64::from_ne_bytes(*w));
+        let n = c.len();
+        if n < 8 {
+            return find_low(c, 0).is_some();
+        }
+        if n <= 32 {
+            // words at 0, n - 8 and, beyond 16 bytes, 8 and n - 16
+            let at = |o: usize| {
+                c.get(o..)
+                    .and_then(<[u8]>::first_chunk::<8>)
+                    .map_or(0, word)
+            };
+            let mut f = at(0) | at(n - 8);
+            if n > 16 {
+                f |= at(8) | at(n - 16);
+            }
+            return f != 0;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if n >= AVX2_FROM && std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2, checked just above.
+            return unsafe { any_low_blocks_avx2(c) };
+        }
+        any_low_blocks(c)
+    }
+
+    /// [`any_low`] over 32-byte blocks (more than 32 bytes), the last one overlapping.
+    #[inline(always)]
+    fn any_low_blocks(c: &[u8]) -> bool {
+        let (blocks, tail) = c.as_chunks::<32>();
+        let mut low = 0u8;
+        for b in blocks {
+            low |= u8::from(block_low(b, 0));
+        }
+        if !tail.is_empty() {
+            if let Some(b) = c.last_chunk::<32>() {
+                low |= u8::from(block_low(b, 0));
+            }
+        }
+        low != 0
+    }
+
+    /// [`any_low_blocks`] compiled for AVX2 (the same portable code).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn any_low_blocks_avx2(c: &[u8]) -> bool {
+        any_low_blocks(c)
     }
 
     /// The count of [`escapes`] once one is known to exist (rare: out of line).

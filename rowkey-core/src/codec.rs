@@ -1165,8 +1165,13 @@ pub mod content {
     }
 
     /// [`any_low`] over 32-byte blocks (more than 32 bytes), the last one overlapping.
-    #[inline(always)]
+    #[inline(never)]
     fn any_low_blocks(c: &[u8]) -> bool {
+        any_low_blocks_inline(c)
+    }
+
+    #[inline(always)]
+    fn any_low_blocks_inline(c: &[u8]) -> bool {
         let (blocks, tail) = c.as_chunks::<32>();
         let mut low = 0u8;
         for b in blocks {
@@ -1184,7 +1189,7 @@ pub mod content {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn any_low_blocks_avx2(c: &[u8]) -> bool {
-        any_low_blocks(c)
+        any_low_blocks_inline(c)
     }
 
     /// The count of [`escapes`] once one is known to exist (rare: out of line).

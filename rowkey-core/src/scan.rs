@@ -738,14 +738,17 @@ impl ScanBuilder {
                 }
                 (salt, None) => salt.buckets(),
             };
+            if n == 0 {
+                return ScanRanges::default();
+            }
             let mut out = Vec::with_capacity(n as usize);
-            for salt in 0..n.saturating_sub(1) {
+            for salt in 0..n - 1 {
                 put_salt_bytes(&mut buf, salt, width);
                 let mut r = Vec::with_capacity(2 * buf.len() + usize::from(complete));
                 r.extend_from_slice(&buf);
                 out.push(prefix_in(r, complete));
             }
-            put_salt_bytes(&mut buf, n.saturating_sub(1), width);
+            put_salt_bytes(&mut buf, n - 1, width);
             out.push(prefix_in(buf, complete));
             return ScanRanges::sorted_nonempty(out);
         }

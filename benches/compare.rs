@@ -1,16 +1,19 @@
-//! Issue 5, measured side by side: `#[derive(RowKey)]` against hand-written `bytes::BufMut` code
-//! producing the same bytes, and against storekey 0.11, memcomparable 0.2 and ordcode 0.2 on the
-//! equivalent struct; the k-way merge against collect-and-sort; hotspot analysis throughput.
+//! Issues 5 and 14, measured side by side: `#[derive(RowKey)]` against hand-written
+//! `bytes::BufMut` code (naive code that does not escape, and code producing exactly rowkey's
+//! bytes), against storekey 0.11, memcomparable 0.2 and ordcode 0.2 on the equivalent struct;
+//! scan ranges against hand-written ones; a typed merged read over redb against redb's own
+//! iterator; the k-way merge against collect-and-sort; hotspot analysis throughput.
 //!
 //! ```sh
-//! CARGO_TARGET_DIR=/work/target-bench cargo bench --bench compare          # full (criterion)
-//! CARGO_TARGET_DIR=/work/target-bench cargo run --release --example perf_report   # quick
+//! cargo bench --bench compare                       # full (criterion)
+//! cargo run --release --example perf_report         # quick, interleaved
 //! ```
 //!
-//! Every measured routine is defined once, in `support::cases` (benches/support/), as a timed loop
-//! (`fn(iters) -> Duration`): criterion runs it through `iter_custom`, the quick `perf_report`
-//! example (which includes this file) runs it interleaved. Both print the same ratio table
-//! ([`support::table`]); after a criterion run it is built from criterion's own estimates.
+//! Every measured routine is defined once, in `support::cases` (`benches/support/`), as a timed
+//! loop (`fn(iters) -> Duration`): criterion runs it through `iter_custom`, the quick
+//! `perf_report` example (which uses the same `benches/support` module) runs it interleaved.
+//! Both print the same ratio table (`support::table`); after a criterion run it is built from
+//! criterion's own estimates.
 
 use std::time::Duration;
 

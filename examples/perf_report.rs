@@ -7,11 +7,11 @@
 //! cargo run --release --example perf_report -- --criterion [DIR]  # the table of a criterion run
 //! ```
 //!
-//! It measures exactly the routines of `benches/compare.rs` (its `benches/support` module): every case is
-//! calibrated to a batch of about `--batch-ms` milliseconds, then all cases are timed in turn,
-//! round after round (interleaved, so that frequency or load changes hit every case alike),
-//! and the median ns per call over the rounds goes into the same table the criterion run
-//! prints.
+//! It measures exactly the routines of `benches/compare.rs` (both use `benches/support/`): every
+//! case is calibrated to a batch of about `--batch-ms` milliseconds, then all cases are timed in
+//! turn, round after round (interleaved, so that frequency or load changes hit every case
+//! alike), and the median ns per call over the rounds goes into the same table the criterion
+//! run prints.
 
 use std::time::{Duration, Instant};
 

@@ -5,7 +5,7 @@
 //! | module | what |
 //! |---|---|
 //! | [`keys`] | the derived keys and the values the cases use |
-//! | [`hand`] | hand-written `BufMut` code producing the same bytes |
+//! | [`hand`] | hand-written `BufMut` code: naive (no escaping) and escaping (the same bytes) |
 //! | [`peers`] | storekey, memcomparable, ordcode on the equivalent structs |
 //! | [`inputs`] | merge streams and hotspot keys |
 //! | [`reads`] | reads end to end over redb: raw iterator vs typed merged read |

@@ -1,4 +1,4 @@
-//! Quick performance report for issue 5 (well under a minute in release):
+//! Quick performance report for issues 5 and 14 (well under a minute in release):
 //!
 //! ```sh
 //! cargo run --release --example perf_report                 # measure, print the ratio table
@@ -7,19 +7,17 @@
 //! cargo run --release --example perf_report -- --criterion [DIR]  # the table of a criterion run
 //! ```
 //!
-//! It measures exactly the routines of `benches/compare.rs` (included below): every case is
-//! calibrated to a batch of about `--batch-ms` milliseconds, then all cases are timed in turn,
-//! round after round (interleaved, so that frequency or load changes hit every case alike),
-//! and the median ns per call over the rounds goes into the same table the criterion run
-//! prints.
+//! It measures exactly the routines of `benches/compare.rs` (both use `benches/support/`): every
+//! case is calibrated to a batch of about `--batch-ms` milliseconds, then all cases are timed in
+//! turn, round after round (interleaved, so that frequency or load changes hit every case
+//! alike), and the median ns per call over the rounds goes into the same table the criterion
+//! run prints.
 
 use std::time::{Duration, Instant};
 
-#[allow(dead_code)]
-#[path = "../benches/compare.rs"]
-mod compare;
-
-use compare::shared;
+// The bench's support module (keys, baselines, cases, table), not the bench itself.
+#[path = "../benches/support/mod.rs"]
+mod shared;
 
 struct Opts {
     rounds: usize,
@@ -60,7 +58,7 @@ fn opts() -> Opts {
             "-h" | "--help" => {
                 println!(
                     "perf_report [--rounds N] [--batch-ms MS] [--filter SUBSTRING]... [--criterion [DIR]]\n\
-                     Measures the cases of benches/compare.rs and prints the ratio table of issue 5;\n\
+                     Measures the cases of benches/compare.rs and prints the ratio table of issues 5 and 14;\n\
                      --criterion prints the table of the last `cargo bench --bench compare` run instead."
                 );
                 std::process::exit(0);

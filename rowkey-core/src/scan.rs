@@ -234,6 +234,24 @@ impl ScanRanges {
         self
     }
 
+    /// One range known to be non-empty (crate-internal builders).
+    #[inline]
+    pub(crate) fn one_nonempty(range: ScanRange) -> Self {
+        Self {
+            ranges: Ranges::One(range),
+            salt_end: 0,
+        }
+    }
+
+    /// Ranges known to be non-empty, sorted and disjoint (crate-internal builders).
+    #[inline]
+    pub(crate) fn sorted_nonempty(ranges: Vec<ScanRange>) -> Self {
+        Self {
+            ranges: Ranges::Many(ranges),
+            salt_end: 0,
+        }
+    }
+
     /// The ranges, in key order.
     pub fn iter(&self) -> core::slice::Iter<'_, ScanRange> {
         self.as_slice().iter()
@@ -739,8 +757,45 @@ impl ScanBuilder {
     }
 
     /// The ranges of everything that matches the fields fixed so far.
+    ///
+    /// The hot path (only equalities): each range is `[p, successor(p))` (`[p, p ++ 0x00)` for
+    /// a complete key) built straight from the prefix `p`, one allocation per range, the last
+    /// (or only) one in the builder's own buffer; the ranges are non-empty and in salt order by
+    /// construction.
     #[inline]
     pub fn ranges(self) -> ScanRanges {
+        if self.impossible {
+            return ScanRanges::default();
+        }
+        if self.buckets.is_none() {
+            let width = self.salt.map_or(0, |s| s.width);
+            let (at, end) = (self.salt_at, self.salt_at + width);
+            let complete = self.complete;
+            let mut buf = self.buf;
+            let n = match (self.salt, self.salt_value) {
+                (None, _) => {
+                    return ScanRanges::one_nonempty(prefix_in(buf, complete)).with_salt_end(end)
+                }
+                (Some(_), Some(salt)) => {
+                    salt::write_at(buf.get_mut(at..).unwrap_or_default(), salt, width);
+                    return ScanRanges::one_nonempty(prefix_in(buf, complete)).with_salt_end(end);
+                }
+                (Some(s), None) => s.buckets,
+            };
+            if n == 0 {
+                return ScanRanges::default();
+            }
+            let mut out = Vec::with_capacity(n as usize);
+            for salt in 0..n - 1 {
+                salt::write_at(buf.get_mut(at..).unwrap_or_default(), salt, width);
+                let mut r = Vec::with_capacity(2 * buf.len() + usize::from(complete));
+                r.extend_from_slice(&buf);
+                out.push(prefix_in(r, complete));
+            }
+            salt::write_at(buf.get_mut(at..).unwrap_or_default(), n - 1, width);
+            out.push(prefix_in(buf, complete));
+            return ScanRanges::sorted_nonempty(out).with_salt_end(end);
+        }
         let part = if self.complete {
             (Lower::Prefix, Upper::AtZero)
         } else {
@@ -842,6 +897,21 @@ impl Scan {
         }
         ScanRanges::new(out).with_salt_end(salt_end)
     }
+}
+
+/// `[p, successor(p))`, or `[p, p ++ 0x00)` when `exact` (the range of the one key `p`), built
+/// in `buf` holding `p`. Never empty.
+#[inline]
+fn prefix_in(mut buf: Vec<u8>, exact: bool) -> ScanRange {
+    let n = buf.len();
+    buf.extend_from_within(..);
+    let bounded = if exact {
+        buf.push(0);
+        true
+    } else {
+        successor_in_place(&mut buf, n)
+    };
+    ScanRange::from_parts(buf, n, bounded)
 }
 
 /// One range from `buf` (holding the fixed prefix) and a part, reusing `buf`; `None` if it is

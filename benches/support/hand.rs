@@ -1,0 +1,301 @@
+//! Hand-written baselines: `bytes::BufMut` big-endian puts, the same escaping, the same checks.
+
+use bytes::{BufMut, Bytes};
+use rowkey::ScanRange;
+
+use super::keys::*;
+
+/// Error of the hand-written codecs (what careful hand-written code returns: no payload).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HandError;
+
+pub const FLIP: u64 = 1 << 63;
+pub const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// `0x00 -> 0x01 0x00`, `0x01 -> 0x01 0x01`, then the `0x00` terminator.
+#[inline]
+pub fn hand_put_sep<B: BufMut>(c: &[u8], buf: &mut B) {
+    let mut rest = c;
+    while let Some(i) = rest.iter().position(|&b| b <= 1) {
+        buf.put_slice(&rest[..i]);
+        buf.put_slice(&[1, rest[i]]);
+        rest = &rest[i + 1..];
+    }
+    buf.put_slice(rest);
+    buf.put_u8(0);
+}
+
+#[inline]
+pub fn hand_sep_len(c: &[u8]) -> usize {
+    c.len() + c.iter().filter(|&&b| b <= 1).count() + 1
+}
+
+/// Escaped content up to its terminator: the string and the bytes used.
+#[inline]
+pub fn hand_get_sep(b: &[u8]) -> Result<(String, usize), HandError> {
+    let i = b.iter().position(|&x| x <= 1).ok_or(HandError)?;
+    if b[i] == 0 {
+        let s = std::str::from_utf8(&b[..i]).map_err(|_| HandError)?;
+        return Ok((s.to_owned(), i + 1));
+    }
+    let mut out = b[..i].to_vec();
+    let mut pos = i;
+    loop {
+        match b.get(pos) {
+            None => return Err(HandError),
+            Some(0) => break,
+            Some(1) => match b.get(pos + 1) {
+                Some(&e @ (0 | 1)) => {
+                    out.push(e);
+                    pos += 2;
+                }
+                _ => return Err(HandError),
+            },
+            Some(&v) => {
+                out.push(v);
+                pos += 1;
+            }
+        }
+    }
+    String::from_utf8(out)
+        .map(|s| (s, pos + 1))
+        .map_err(|_| HandError)
+}
+
+#[inline]
+pub fn hand_encode_order<B: BufMut>(k: &OrderKey, buf: &mut B) -> Result<(), HandError> {
+    if k.ts < 0 {
+        return Err(HandError);
+    }
+    buf.put_u64(k.seller_id);
+    hand_put_sep(k.region.as_bytes(), buf);
+    buf.put_i64(i64::MAX - k.ts);
+    buf.put_u32(k.order_no);
+    Ok(())
+}
+
+/// Naive: what HBase users write (`Bytes.add(Bytes.toBytes(id), Bytes.toBytes(region), …)`):
+/// the same puts and checks, the region copied as is (no escaping) and its `0x00` terminator.
+/// The same bytes as rowkey's for a region without `0x00`/`0x01`, wrong bytes otherwise.
+#[inline]
+pub fn naive_encode_order<B: BufMut>(k: &OrderKey, buf: &mut B) -> Result<(), HandError> {
+    if k.ts < 0 {
+        return Err(HandError);
+    }
+    buf.put_u64(k.seller_id);
+    buf.put_slice(k.region.as_bytes());
+    buf.put_u8(0);
+    buf.put_i64(i64::MAX - k.ts);
+    buf.put_u32(k.order_no);
+    Ok(())
+}
+
+/// Naive length: no escape to count.
+#[inline]
+pub fn naive_len_order(k: &OrderKey) -> usize {
+    8 + k.region.len() + 1 + 8 + 4
+}
+
+/// Naive validating decode: the region is everything up to the first `0x00` (no unescaping),
+/// then the same checks as [`hand_decode_order`] (UTF-8, terminator, `ts` range, length).
+#[inline]
+pub fn naive_decode_order(b: &[u8]) -> Result<OrderKey, HandError> {
+    let (id, rest) = b.split_first_chunk::<8>().ok_or(HandError)?;
+    let end = rest.iter().position(|&x| x == 0).ok_or(HandError)?;
+    let region = std::str::from_utf8(&rest[..end]).map_err(|_| HandError)?;
+    let rest = &rest[end + 1..];
+    let (ts, rest) = rest.split_first_chunk::<8>().ok_or(HandError)?;
+    let stored = i64::from_be_bytes(*ts);
+    if stored < 0 {
+        return Err(HandError);
+    }
+    let (no, rest) = rest.split_first_chunk::<4>().ok_or(HandError)?;
+    if !rest.is_empty() {
+        return Err(HandError);
+    }
+    Ok(OrderKey {
+        seller_id: u64::from_be_bytes(*id),
+        region: region.to_owned(),
+        ts: i64::MAX - stored,
+        order_no: u32::from_be_bytes(*no),
+    })
+}
+
+#[inline]
+pub fn hand_len_order(k: &OrderKey) -> usize {
+    8 + hand_sep_len(k.region.as_bytes()) + 8 + 4
+}
+
+#[inline]
+pub fn hand_decode_order(b: &[u8]) -> Result<OrderKey, HandError> {
+    let (id, rest) = b.split_first_chunk::<8>().ok_or(HandError)?;
+    let (region, used) = hand_get_sep(rest)?;
+    let rest = &rest[used..];
+    let (ts, rest) = rest.split_first_chunk::<8>().ok_or(HandError)?;
+    let stored = i64::from_be_bytes(*ts);
+    if stored < 0 {
+        return Err(HandError);
+    }
+    let (no, rest) = rest.split_first_chunk::<4>().ok_or(HandError)?;
+    if !rest.is_empty() {
+        return Err(HandError);
+    }
+    Ok(OrderKey {
+        seller_id: u64::from_be_bytes(*id),
+        region,
+        ts: i64::MAX - stored,
+        order_no: u32::from_be_bytes(*no),
+    })
+}
+
+#[inline]
+pub fn hand_encode_simple<B: BufMut>(k: &Simple, buf: &mut B) {
+    buf.put_u64(k.user_id);
+    buf.put_u64(k.ts as u64 ^ FLIP);
+}
+
+#[inline]
+pub fn hand_decode_simple(b: &[u8]) -> Result<Simple, HandError> {
+    let b: &[u8; 16] = b.try_into().map_err(|_| HandError)?;
+    let (id, ts) = b.split_at(8);
+    Ok(Simple {
+        user_id: u64::from_be_bytes(id.try_into().map_err(|_| HandError)?),
+        ts: (u64::from_be_bytes(ts.try_into().map_err(|_| HandError)?) ^ FLIP) as i64,
+    })
+}
+
+/// Java `Arrays.hashCode(byte[])` over the signed bytes.
+#[inline]
+pub fn phoenix(bytes: &[u8]) -> i32 {
+    let mut h: i32 = 1;
+    for &b in bytes {
+        h = h.wrapping_mul(31).wrapping_add(i32::from(b as i8));
+    }
+    h
+}
+
+#[inline]
+pub fn salt16(id: &[u8; 8]) -> u8 {
+    (phoenix(id) % 16).unsigned_abs() as u8
+}
+
+#[inline]
+pub fn hand_encode_salted<B: BufMut>(k: &SimpleSalted, buf: &mut B) {
+    let id = k.user_id.to_be_bytes();
+    buf.put_u8(salt16(&id));
+    buf.put_slice(&id);
+    buf.put_u64(k.ts as u64 ^ FLIP);
+}
+
+#[inline]
+pub fn hand_decode_salted(b: &[u8]) -> Result<SimpleSalted, HandError> {
+    let b: &[u8; 17] = b.try_into().map_err(|_| HandError)?;
+    let (salt, rest) = b.split_first().ok_or(HandError)?;
+    let (id, ts) = rest.split_first_chunk::<8>().ok_or(HandError)?;
+    if *salt != salt16(id) {
+        return Err(HandError);
+    }
+    Ok(SimpleSalted {
+        user_id: u64::from_be_bytes(*id),
+        ts: (u64::from_be_bytes(ts.try_into().map_err(|_| HandError)?) ^ FLIP) as i64,
+    })
+}
+
+/// The first 4 lowercase hex characters of MD5 (`md5(id).substring(0, 4)`).
+#[inline]
+pub fn hex4(id: &[u8; 8]) -> [u8; 4] {
+    let d = rowkey::codec::md5(id);
+    [
+        HEX[usize::from(d[0] >> 4)],
+        HEX[usize::from(d[0] & 15)],
+        HEX[usize::from(d[1] >> 4)],
+        HEX[usize::from(d[1] & 15)],
+    ]
+}
+
+#[inline]
+pub fn hand_encode_hashed<B: BufMut>(k: &SimpleHashed, buf: &mut B) {
+    let id = k.user_id.to_be_bytes();
+    buf.put_slice(&hex4(&id));
+    buf.put_slice(&id);
+    buf.put_u64(k.ts as u64 ^ FLIP);
+}
+
+#[inline]
+pub fn hand_decode_hashed(b: &[u8]) -> Result<SimpleHashed, HandError> {
+    let b: &[u8; 20] = b.try_into().map_err(|_| HandError)?;
+    let (hp, rest) = b.split_first_chunk::<4>().ok_or(HandError)?;
+    let (id, ts) = rest.split_first_chunk::<8>().ok_or(HandError)?;
+    if *hp != hex4(id) {
+        return Err(HandError);
+    }
+    Ok(SimpleHashed {
+        user_id: u64::from_be_bytes(*id),
+        ts: (u64::from_be_bytes(ts.try_into().map_err(|_| HandError)?) ^ FLIP) as i64,
+    })
+}
+
+/// Exact-size `Vec`, encoded, as `Bytes` (what `to_row_key` does, by hand).
+#[inline]
+pub fn hand_bytes(len: usize, f: impl FnOnce(&mut Vec<u8>)) -> Bytes {
+    let mut v = Vec::with_capacity(len);
+    f(&mut v);
+    Bytes::from(v)
+}
+
+/// `[prefix, successor(prefix))` in one allocation, the stop row built on the stack.
+#[inline]
+pub fn hand_prefix_range(prefix: &[u8]) -> ScanRange {
+    let mut stop = [0u8; 64];
+    let stop = &mut stop[..prefix.len()];
+    stop.copy_from_slice(prefix);
+    let mut n = prefix.len();
+    while n > 0 && stop[n - 1] == 0xFF {
+        n -= 1;
+    }
+    if n == 0 {
+        return ScanRange::new(prefix, None);
+    }
+    stop[n - 1] += 1;
+    ScanRange::new(prefix, Some(&stop[..n]))
+}
+
+#[inline]
+pub fn hand_scan_order(seller: u64, region: Option<&str>) -> ScanRange {
+    let mut p = [0u8; 64];
+    p[..8].copy_from_slice(&seller.to_be_bytes());
+    let mut n = 8;
+    if let Some(r) = region {
+        let mut w = &mut p[8..];
+        hand_put_sep(r.as_bytes(), &mut w);
+        n = 64 - w.len();
+    }
+    hand_prefix_range(&p[..n])
+}
+
+#[inline]
+pub fn hand_scan_salted(user: u64) -> ScanRange {
+    let id = user.to_be_bytes();
+    let mut p = [0u8; 9];
+    p[0] = salt16(&id);
+    p[1..].copy_from_slice(&id);
+    hand_prefix_range(&p)
+}
+
+#[inline]
+pub fn hand_scan_hashed(user: u64) -> ScanRange {
+    let id = user.to_be_bytes();
+    let mut p = [0u8; 12];
+    p[..4].copy_from_slice(&hex4(&id));
+    p[4..].copy_from_slice(&id);
+    hand_prefix_range(&p)
+}
+
+#[inline]
+pub fn hand_fanout16() -> Vec<ScanRange> {
+    let mut v = Vec::with_capacity(16);
+    for s in 0..16u8 {
+        v.push(ScanRange::new(&[s], Some(&[s + 1])));
+    }
+    v
+}

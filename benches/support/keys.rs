@@ -1,0 +1,75 @@
+//! The keys of the comparison and the values every case uses.
+
+use rowkey::RowKey;
+
+/// `seller_id + region (escaped, 0x00-terminated) + Long.MAX_VALUE - ts + order_no`.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+pub struct OrderKey {
+    pub seller_id: u64,
+    #[sep]
+    pub region: String,
+    #[reverse_ts]
+    pub ts: i64,
+    pub order_no: u32,
+}
+
+/// `user_id + ts` (sign-flipped).
+#[derive(RowKey, Debug, Clone, PartialEq)]
+pub struct Simple {
+    pub user_id: u64,
+    pub ts: i64,
+}
+
+/// `Phoenix salt(user_id) + user_id + ts`, 16 buckets.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+pub struct SimpleSalted {
+    #[salt(buckets = 16)]
+    pub user_id: u64,
+    pub ts: i64,
+}
+
+/// `md5(user_id)[..4] (hex) + user_id + ts`.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+pub struct SimpleHashed {
+    #[hash_prefix(4)]
+    pub user_id: u64,
+    pub ts: i64,
+}
+
+pub const SELLER: u64 = 1_234_567;
+pub const REGION: &str = "eu-west-1";
+pub const TS: i64 = 1_700_000_000_000;
+pub const ORDER_NO: u32 = 987_654;
+pub const USER: u64 = 42_424_242;
+
+pub fn order_key() -> OrderKey {
+    OrderKey {
+        seller_id: SELLER,
+        region: REGION.into(),
+        ts: TS,
+        order_no: ORDER_NO,
+    }
+}
+
+/// The `OrderKey` cases: `eu-west-1` (9 bytes) and 64- and 256-byte regions (ASCII, nothing to
+/// escape), by case-name prefix.
+pub const ORDER_KEYS: [(&str, usize); 3] =
+    [("OrderKey", 9), ("OrderKey64", 64), ("OrderKey256", 256)];
+
+/// An `OrderKey` whose region has `len` bytes (`REGION` itself for 9), none of them `0x00`/`0x01`.
+pub fn order_key_len(len: usize) -> OrderKey {
+    let region = if len == REGION.len() {
+        REGION.to_owned()
+    } else {
+        let mut s = String::with_capacity(len + 10);
+        while s.len() < len {
+            s.push_str("eu-west-1/");
+        }
+        s.truncate(len);
+        s
+    };
+    OrderKey {
+        region,
+        ..order_key()
+    }
+}

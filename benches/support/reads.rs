@@ -1,0 +1,201 @@
+//! Reads end to end (issue 14, item 3): a 16-bucket salted table in redb, read whole through
+//! the fan-out `SimpleSalted::scan().ranges()`:
+//!
+//! - `raw`: redb's own range iterator over each range, touching every key and value (what an
+//!   application gets without rowkey: salted bytes, bucket after bucket, unordered);
+//! - `typed_unmerged`: the same, every key decoded with `SimpleSalted::from_row_key`;
+//! - `typed_merged`: the 16 iterators merged back into logical key order by
+//!   `rowkey::merge::merge`, every key decoded (the typed merged read).
+//!
+//! The typed merged read is one function, [`typed_merged`], so that it can be switched to the
+//! typed merged reader (`rowkey::read`) once that lands: only its body changes.
+
+use std::hint::black_box;
+use std::ops::Bound;
+
+use redb::backends::InMemoryBackend;
+use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
+use rowkey::merge::{merge, MergeKey};
+use rowkey::{RowKey, ScanRange, ScanRanges};
+
+use super::keys::*;
+
+const ROWS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("rows");
+
+/// Rows in the table (16 buckets).
+pub const READ_ROWS: usize = 16_000;
+
+/// The table: `READ_ROWS` `SimpleSalted` keys (spread over 16 buckets), 16-byte values.
+pub fn read_db() -> Database {
+    let db = Database::builder()
+        .create_with_backend(InMemoryBackend::new())
+        .unwrap();
+    let txn = db.begin_write().unwrap();
+    {
+        let mut t = txn.open_table(ROWS).unwrap();
+        for i in 0..READ_ROWS as u64 {
+            let k = SimpleSalted {
+                user_id: i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40,
+                ts: TS + (i % 1000) as i64,
+            };
+            let mut v = [0u8; 16];
+            v[..8].copy_from_slice(&i.to_be_bytes());
+            t.insert(&k.to_row_key().unwrap()[..], &v[..]).unwrap();
+        }
+    }
+    txn.commit().unwrap();
+    db
+}
+
+/// The scan read by every case: the 16-bucket fan-out over the whole table.
+pub fn read_ranges() -> ScanRanges {
+    SimpleSalted::scan().ranges()
+}
+
+fn bounds(r: &ScanRange) -> (Bound<&[u8]>, Bound<&[u8]>) {
+    (
+        Bound::Included(r.start()),
+        r.stop().map_or(Bound::Unbounded, Bound::Excluded),
+    )
+}
+
+/// redb's own iterator, range after range: the bytes of every row. Returns the rows read.
+pub fn raw(db: &Database, ranges: &ScanRanges) -> usize {
+    let txn = db.begin_read().unwrap();
+    let t = txn.open_table(ROWS).unwrap();
+    let mut n = 0;
+    for r in ranges {
+        for row in t.range::<&[u8]>(bounds(r)).unwrap() {
+            let (k, v) = row.unwrap();
+            black_box((k.value(), v.value()));
+            n += 1;
+        }
+    }
+    n
+}
+
+/// redb's own iterators, all ranges open at once and read in turn (round robin, no
+/// comparisons): what interleaving 16 live iterators costs the store itself.
+pub fn raw_interleaved(db: &Database, ranges: &ScanRanges) -> usize {
+    let txn = db.begin_read().unwrap();
+    let t = txn.open_table(ROWS).unwrap();
+    let mut its: Vec<_> = ranges
+        .iter()
+        .map(|r| t.range::<&[u8]>(bounds(r)).unwrap())
+        .collect();
+    let mut n = 0;
+    while !its.is_empty() {
+        its.retain_mut(|it| match it.next() {
+            Some(row) => {
+                let (k, v) = row.unwrap();
+                black_box((k.value(), v.value()));
+                n += 1;
+                true
+            }
+            None => false,
+        });
+    }
+    n
+}
+
+/// As [`raw`], every key decoded (no merge).
+pub fn typed_unmerged(db: &Database, ranges: &ScanRanges) -> usize {
+    let txn = db.begin_read().unwrap();
+    let t = txn.open_table(ROWS).unwrap();
+    let mut n = 0;
+    for r in ranges {
+        for row in t.range::<&[u8]>(bounds(r)).unwrap() {
+            let (k, v) = row.unwrap();
+            black_box((SimpleSalted::from_row_key(k.value()).unwrap(), v.value()));
+            n += 1;
+        }
+    }
+    n
+}
+
+/// A row as redb hands it out, merged by its key.
+struct Row<'a>(
+    redb::AccessGuard<'a, &'static [u8]>,
+    redb::AccessGuard<'a, &'static [u8]>,
+);
+
+impl MergeKey for Row<'_> {
+    fn merge_key(&self) -> &[u8] {
+        self.0.value()
+    }
+}
+
+/// The typed merged read: one redb iterator per range, merged into logical key order
+/// (`rowkey::merge::merge`, after the 1-byte salt), every key decoded. Returns the rows and
+/// the keys in read order when `keep` (for the correctness check).
+pub fn typed_merged(
+    db: &Database,
+    ranges: &ScanRanges,
+    mut keep: Option<&mut Vec<SimpleSalted>>,
+) -> usize {
+    let txn = db.begin_read().unwrap();
+    let t = txn.open_table(ROWS).unwrap();
+    let streams: Vec<_> = ranges
+        .iter()
+        .map(|r| {
+            t.range::<&[u8]>(bounds(r))
+                .unwrap()
+                .map(|row| row.map(|(k, v)| Row(k, v)))
+        })
+        .collect();
+    let mut n = 0;
+    for row in merge(streams, 1) {
+        let row = row.unwrap();
+        let key = SimpleSalted::from_row_key(row.0.value()).unwrap();
+        if let Some(keep) = keep.as_deref_mut() {
+            keep.push(key.clone());
+        }
+        black_box((key, row.1.value()));
+        n += 1;
+    }
+    n
+}
+
+/// Each range read into a buffer of owned rows first (as a client receives batches), then the
+/// buffers merged and every key decoded: what interleaving 16 live redb iterators costs.
+pub fn typed_merged_buffered(db: &Database, ranges: &ScanRanges) -> usize {
+    let txn = db.begin_read().unwrap();
+    let t = txn.open_table(ROWS).unwrap();
+    let buffers: Vec<Vec<(Vec<u8>, Vec<u8>)>> = ranges
+        .iter()
+        .map(|r| {
+            t.range::<&[u8]>(bounds(r))
+                .unwrap()
+                .map(|row| {
+                    let (k, v) = row.unwrap();
+                    (k.value().to_vec(), v.value().to_vec())
+                })
+                .collect()
+        })
+        .collect();
+    let mut n = 0;
+    for (k, v) in merge(buffers.into_iter().map(Vec::into_iter), 1) {
+        black_box((SimpleSalted::from_row_key(&k).unwrap(), v));
+        n += 1;
+    }
+    n
+}
+
+/// The reads agree: every row once, and the merged read in logical order (by `user_id`, then
+/// `ts`, as the key sorts after its salt).
+pub fn verify_reads() {
+    let db = read_db();
+    let ranges = read_ranges();
+    assert_eq!(ranges.len(), 16);
+    assert_eq!(raw(&db, &ranges), READ_ROWS);
+    assert_eq!(typed_unmerged(&db, &ranges), READ_ROWS);
+    assert_eq!(raw_interleaved(&db, &ranges), READ_ROWS);
+    let mut keys = Vec::new();
+    assert_eq!(typed_merged(&db, &ranges, Some(&mut keys)), READ_ROWS);
+    assert_eq!(typed_merged_buffered(&db, &ranges), READ_ROWS);
+    assert!(
+        keys.windows(2)
+            .all(|w| (w[0].user_id, w[0].ts) <= (w[1].user_id, w[1].ts)),
+        "merged read in logical key order"
+    );
+}

@@ -466,15 +466,39 @@ mod tests {
                 }
                 streams.push(items);
             }
-            let mut want: Vec<(usize, Result<Vec<u8>, u32>)> = streams
-                .iter()
-                .enumerate()
-                .flat_map(|(s, v)| v.iter().cloned().map(move |x| (s, x)))
-                .collect();
-            want.sort_by(|a, b| logical(a.1.merge_key(), skip).cmp(logical(b.1.merge_key(), skip)));
-            let want: Vec<_> = want.into_iter().map(|(_, x)| x).collect();
-            let got: Vec<_> = merge(streams.into_iter().map(Vec::into_iter), skip).collect();
+            // errors first, then the keys in order, ties in stream order (a stable sort)
+            let all: Vec<Result<Vec<u8>, u32>> = streams.iter().flatten().cloned().collect();
+            let mut want = all.clone();
+            want.sort_by(|a, b| {
+                b.is_error()
+                    .cmp(&a.is_error())
+                    .then_with(|| logical(a.merge_key(), skip).cmp(logical(b.merge_key(), skip)))
+            });
+            let got: Vec<_> = merge(streams.iter().cloned().map(Vec::into_iter), skip).collect();
             assert_eq!(got, want, "round {round}");
+            // descending: each stream reversed (its error still first), keys descending
+            let mut want_rev = all;
+            want_rev.sort_by(|a, b| {
+                b.is_error()
+                    .cmp(&a.is_error())
+                    .then_with(|| logical(b.merge_key(), skip).cmp(logical(a.merge_key(), skip)))
+            });
+            let rev_streams = streams.into_iter().map(|v| {
+                let (errs, mut oks): (Vec<_>, Vec<_>) = v.into_iter().partition(Result::is_err);
+                oks.reverse();
+                errs.into_iter().chain(oks)
+            });
+            let got_rev: Vec<_> = merge_rev(rev_streams, skip).collect();
+            let key_of = |v: &[Result<Vec<u8>, u32>]| -> Vec<(bool, Vec<u8>)> {
+                v.iter()
+                    .map(|x| (x.is_error(), logical(x.merge_key(), skip).to_vec()))
+                    .collect()
+            };
+            assert_eq!(
+                key_of(&got_rev),
+                key_of(&want_rev),
+                "round {round} (reverse)"
+            );
         }
     }
 

@@ -11,7 +11,7 @@
 //!   SPLITS => [...]`, which runs every split through `Bytes.toBytesBinary` first.
 //!
 //! ```
-//! use rowkey_core::hbase::{from_string_binary, shell_literal, shell_split_literal, to_string_binary};
+//! use rowkey::hbase::{from_string_binary, shell_literal, shell_split_literal, to_string_binary};
 //!
 //! let key = b"\x00\x07user\\1";
 //! assert_eq!(to_string_binary(key), r"\x00\x07user\x5C1");
@@ -30,8 +30,8 @@ const fn is_printable(b: u8) -> bool {
 fn push_hex_escape(out: &mut String, b: u8) {
     out.push('\\');
     out.push('x');
-    out.push(char::from(crate::codec::hex_digit(b >> 4, b'A')));
-    out.push(char::from(crate::codec::hex_digit(b & 0x0F, b'A')));
+    out.push(char::from(crate::hash_prefix::hex_digit(b >> 4, b'A')));
+    out.push(char::from(crate::hash_prefix::hex_digit(b & 0x0F, b'A')));
 }
 
 /// The printable form of a byte string, byte-identical with HBase `Bytes.toStringBinary`.
@@ -41,7 +41,7 @@ fn push_hex_escape(out: &mut String, b: u8) {
 /// shell prints for row keys, so keys in logs and shell output compare equal to this string.
 ///
 /// ```
-/// use rowkey_core::hbase::to_string_binary;
+/// use rowkey::hbase::to_string_binary;
 ///
 /// assert_eq!(to_string_binary(b"host1\x00\x7F\xFF"), r"host1\x00\x7F\xFF");
 /// assert_eq!(to_string_binary(b"a\\b"), r"a\x5Cb");
@@ -80,7 +80,7 @@ pub enum StringBinaryErrorKind {
 /// error here, so a mistyped key is not silently turned into a different key.
 ///
 /// ```
-/// use rowkey_core::hbase::{from_string_binary, StringBinaryErrorKind};
+/// use rowkey::hbase::{from_string_binary, StringBinaryErrorKind};
 ///
 /// let err = from_string_binary(r"ab\xZZ").unwrap_err();
 /// assert_eq!(err.offset(), 2);
@@ -154,7 +154,7 @@ fn hex_value(c: char) -> Option<u8> {
 /// of the backslash, where HBase silently drops the backslash and keeps the rest.
 ///
 /// ```
-/// use rowkey_core::hbase::{from_string_binary, to_string_binary};
+/// use rowkey::hbase::{from_string_binary, to_string_binary};
 ///
 /// assert_eq!(from_string_binary(r"\x00\x01row\xff").unwrap(), b"\x00\x01row\xFF");
 /// let all: Vec<u8> = (0..=255).collect();
@@ -214,7 +214,7 @@ fn push_ruby_escaped(out: &mut String, bytes: &[u8]) {
 /// `Bytes.toBytesBinary`, which needs [`shell_split_literal`].
 ///
 /// ```
-/// use rowkey_core::hbase::shell_literal;
+/// use rowkey::hbase::shell_literal;
 ///
 /// assert_eq!(shell_literal(b"user1\x00\xFF"), r#""user1\x00\xFF""#);
 /// assert_eq!(shell_literal(br#"say "hi" #{x} \o/"#), r#""say \"hi\" \#{x} \\o/""#);
@@ -239,7 +239,7 @@ pub fn shell_literal(bytes: &[u8]) -> String {
 /// Ruby → Java string conversion).
 ///
 /// ```
-/// use rowkey_core::hbase::shell_split_literal;
+/// use rowkey::hbase::shell_split_literal;
 ///
 /// assert_eq!(shell_split_literal(b"3fffffff"), r#""3fffffff""#);
 /// assert_eq!(shell_split_literal(b"\x05"), r#""\\x05""#);

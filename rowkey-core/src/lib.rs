@@ -19,6 +19,7 @@
 
 pub mod codec;
 pub mod error;
+pub mod hash_prefix;
 pub mod hbase;
 pub mod hotspot;
 pub mod layout;

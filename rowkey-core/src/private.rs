@@ -6,7 +6,18 @@ use bytes::BufMut;
 
 pub use crate::codec::{hash_prefix, Codec, Decode, HashPlain, PhoenixHash};
 pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-pub use crate::salt;
+/// The salt helpers generated code calls (the width rule and the modulo salt are public in
+/// [`crate::salt`]).
+pub mod salt {
+    pub use crate::salt::{modulo, width};
+
+    /// Write salt `salt` of a layout with `buckets` buckets.
+    #[inline(always)]
+    pub fn put<B: bytes::BufMut>(buf: &mut B, salt: u32, buckets: u32, mask: u8) {
+        crate::salt::put(buf, salt, buckets, mask);
+    }
+}
+pub use crate::scan::builder::{ContentPrefix, Lower, Pieces, ScanBuilder, Upper};
 pub use bytes;
 pub use core;
 pub use std;
@@ -305,9 +316,9 @@ impl<'de, 'v, V: Visit> Reader<'de, 'v, V> {
         self.salt_name = name;
         let at = self.pos;
         self.salt_at = at;
-        self.salt = salt::get(rest(self.input, at), buckets, self.mask)
+        self.salt = crate::salt::get(rest(self.input, at), buckets, self.mask)
             .map_err(|e| e.in_field(name, at))?;
-        self.pos += salt::width(buckets);
+        self.pos += crate::salt::width(buckets);
         self.visit.salt(self.salt);
         Ok(())
     }
@@ -360,7 +371,7 @@ impl<'de, 'v, V: Visit> Reader<'de, 'v, V> {
     /// Check the stored salt against the Phoenix hash of the salted fields read so far.
     #[inline(always)]
     pub fn check_phoenix_salt(&self, buckets: u32) -> Result<(), DecodeError> {
-        salt::check(self.salt, self.hash.bucket(buckets))
+        crate::salt::check(self.salt, self.hash.bucket(buckets))
             .map_err(|e| e.in_field(self.salt_name, self.salt_at))
     }
 
@@ -371,7 +382,7 @@ impl<'de, 'v, V: Visit> Reader<'de, 'v, V> {
         value: T,
         buckets: u32,
     ) -> Result<(), DecodeError> {
-        salt::check(self.salt, salt::modulo(value, buckets))
+        crate::salt::check(self.salt, crate::salt::modulo(value, buckets))
             .map_err(|e| e.in_field(self.salt_name, 0))
     }
 

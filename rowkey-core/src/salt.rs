@@ -64,7 +64,7 @@ pub fn bytes(salt: u32, width: usize) -> SaltBytes {
 
 /// Write salt `salt` of a layout with `buckets` buckets (masked for a descending key).
 #[inline(always)]
-pub fn put<B: BufMut>(buf: &mut B, salt: u32, buckets: u32, mask: u8) {
+pub(crate) fn put<B: BufMut>(buf: &mut B, salt: u32, buckets: u32, mask: u8) {
     let b = bytes(salt, width(buckets));
     for &x in b.as_ref() {
         buf.put_u8(x ^ mask);
@@ -73,7 +73,7 @@ pub fn put<B: BufMut>(buf: &mut B, salt: u32, buckets: u32, mask: u8) {
 
 /// Overwrite the first bytes of `head` with salt `salt` of `width` bytes (scan ranges).
 #[inline(always)]
-pub fn write_at(head: &mut [u8], salt: u32, width: usize) {
+pub(crate) fn write_at(head: &mut [u8], salt: u32, width: usize) {
     for (dst, src) in head.iter_mut().zip(bytes(salt, width).as_ref()) {
         *dst = *src;
     }
@@ -81,7 +81,7 @@ pub fn write_at(head: &mut [u8], salt: u32, width: usize) {
 
 /// Read the salt of a layout with `buckets` buckets from the front of `input`.
 #[inline(always)]
-pub fn get(input: &[u8], buckets: u32, mask: u8) -> Result<u32, DecodeError> {
+pub(crate) fn get(input: &[u8], buckets: u32, mask: u8) -> Result<u32, DecodeError> {
     let w = width(buckets);
     match input.get(..w) {
         Some([b]) => Ok(u32::from(b ^ mask)),
@@ -109,7 +109,7 @@ pub fn modulo<T: crate::codec::Integer>(v: T, buckets: u32) -> u32 {
 
 /// Compare a stored salt with the recomputed one.
 #[inline(always)]
-pub fn check(stored: u32, computed: u32) -> Result<(), DecodeError> {
+pub(crate) fn check(stored: u32, computed: u32) -> Result<(), DecodeError> {
     if stored == computed {
         Ok(())
     } else {

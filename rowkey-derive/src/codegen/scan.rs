@@ -264,7 +264,7 @@ pub fn expand(
             #[derive(Clone, Debug)]
             #[must_use = "call .ranges() to get the byte ranges to scan"]
             pub struct #this #impl_g #where_c {
-                __b: #sc::ScanBuilder,
+                __b: #pv::ScanBuilder,
                 _k: #phantom,
             }
             #[allow(dead_code)]
@@ -317,7 +317,7 @@ pub fn expand(
         #[derive(Clone, Debug)]
         #[must_use = "call .ranges() to get the byte ranges to scan"]
         pub struct #done #impl_g #where_c {
-            __b: #sc::ScanBuilder,
+            __b: #pv::ScanBuilder,
             _k: #phantom,
         }
         #[allow(dead_code)]
@@ -365,7 +365,7 @@ pub fn expand(
             type Scan = #first #ty_g;
             #[inline]
             fn scan_within(__outer: &[::core::primitive::u8]) -> #first #ty_g {
-                #first { __b: #sc::ScanBuilder::new(__outer, #prefix, #salt_layout), _k: ::core::marker::PhantomData }
+                #first { __b: #pv::ScanBuilder::new(__outer, #prefix, #salt_layout), _k: ::core::marker::PhantomData }
             }
         }
     }

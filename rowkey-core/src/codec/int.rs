@@ -1,0 +1,175 @@
+//! Integers: big-endian (signed: sign bit flipped), `#[reverse_ts]` (`i64::MAX - ts`), `#[reverse]`
+//! (bytes reversed), and their Java (`Bytes.toBytes`, two's complement) form.
+
+use super::java::{java_pieces, JavaKind};
+use super::*;
+
+/// Integer types: conversions used by `#[reverse_ts]`, `#[pad]` decimal and `#[hash_prefix]`.
+pub trait Integer: Copy {
+    /// Byte width.
+    const WIDTH: usize;
+    /// Whether it is unsigned.
+    const UNSIGNED: bool;
+    /// Widen.
+    fn to_i128(self) -> Option<i128>;
+    /// Widen an unsigned value.
+    fn to_u128(self) -> Option<u128>;
+    /// Narrow, if it fits.
+    fn from_i128(v: i128) -> Option<Self>;
+    /// Narrow, if it fits.
+    fn from_u128(v: u128) -> Option<Self>;
+    /// The largest value, widened (0 for negative-only types; used for unsigned types).
+    fn max_u128() -> u128;
+}
+
+macro_rules! int_impls {
+    ($($t:ty, $u:ty, $w:expr, $signed:expr);* $(;)?) => {$(
+        impl Integer for $t {
+            const WIDTH: usize = $w;
+            const UNSIGNED: bool = !$signed;
+            #[inline(always)]
+            fn to_i128(self) -> Option<i128> { i128::try_from(self).ok() }
+            #[inline(always)]
+            fn to_u128(self) -> Option<u128> { u128::try_from(self).ok() }
+            #[inline(always)]
+            fn from_i128(v: i128) -> Option<Self> { <$t>::try_from(v).ok() }
+            #[inline(always)]
+            fn from_u128(v: u128) -> Option<Self> { <$t>::try_from(v).ok() }
+            #[inline(always)]
+            fn max_u128() -> u128 { u128::try_from(<$t>::MAX).unwrap_or_default() }
+        }
+
+        impl Codec<$t> for Natural {
+            const WIDTH: Option<usize> = Some($w);
+            const PREFIX_FREE: bool = true;
+            #[inline(always)]
+            fn len(_: &$t, _: u8) -> usize { $w }
+            #[inline(always)]
+            fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+                const FLIP: $u = if $signed { 1 << ($w * 8 - 1) } else { 0 };
+                let m = <$u>::from_ne_bytes([mask; $w]);
+                buf.put_slice(&((*v as $u ^ FLIP) ^ m).to_be_bytes());
+                Ok(())
+            }
+        }
+        impl<'de> Decode<'de, $t> for Natural {
+            #[inline(always)]
+            fn decode(input: &'de [u8], mask: u8) -> Result<($t, usize), DecodeError> {
+                const FLIP: $u = if $signed { 1 << ($w * 8 - 1) } else { 0 };
+                let m = <$u>::from_ne_bytes([mask; $w]);
+                let raw = <$u>::from_be_bytes(take::<$w>(input)?);
+                Ok((((raw ^ m) ^ FLIP) as $t, $w))
+            }
+        }
+
+        impl Codec<$t> for Java {
+            const WIDTH: Option<usize> = Some($w);
+            const PREFIX_FREE: bool = true;
+            #[inline(always)]
+            fn len(_: &$t, _: u8) -> usize { $w }
+            #[inline(always)]
+            fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+                let m = <$u>::from_ne_bytes([mask; $w]);
+                buf.put_slice(&((*v as $u) ^ m).to_be_bytes());
+                Ok(())
+            }
+            fn pieces(lo: core::ops::Bound<&$t>, hi: core::ops::Bound<&$t>, mask: u8) -> Pieces {
+                // the value order as an unsigned key: the natural (sign-flipped) encoding
+                const FLIP: $u = if $signed { 1 << ($w * 8 - 1) } else { 0 };
+                let key = |v: &$t| u128::from(*v as $u ^ FLIP);
+                let kind = if $signed { JavaKind::Signed } else { JavaKind::Unsigned };
+                java_pieces(lo.map(key), hi.map(key), $w, kind, mask)
+            }
+        }
+        impl<'de> Decode<'de, $t> for Java {
+            #[inline(always)]
+            fn decode(input: &'de [u8], mask: u8) -> Result<($t, usize), DecodeError> {
+                let m = <$u>::from_ne_bytes([mask; $w]);
+                Ok((((<$u>::from_be_bytes(take::<$w>(input)?)) ^ m) as $t, $w))
+            }
+        }
+
+        impl Codec<$t> for ReverseTs {
+            const WIDTH: Option<usize> = Some(8);
+            const PREFIX_FREE: bool = true;
+            const REVERSED: bool = true;
+            #[inline(always)]
+            fn len(_: &$t, _: u8) -> usize { 8 }
+            #[inline(always)]
+            fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+                let ts = match i64::try_from(*v) {
+                    Ok(ts) if ts >= 0 => ts,
+                    _ => return Err(reverse_ts_range(*v as i128)),
+                };
+                buf.put_u64(((i64::MAX - ts) as u64) ^ u64::from_ne_bytes([mask; 8]));
+                Ok(())
+            }
+            fn bound(v: &$t, mask: u8, upper: bool, inclusive: bool) -> Bound {
+                let x = *v as i128;
+                if x < 0 {
+                    if upper { Bound::Nothing } else { Bound::All }
+                } else if x > i128::from(i64::MAX) {
+                    if upper { Bound::All } else { Bound::Nothing }
+                } else {
+                    let mut bytes = Vec::with_capacity(8);
+                    bytes.put_u64(((i64::MAX - x as i64) as u64) ^ u64::from_ne_bytes([mask; 8]));
+                    Bound::Bytes { bytes, inclusive }
+                }
+            }
+        }
+        impl<'de> Decode<'de, $t> for ReverseTs {
+            #[inline(always)]
+            fn decode(input: &'de [u8], mask: u8) -> Result<($t, usize), DecodeError> {
+                let raw = u64::from_be_bytes(take::<8>(input)?) ^ u64::from_ne_bytes([mask; 8]);
+                let stored = raw as i64;
+                if stored < 0 {
+                    return Err(DecodeError::new(DecodeErrorKind::OutOfRange, 0));
+                }
+                match <$t>::try_from(i64::MAX - stored) {
+                    Ok(v) => Ok((v, 8)),
+                    Err(_) => Err(DecodeError::new(DecodeErrorKind::OutOfRange, 0)),
+                }
+            }
+        }
+
+        impl Codec<$t> for Reverse<Natural> {
+            const WIDTH: Option<usize> = Some($w);
+            const PREFIX_FREE: bool = true;
+            #[inline(always)]
+            fn len(_: &$t, _: u8) -> usize { $w }
+            #[inline(always)]
+            fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+                const FLIP: $u = if $signed { 1 << ($w * 8 - 1) } else { 0 };
+                let m = <$u>::from_ne_bytes([mask; $w]);
+                buf.put_slice(&((*v as $u ^ FLIP) ^ m).to_le_bytes());
+                Ok(())
+            }
+        }
+        impl<'de> Decode<'de, $t> for Reverse<Natural> {
+            #[inline(always)]
+            fn decode(input: &'de [u8], mask: u8) -> Result<($t, usize), DecodeError> {
+                const FLIP: $u = if $signed { 1 << ($w * 8 - 1) } else { 0 };
+                let m = <$u>::from_ne_bytes([mask; $w]);
+                let raw = <$u>::from_le_bytes(take::<$w>(input)?);
+                Ok((((raw ^ m) ^ FLIP) as $t, $w))
+            }
+        }
+
+        impl HashPlain for $t {
+            #[inline(always)]
+            fn with_plain<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R { f(&self.to_be_bytes()) }
+        }
+    )*};
+}
+
+#[cold]
+fn reverse_ts_range(value: i128) -> EncodeError {
+    EncodeError::new("", EncodeErrorKind::TimestampOutOfRange { value })
+}
+
+int_impls! {
+    u8, u8, 1, false; u16, u16, 2, false; u32, u32, 4, false; u64, u64, 8, false; u128, u128, 16, false;
+    i8, u8, 1, true; i16, u16, 2, true; i32, u32, 4, true; i64, u64, 8, true; i128, u128, 16, true;
+}
+
+// `#[pad(N)]` on unsigned integers: N ASCII decimal digits.

@@ -1,0 +1,111 @@
+//! `Option<T>`: a presence byte (`0x00` None, `0x01` Some) then `T`; `None` sorts first.
+
+use super::*;
+use crate::scan::builder::{Lower, Pieces, Upper};
+
+/// `Option<T>`: a presence byte (`0x00` None, `0x01` Some) then `T`; `None` sorts first.
+impl<T, C: Codec<T>> Codec<Option<T>> for C {
+    const WIDTH: Option<usize> = None;
+    const PREFIX_FREE: bool = C::PREFIX_FREE;
+    const REVERSED: bool = C::REVERSED;
+    #[inline]
+    fn len(v: &Option<T>, mask: u8) -> usize {
+        match v {
+            None => 1,
+            Some(v) => 1 + C::len(v, mask),
+        }
+    }
+    #[inline]
+    fn encode<B: BufMut>(v: &Option<T>, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+        match v {
+            None => {
+                buf.put_u8(mask);
+                Ok(())
+            }
+            Some(v) => {
+                buf.put_u8(1 ^ mask);
+                C::encode(v, buf, mask)
+            }
+        }
+    }
+    fn bound(v: &Option<T>, mask: u8, upper: bool, inclusive: bool) -> Bound {
+        let Some(inner) = v else {
+            return Bound::Bytes {
+                bytes: vec![mask],
+                inclusive,
+            };
+        };
+        match C::bound(inner, mask, upper, inclusive) {
+            Bound::Bytes { bytes, inclusive } => {
+                let mut b = Vec::with_capacity(bytes.len() + 1);
+                b.push(1 ^ mask);
+                b.extend_from_slice(&bytes);
+                Bound::Bytes {
+                    bytes: b,
+                    inclusive,
+                }
+            }
+            // every Some(..) value: the presence byte as a prefix
+            Bound::All => Bound::Bytes {
+                bytes: vec![1 ^ mask],
+                inclusive: true,
+            },
+            // no Some(..) value: only None is at or below
+            Bound::Nothing if upper => Bound::Bytes {
+                bytes: vec![mask],
+                inclusive: true,
+            },
+            Bound::Nothing => Bound::Nothing,
+        }
+    }
+    fn pieces(
+        lo: core::ops::Bound<&Option<T>>,
+        hi: core::ops::Bound<&Option<T>>,
+        mask: u8,
+    ) -> Pieces {
+        use core::ops::Bound as B;
+        // None sorts before every Some(..)
+        let none_in =
+            matches!(lo, B::Unbounded | B::Included(None)) && !matches!(hi, B::Excluded(None));
+        let some_lo = match lo {
+            B::Unbounded | B::Included(None) | B::Excluded(None) => B::Unbounded,
+            B::Included(Some(v)) => B::Included(v),
+            B::Excluded(Some(v)) => B::Excluded(v),
+        };
+        let some_hi = match hi {
+            B::Unbounded => Some(B::Unbounded),
+            B::Included(None) | B::Excluded(None) => None,
+            B::Included(Some(v)) => Some(B::Included(v)),
+            B::Excluded(Some(v)) => Some(B::Excluded(v)),
+        };
+        let mut out = match some_hi {
+            Some(some_hi) => C::pieces(some_lo, some_hi, mask).prefixed(&[1 ^ mask]),
+            None => Pieces::none(),
+        };
+        if none_in {
+            out.push(Lower::At(vec![mask]), Upper::After(vec![mask]));
+        }
+        out.sorted()
+    }
+}
+impl<'de, T, C: Decode<'de, T>> Decode<'de, Option<T>> for C {
+    #[inline]
+    fn decode(input: &'de [u8], mask: u8) -> Result<(Option<T>, usize), DecodeError> {
+        let [b] = take::<1>(input)?;
+        match b ^ mask {
+            0 => Ok((None, 1)),
+            1 => {
+                let rest = input.get(1..).unwrap_or_default();
+                let (v, n) = C::decode(rest, mask).map_err(|e| e.shifted(1))?;
+                Ok((Some(v), n + 1))
+            }
+            _ => Err(DecodeError::new(
+                DecodeErrorKind::InvalidByte {
+                    byte: b,
+                    expected: "an Option presence byte 0x00 or 0x01",
+                },
+                0,
+            )),
+        }
+    }
+}

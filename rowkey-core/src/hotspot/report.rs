@@ -1,0 +1,438 @@
+//! The per-region report: counts, bytes, empty regions, skew, tables side by side.
+
+use super::*;
+
+/// Counts of one region.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RegionStats {
+    /// Region number, in key order from 0.
+    pub index: usize,
+    /// Start key (inclusive); empty for the first region.
+    pub start: Vec<u8>,
+    /// Stop key (exclusive); `None` for the last region.
+    pub stop: Option<Vec<u8>>,
+    /// Keys counted.
+    pub keys: u64,
+    /// Bytes counted.
+    pub bytes: u64,
+}
+
+/// Per-region distribution of the keys an [`Analyzer`] has seen.
+///
+/// `Display` prints a per-region table with a summary line; [`Report::side_by_side`] compares
+/// two layouts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    pub(super) name: String,
+    pub(super) regions: Vec<RegionStats>,
+    pub(super) untimed: u64,
+    pub(super) outside_span: u64,
+    pub(super) grid: Option<TimeGrid>,
+}
+
+pub(super) fn mean_and_cv(values: impl Iterator<Item = u64> + Clone) -> (f64, f64) {
+    let n = values.clone().count();
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let mean = values.clone().map(|v| v as f64).sum::<f64>() / n as f64;
+    if mean == 0.0 {
+        return (0.0, 0.0);
+    }
+    let var = values
+        .map(|v| {
+            let d = v as f64 - mean;
+            d * d
+        })
+        .sum::<f64>()
+        / n as f64;
+    (mean, var.sqrt() / mean)
+}
+
+impl Report {
+    /// The analyzed layout's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// All regions, in key order.
+    pub fn regions(&self) -> &[RegionStats] {
+        &self.regions
+    }
+
+    /// One region.
+    pub fn region(&self, index: usize) -> Option<&RegionStats> {
+        self.regions.get(index)
+    }
+
+    /// Keys counted over all regions.
+    pub fn total_keys(&self) -> u64 {
+        self.regions.iter().map(|r| r.keys).sum()
+    }
+
+    /// Bytes counted over all regions.
+    pub fn total_bytes(&self) -> u64 {
+        self.regions
+            .iter()
+            .fold(0u64, |acc, r| acc.saturating_add(r.bytes))
+    }
+
+    /// Keys added without a time (not in the heatmap).
+    pub fn untimed_keys(&self) -> u64 {
+        self.untimed
+    }
+
+    /// Keys added with a time outside the heatmap's span (not in the heatmap).
+    pub fn outside_span_keys(&self) -> u64 {
+        self.outside_span
+    }
+
+    /// Fraction of all keys in region `index` (0.0 when there are no keys).
+    pub fn share(&self, index: usize) -> f64 {
+        let total = self.total_keys();
+        match self.regions.get(index) {
+            Some(r) if total > 0 => r.keys as f64 / total as f64,
+            _ => 0.0,
+        }
+    }
+
+    /// Regions without any key.
+    pub fn empty_regions(&self) -> usize {
+        self.regions.iter().filter(|r| r.keys == 0).count()
+    }
+
+    /// Largest region's key count over the mean (1.0 is perfectly even; equal to the number of
+    /// regions when one region has every key). 0.0 when there are no keys.
+    pub fn max_mean_skew(&self) -> f64 {
+        let (mean, _) = mean_and_cv(self.regions.iter().map(|r| r.keys));
+        let max = self.regions.iter().map(|r| r.keys).max().unwrap_or(0);
+        if mean == 0.0 {
+            0.0
+        } else {
+            max as f64 / mean
+        }
+    }
+
+    /// [`max_mean_skew`](Self::max_mean_skew) over bytes instead of keys.
+    pub fn max_mean_skew_bytes(&self) -> f64 {
+        let (mean, _) = mean_and_cv(self.regions.iter().map(|r| r.bytes));
+        let max = self.regions.iter().map(|r| r.bytes).max().unwrap_or(0);
+        if mean == 0.0 {
+            0.0
+        } else {
+            max as f64 / mean
+        }
+    }
+
+    /// Coefficient of variation of the keys per region: population standard deviation over the
+    /// mean (0.0 is perfectly even). 0.0 when there are no keys.
+    pub fn coefficient_of_variation(&self) -> f64 {
+        mean_and_cv(self.regions.iter().map(|r| r.keys)).1
+    }
+
+    /// The one-line summary printed under the table.
+    ///
+    /// ```
+    /// use rowkey::hotspot::Analyzer;
+    ///
+    /// let mut a = Analyzer::new([b"b"])?;
+    /// a.add(b"a");
+    /// assert_eq!(
+    ///     a.report().summary(),
+    ///     "2 regions, 1 keys (1 B), 1 empty, max/mean skew 2.00, CV 1.00"
+    /// );
+    /// # Ok::<(), rowkey::hotspot::HotspotError>(())
+    /// ```
+    pub fn summary(&self) -> String {
+        format!(
+            "{} regions, {} keys ({}), {} empty, max/mean skew {:.2}, CV {:.2}",
+            self.regions.len(),
+            self.total_keys(),
+            human_bytes(self.total_bytes()),
+            self.empty_regions(),
+            self.max_mean_skew(),
+            self.coefficient_of_variation()
+        )
+    }
+
+    /// Two reports as one table, region by region, with their summaries — for comparing two
+    /// layouts of the same data. Column titles are the reports' names.
+    ///
+    /// ```
+    /// use rowkey::hotspot::Analyzer;
+    ///
+    /// let mut a = Analyzer::new([b"5"])?.with_name("plain");
+    /// let mut b = Analyzer::new([b"5"])?.with_name("hashed");
+    /// a.add(b"1");
+    /// b.add(b"7");
+    /// let table = a.report().side_by_side(&b.report());
+    /// assert!(table.contains("plain"));
+    /// assert!(table.contains("empty regions"));
+    /// # Ok::<(), rowkey::hotspot::HotspotError>(())
+    /// ```
+    pub fn side_by_side(&self, other: &Report) -> String {
+        const KEY_W: usize = 14;
+        let title = |r: &Report, fallback: &str| {
+            if r.name.is_empty() {
+                fallback.to_owned()
+            } else {
+                r.name.clone()
+            }
+        };
+        let (lt, rt) = (title(self, "left"), title(other, "right"));
+        let side_w = KEY_W + 2 + 10 + 2 + 7;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{:>6} | {:<side_w$} | {:<side_w$}",
+            "",
+            clip(&lt, side_w),
+            clip(&rt, side_w)
+        );
+        let sub = format!("{:<KEY_W$}  {:>10}  {:>7}", "start key", "keys", "share");
+        let _ = writeln!(out, "{:>6} | {sub} | {sub}", "region");
+        let _ = writeln!(out, "{}", "-".repeat(6 + 3 + side_w + 3 + side_w));
+        let cell = |r: &Report, i: usize| match r.regions.get(i) {
+            Some(s) => format!(
+                "{:<KEY_W$}  {:>10}  {:>6.2}%",
+                clip(&start_label(s), KEY_W),
+                s.keys,
+                r.share(i) * 100.0
+            ),
+            None => String::new(),
+        };
+        for i in 0..self.regions.len().max(other.regions.len()) {
+            let _ = writeln!(
+                out,
+                "{i:>6} | {:<side_w$} | {}",
+                cell(self, i),
+                cell(other, i)
+            );
+        }
+        let _ = writeln!(out, "{}", "-".repeat(6 + 3 + side_w + 3 + side_w));
+        let rows: [(&str, String, String); 6] = [
+            (
+                "regions",
+                self.regions.len().to_string(),
+                other.regions.len().to_string(),
+            ),
+            (
+                "keys",
+                self.total_keys().to_string(),
+                other.total_keys().to_string(),
+            ),
+            (
+                "bytes",
+                human_bytes(self.total_bytes()),
+                human_bytes(other.total_bytes()),
+            ),
+            (
+                "empty regions",
+                self.empty_regions().to_string(),
+                other.empty_regions().to_string(),
+            ),
+            (
+                "max/mean skew",
+                format!("{:.2}", self.max_mean_skew()),
+                format!("{:.2}", other.max_mean_skew()),
+            ),
+            (
+                "coeff. of variation",
+                format!("{:.3}", self.coefficient_of_variation()),
+                format!("{:.3}", other.coefficient_of_variation()),
+            ),
+        ];
+        // Summary values end where the region rows' columns end.
+        let (label_w, left_w) = (20, 6 + 3 + side_w - 20);
+        for (label, l, r) in rows {
+            let _ = writeln!(out, "{label:<label_w$}{l:>left_w$} | {r:>side_w$}");
+        }
+        out.lines().fold(String::new(), |mut acc, line| {
+            acc.push_str(line.trim_end());
+            acc.push('\n');
+            acc
+        })
+    }
+
+    /// Any number of reports as one table, region by region (start key, keys and share for
+    /// each), with their summaries below — [`side_by_side`](Self::side_by_side) for more than
+    /// two plans, e.g. the same keys under three pre-splits. Column titles are the reports'
+    /// names; reports with fewer regions leave their cells blank.
+    ///
+    /// ```
+    /// use rowkey::hotspot::{Analyzer, Report};
+    ///
+    /// let mut a = Analyzer::new([b"5"])?.with_name("split at 5");
+    /// let mut b = Analyzer::new([b"3", b"7"])?.with_name("split at 3, 7");
+    /// for k in [b"1", b"4", b"8"] {
+    ///     a.add(k);
+    ///     b.add(k);
+    /// }
+    /// let table = Report::comparison_table(&[&a.report(), &b.report()]);
+    /// assert!(table.contains("split at 3, 7"));
+    /// assert!(table.lines().any(|l| l.starts_with("empty regions")));
+    /// # Ok::<(), rowkey::hotspot::HotspotError>(())
+    /// ```
+    pub fn comparison_table(reports: &[&Report]) -> String {
+        const KEY_W: usize = 20;
+        let side_w = KEY_W + 2 + 8 + 2 + 7;
+        let mut out = String::new();
+        let mut line = format!("{:>6}", "");
+        for (i, r) in reports.iter().enumerate() {
+            let title = if r.name.is_empty() {
+                format!("plan {}", i + 1)
+            } else {
+                r.name.clone()
+            };
+            let _ = write!(line, " | {:<side_w$}", clip(&title, side_w));
+        }
+        let _ = writeln!(out, "{line}");
+        let sub = format!("{:<KEY_W$}  {:>8}  {:>7}", "start key", "keys", "share");
+        let mut line = format!("{:>6}", "region");
+        for _ in reports {
+            let _ = write!(line, " | {sub}");
+        }
+        let _ = writeln!(out, "{line}");
+        let rule = "-".repeat(6 + reports.len() * (3 + side_w));
+        let _ = writeln!(out, "{rule}");
+        let rows = reports.iter().map(|r| r.regions.len()).max().unwrap_or(0);
+        for i in 0..rows {
+            let mut line = format!("{i:>6}");
+            for r in reports {
+                let cell = match r.regions.get(i) {
+                    Some(s) => format!(
+                        "{:<KEY_W$}  {:>8}  {:>6.2}%",
+                        clip(&start_label(s), KEY_W),
+                        s.keys,
+                        r.share(i) * 100.0
+                    ),
+                    None => String::new(),
+                };
+                let _ = write!(line, " | {cell:<side_w$}");
+            }
+            let _ = writeln!(out, "{line}");
+        }
+        let _ = writeln!(out, "{rule}");
+        type Metric = fn(&Report) -> String;
+        let metrics: [(&str, Metric); 5] = [
+            ("regions", |r| r.regions.len().to_string()),
+            ("keys", |r| r.total_keys().to_string()),
+            ("empty regions", |r| r.empty_regions().to_string()),
+            ("max/mean skew", |r| format!("{:.2}", r.max_mean_skew())),
+            ("coeff. of variation", |r| {
+                format!("{:.3}", r.coefficient_of_variation())
+            }),
+        ];
+        for (label, metric) in metrics {
+            let mut line = format!("{label:<20}");
+            for (i, r) in reports.iter().enumerate() {
+                // The first value ends where the first column ends.
+                let w = if i == 0 { 6 + 3 + side_w - 20 } else { side_w };
+                let sep = if i == 0 { "" } else { " | " };
+                let _ = write!(line, "{sep}{:>w$}", metric(r));
+            }
+            let _ = writeln!(out, "{line}");
+        }
+        out.lines().fold(String::new(), |mut acc, line| {
+            acc.push_str(line.trim_end());
+            acc.push('\n');
+            acc
+        })
+    }
+
+    /// The time × region heatmap as a standalone SVG document: time on the x axis (UTC labels,
+    /// times taken as ms since the Unix epoch), regions in key order on the y axis (first region
+    /// at the top), each cell colored by its key count (dark = none, then blue → green → yellow
+    /// as the count rises to the maximum cell), with axis labels, a title and a color legend.
+    ///
+    /// A monotonically increasing key shows as a diagonal (one hot region at a time); a salted
+    /// or hashed key as a flat band across all regions. Without a time span
+    /// ([`Analyzer::with_time_span`]) the picture has one column: the total per region.
+    pub fn heatmap_svg(&self) -> String {
+        render_svg(self)
+    }
+
+    /// Writes [`heatmap_svg`](Self::heatmap_svg) to `path`.
+    ///
+    /// # Errors
+    ///
+    /// Any I/O error from writing the file.
+    pub fn write_heatmap_svg(&self, path: impl AsRef<Path>) -> io::Result<()> {
+        std::fs::write(path, self.heatmap_svg())
+    }
+}
+
+impl fmt::Display for Report {
+    /// A per-region table (start key, stop key, keys, share, bytes) and the summary.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const KEY_W: usize = 18;
+        if !self.name.is_empty() {
+            writeln!(f, "{}", self.name)?;
+        }
+        writeln!(
+            f,
+            "{:>6}  {:<KEY_W$}  {:<KEY_W$}  {:>12}  {:>7}  {:>10}",
+            "region", "start key", "stop key", "keys", "share", "bytes"
+        )?;
+        for (i, r) in self.regions.iter().enumerate() {
+            let stop = match &r.stop {
+                Some(s) => to_string_binary(s),
+                None => "(end)".to_owned(),
+            };
+            writeln!(
+                f,
+                "{:>6}  {:<KEY_W$}  {:<KEY_W$}  {:>12}  {:>6.2}%  {:>10}",
+                r.index,
+                clip(&start_label(r), KEY_W),
+                clip(&stop, KEY_W),
+                r.keys,
+                self.share(i) * 100.0,
+                human_bytes(r.bytes)
+            )?;
+        }
+        writeln!(f, "{}", self.summary())
+    }
+}
+
+pub(super) fn start_label(r: &RegionStats) -> String {
+    if r.start.is_empty() {
+        "(start)".to_owned()
+    } else {
+        to_string_binary(&r.start)
+    }
+}
+
+/// At most `width` characters, with `..` marking a cut. A cut never splits a `\xHH` escape of
+/// `toStringBinary` (every `\` there starts one).
+pub(super) fn clip(s: &str, width: usize) -> String {
+    if s.chars().count() <= width {
+        s.to_owned()
+    } else {
+        let mut out: String = s.chars().take(width.saturating_sub(2)).collect();
+        if let Some(pos) = out.rfind('\\') {
+            if out.len() - pos < 4 {
+                out.truncate(pos);
+            }
+        }
+        out.push_str("..");
+        out
+    }
+}
+
+pub(super) fn human_bytes(b: u64) -> String {
+    const UNITS: [&str; 6] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    if b < 1024 {
+        return format!("{b} B");
+    }
+    let mut v = b as f64 / 1024.0;
+    let mut unit = UNITS[0];
+    for u in UNITS.iter().skip(1) {
+        if v < 1024.0 {
+            break;
+        }
+        v /= 1024.0;
+        unit = u;
+    }
+    format!("{v:.1} {unit}")
+}

@@ -1,0 +1,357 @@
+//! Scan ranges: `[start, stop)` byte ranges in the form every HBase/Bigtable client takes.
+//!
+//! Stop rows follow HBase's rule for a prefix: strip trailing `0xFF` bytes and increment the
+//! last byte; a prefix of only `0xFF` bytes has no upper bound (`stop() == None`, end of table).
+//!
+//! ```
+//! use rowkey::scan::{prefix_successor, ScanRange};
+//!
+//! assert_eq!(prefix_successor(b"host1"), Some(b"host2".to_vec()));
+//! assert_eq!(prefix_successor(b"a\xFF\xFF"), Some(b"b".to_vec()));
+//! assert_eq!(prefix_successor(b"\xFF\xFF"), None);
+//!
+//! let r = ScanRange::prefix(b"host1\x00");
+//! assert!(r.contains(b"host1\x00\x07"));
+//! assert!(!r.contains(b"host12\x00"));
+//! assert_eq!(r.stop(), Some(&b"host1\x01"[..]));
+//! ```
+
+use core::fmt;
+use core::ops::Bound;
+
+pub(crate) mod builder;
+
+pub use builder::Scan;
+
+/// The smallest byte string greater than every string that starts with `prefix` (HBase's stop
+/// row for a prefix scan), or `None` when there is none (`prefix` is empty or all `0xFF`).
+#[inline]
+pub fn prefix_successor(prefix: &[u8]) -> Option<Vec<u8>> {
+    let keep = prefix.iter().rposition(|&b| b != 0xFF)?;
+    let mut v = prefix.get(..=keep)?.to_vec();
+    let last = v.last_mut()?;
+    *last += 1;
+    Some(v)
+}
+
+/// Append the successor of `buf[from..]` in place (see [`prefix_successor`]): truncates trailing
+/// `0xFF` bytes and increments the last byte. Returns `false` (leaving `buf[from..]` cut to
+/// nothing) when there is no successor.
+#[inline]
+pub(crate) fn successor_in_place(buf: &mut Vec<u8>, from: usize) -> bool {
+    while buf.len() > from {
+        match buf.last_mut() {
+            Some(0xFF) => {
+                buf.pop();
+            }
+            Some(b) => {
+                *b += 1;
+                return true;
+            }
+            None => return false,
+        }
+    }
+    false
+}
+
+/// One `[start, stop)` byte range. Start and stop share one allocation.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct ScanRange {
+    buf: Vec<u8>,
+    start_len: usize,
+    bounded: bool,
+}
+
+impl ScanRange {
+    /// The range `[start, stop)`; `stop = None` is the end of the table.
+    pub fn new(start: &[u8], stop: Option<&[u8]>) -> Self {
+        let mut buf = Vec::with_capacity(start.len() + stop.map_or(0, <[u8]>::len));
+        buf.extend_from_slice(start);
+        if let Some(s) = stop {
+            buf.extend_from_slice(s);
+        }
+        Self {
+            buf,
+            start_len: start.len(),
+            bounded: stop.is_some(),
+        }
+    }
+
+    /// Every key starting with `prefix`.
+    pub fn prefix(prefix: &[u8]) -> Self {
+        let mut buf = Vec::with_capacity(prefix.len() * 2);
+        buf.extend_from_slice(prefix);
+        buf.extend_from_slice(prefix);
+        let bounded = successor_in_place(&mut buf, prefix.len());
+        Self {
+            buf,
+            start_len: prefix.len(),
+            bounded,
+        }
+    }
+
+    /// Build from a buffer holding `start` then `stop` (crate-internal builders).
+    #[inline]
+    pub(crate) fn from_parts(buf: Vec<u8>, start_len: usize, bounded: bool) -> Self {
+        Self {
+            buf,
+            start_len,
+            bounded,
+        }
+    }
+
+    /// The first row (inclusive).
+    #[inline]
+    pub fn start(&self) -> &[u8] {
+        self.buf.get(..self.start_len).unwrap_or_default()
+    }
+
+    /// The stop row (exclusive); `None` = end of table.
+    #[inline]
+    pub fn stop(&self) -> Option<&[u8]> {
+        self.bounded
+            .then(|| self.buf.get(self.start_len..).unwrap_or_default())
+    }
+
+    /// Whether `key` lies in `[start, stop)`.
+    #[inline]
+    pub fn contains(&self, key: &[u8]) -> bool {
+        key >= self.start() && self.stop().is_none_or(|s| key < s)
+    }
+
+    /// Whether no key can lie in the range (`start >= stop`).
+    pub fn is_empty(&self) -> bool {
+        self.stop().is_some_and(|s| s <= self.start())
+    }
+
+    /// As borrowed `(start, stop)` bounds, ready for the `range` of ordered stores and maps:
+    /// redb's `Table::range::<&[u8]>` (a `&[u8]`-keyed table) and `BTreeMap::range::<[u8], _>`
+    /// (`Vec<u8>` keys) take them as they are.
+    ///
+    /// ```
+    /// use std::collections::BTreeMap;
+    /// use rowkey::ScanRange;
+    ///
+    /// let map: BTreeMap<Vec<u8>, u32> =
+    ///     [(b"host1\x00a".to_vec(), 1), (b"host12\x00b".to_vec(), 2)].into_iter().collect();
+    /// let r = ScanRange::prefix(b"host1\x00");
+    /// let hits: Vec<u32> = map.range::<[u8], _>(r.bounds()).map(|(_, v)| *v).collect();
+    /// assert_eq!(hits, [1]);
+    /// ```
+    pub fn bounds(&self) -> (Bound<&[u8]>, Bound<&[u8]>) {
+        (
+            Bound::Included(self.start()),
+            self.stop().map_or(Bound::Unbounded, Bound::Excluded),
+        )
+    }
+
+    /// As owned `(start, stop)` bounds, e.g. for `BTreeMap::<Vec<u8>, _>::range` (use
+    /// [`bounds`](Self::bounds) to borrow instead; redb's `range` needs the borrowed form).
+    pub fn to_bounds(&self) -> (Bound<Vec<u8>>, Bound<Vec<u8>>) {
+        (
+            Bound::Included(self.start().to_vec()),
+            self.stop()
+                .map_or(Bound::Unbounded, |s| Bound::Excluded(s.to_vec())),
+        )
+    }
+
+    /// As an HBase-style `(start_row, stop_row)` pair, where an empty stop row means the end of
+    /// the table (Thrift `TScan.startRow`/`stopRow`, Java `Scan.withStartRow`/`withStopRow`).
+    pub fn to_start_stop(&self) -> (Vec<u8>, Vec<u8>) {
+        (
+            self.start().to_vec(),
+            self.stop().map(<[u8]>::to_vec).unwrap_or_default(),
+        )
+    }
+}
+
+impl fmt::Debug for ScanRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let stop = match self.stop() {
+            Some(s) => crate::hbase::to_string_binary(s),
+            None => "<end>".to_owned(),
+        };
+        write!(
+            f,
+            "[{}, {})",
+            crate::hbase::to_string_binary(self.start()),
+            stop
+        )
+    }
+}
+
+/// The ranges of one logical scan, sorted by start row and non-overlapping (one per salt bucket
+/// when the scan fans out).
+#[derive(Clone, PartialEq, Eq, Default)]
+pub struct ScanRanges {
+    ranges: Ranges,
+    /// Bytes before the logical key in every range (constant prefix and salt).
+    salt_end: usize,
+}
+
+/// One range inline (the common fixed-prefix case costs no extra allocation), or many.
+#[derive(Clone, PartialEq, Eq, Default)]
+enum Ranges {
+    #[default]
+    None,
+    One(ScanRange),
+    Many(Vec<ScanRange>),
+}
+
+impl ScanRanges {
+    /// From ranges (sorted and stripped of empty ones here).
+    pub fn new(mut ranges: Vec<ScanRange>) -> Self {
+        ranges.retain(|r| !r.is_empty());
+        if !ranges.is_sorted_by(|a, b| a.start() <= b.start()) {
+            ranges.sort_by(|a, b| a.start().cmp(b.start()));
+        }
+        Self {
+            ranges: Ranges::Many(ranges),
+            salt_end: 0,
+        }
+    }
+
+    /// A single range (none if it is empty).
+    pub fn one(range: ScanRange) -> Self {
+        Self {
+            ranges: if range.is_empty() {
+                Ranges::None
+            } else {
+                Ranges::One(range)
+            },
+            salt_end: 0,
+        }
+    }
+
+    /// How many bytes of every key come before its logical part: the key's constant prefix
+    /// (a `#[rowkey(prefix = ..)]`, a tagged variant's tag) and its salt. Merging the results of
+    /// the ranges compares keys after these bytes; ranges a typed scan built know it, others
+    /// say 0.
+    pub fn salt_end(&self) -> usize {
+        self.salt_end
+    }
+
+    /// The same ranges, with [`salt_end`](Self::salt_end) set.
+    #[must_use]
+    pub fn with_salt_end(mut self, salt_end: usize) -> Self {
+        self.salt_end = salt_end;
+        self
+    }
+
+    /// One range known to be non-empty (crate-internal builders).
+    #[inline]
+    pub(crate) fn one_nonempty(range: ScanRange) -> Self {
+        Self {
+            ranges: Ranges::One(range),
+            salt_end: 0,
+        }
+    }
+
+    /// Ranges known to be non-empty, sorted and disjoint (crate-internal builders).
+    #[inline]
+    pub(crate) fn sorted_nonempty(ranges: Vec<ScanRange>) -> Self {
+        Self {
+            ranges: Ranges::Many(ranges),
+            salt_end: 0,
+        }
+    }
+
+    /// The ranges, in key order.
+    pub fn iter(&self) -> core::slice::Iter<'_, ScanRange> {
+        self.as_slice().iter()
+    }
+
+    /// Number of ranges.
+    pub fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+
+    /// Whether there are none (the scan can match nothing).
+    pub fn is_empty(&self) -> bool {
+        self.as_slice().is_empty()
+    }
+
+    /// Whether any range contains `key`.
+    #[inline]
+    pub fn contains(&self, key: &[u8]) -> bool {
+        self.iter().any(|r| r.contains(key))
+    }
+
+    /// The ranges as a slice.
+    #[inline]
+    pub fn as_slice(&self) -> &[ScanRange] {
+        match &self.ranges {
+            Ranges::None => &[],
+            Ranges::One(r) => core::slice::from_ref(r),
+            Ranges::Many(v) => v,
+        }
+    }
+}
+
+impl fmt::Debug for ScanRanges {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// The owning iterator of [`ScanRanges`].
+#[derive(Debug)]
+pub struct IntoIter(IntoIterInner);
+
+#[derive(Debug)]
+enum IntoIterInner {
+    One(core::option::IntoIter<ScanRange>),
+    Many(std::vec::IntoIter<ScanRange>),
+}
+
+impl Iterator for IntoIter {
+    type Item = ScanRange;
+    fn next(&mut self) -> Option<ScanRange> {
+        match &mut self.0 {
+            IntoIterInner::One(i) => i.next(),
+            IntoIterInner::Many(i) => i.next(),
+        }
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match &self.0 {
+            IntoIterInner::One(i) => i.size_hint(),
+            IntoIterInner::Many(i) => i.size_hint(),
+        }
+    }
+}
+
+impl IntoIterator for ScanRanges {
+    type Item = ScanRange;
+    type IntoIter = IntoIter;
+    fn into_iter(self) -> IntoIter {
+        IntoIter(match self.ranges {
+            Ranges::None => IntoIterInner::One(None.into_iter()),
+            Ranges::One(r) => IntoIterInner::One(Some(r).into_iter()),
+            Ranges::Many(v) => IntoIterInner::Many(v.into_iter()),
+        })
+    }
+}
+
+impl<'a> IntoIterator for &'a ScanRanges {
+    type Item = &'a ScanRange;
+    type IntoIter = core::slice::Iter<'a, ScanRange>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn successor() {
+        assert_eq!(prefix_successor(b""), None);
+        assert_eq!(prefix_successor(b"\x00"), Some(vec![1]));
+        assert_eq!(prefix_successor(b"\x01\xFF"), Some(vec![2]));
+        let r = ScanRange::prefix(b"\xFF");
+        assert_eq!(r.stop(), None);
+        assert!(r.contains(b"\xFF\xFF\xFF"));
+        assert!(!r.contains(b"\xFE"));
+    }
+}

@@ -276,7 +276,7 @@ const _: () = {
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
         T: ::rowkey::__private::Show,
     {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> Tagged<'a, T>>,
     }
     #[allow(dead_code)]
@@ -425,7 +425,7 @@ const _: () = {
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
         T: ::rowkey::__private::Show,
     {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> Tagged<'a, T>>,
     }
     #[allow(dead_code)]
@@ -554,7 +554,7 @@ const _: () = {
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
         T: ::rowkey::__private::Show,
     {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> Tagged<'a, T>>,
     }
     #[allow(dead_code)]
@@ -616,7 +616,7 @@ const _: () = {
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
         T: ::rowkey::__private::Show,
     {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> Tagged<'a, T>>,
     }
     #[allow(dead_code)]
@@ -810,7 +810,7 @@ const _: () = {
         #[inline]
         fn scan_within(__outer: &[::core::primitive::u8]) -> __TaggedScan_tag<'a, T> {
             __TaggedScan_tag {
-                __b: ::rowkey::scan::ScanBuilder::new(
+                __b: ::rowkey::__private::ScanBuilder::new(
                     __outer,
                     &[],
                     ::core::option::Option::None,

@@ -292,7 +292,7 @@ const _: () = {
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
     pub struct __EventKeyScan_uid {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> EventKey>,
     }
     #[allow(dead_code)]
@@ -469,7 +469,7 @@ const _: () = {
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
     pub struct __EventKeyScan_event_type {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> EventKey>,
     }
     #[allow(dead_code)]
@@ -612,7 +612,7 @@ const _: () = {
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
     pub struct __EventKeyScan_biz_type {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> EventKey>,
     }
     #[allow(dead_code)]
@@ -733,7 +733,7 @@ const _: () = {
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
     pub struct __EventKeyScan_ts_ms {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> EventKey>,
     }
     #[allow(dead_code)]
@@ -787,7 +787,7 @@ const _: () = {
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
     pub struct __EventKeyScanComplete {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> EventKey>,
     }
     #[allow(dead_code)]
@@ -992,7 +992,7 @@ const _: () = {
         #[inline]
         fn scan_within(__outer: &[::core::primitive::u8]) -> __EventKeyScan_uid {
             __EventKeyScan_uid {
-                __b: ::rowkey::scan::ScanBuilder::new(
+                __b: ::rowkey::__private::ScanBuilder::new(
                     __outer,
                     &[],
                     ::core::option::Option::None,

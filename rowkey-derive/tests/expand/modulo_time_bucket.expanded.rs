@@ -248,7 +248,7 @@ const _: () = {
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
     pub struct __LogByTimeScan_ts_ms {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> LogByTime>,
     }
     #[allow(dead_code)]
@@ -395,7 +395,7 @@ const _: () = {
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
     pub struct __LogByTimeScan_host {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> LogByTime>,
     }
     #[allow(dead_code)]
@@ -516,7 +516,7 @@ const _: () = {
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
     pub struct __LogByTimeScan_event {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> LogByTime>,
     }
     #[allow(dead_code)]
@@ -596,7 +596,7 @@ const _: () = {
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
     pub struct __LogByTimeScanComplete {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> LogByTime>,
     }
     #[allow(dead_code)]
@@ -770,7 +770,7 @@ const _: () = {
         #[inline]
         fn scan_within(__outer: &[::core::primitive::u8]) -> __LogByTimeScan_ts_ms {
             __LogByTimeScan_ts_ms {
-                __b: ::rowkey::scan::ScanBuilder::new(
+                __b: ::rowkey::__private::ScanBuilder::new(
                     __outer,
                     &[],
                     ::core::option::Option::Some(::rowkey::layout::SaltLayout {

@@ -362,7 +362,7 @@ const _: () = {
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
     pub struct __ProfileScan_region {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> Profile>,
     }
     #[allow(dead_code)]
@@ -609,7 +609,7 @@ const _: () = {
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
     pub struct __ProfileScan_shard {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> Profile>,
     }
     #[allow(dead_code)]
@@ -788,7 +788,7 @@ const _: () = {
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
     pub struct __ProfileScan_score {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> Profile>,
     }
     #[allow(dead_code)]
@@ -925,7 +925,7 @@ const _: () = {
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
     pub struct __ProfileScan_account {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> Profile>,
     }
     #[allow(dead_code)]
@@ -1021,7 +1021,7 @@ const _: () = {
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
     pub struct __ProfileScan_name {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> Profile>,
     }
     #[allow(dead_code)]
@@ -1101,7 +1101,7 @@ const _: () = {
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
     pub struct __ProfileScanComplete {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> Profile>,
     }
     #[allow(dead_code)]
@@ -1319,7 +1319,7 @@ const _: () = {
         #[inline]
         fn scan_within(__outer: &[::core::primitive::u8]) -> __ProfileScan_region {
             __ProfileScan_region {
-                __b: ::rowkey::scan::ScanBuilder::new(
+                __b: ::rowkey::__private::ScanBuilder::new(
                     __outer,
                     &[],
                     ::core::option::Option::None,

@@ -252,7 +252,7 @@ const _: () = {
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
     pub struct __OrderBySellerScan_seller_id {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> OrderBySeller>,
     }
     #[allow(dead_code)]
@@ -390,7 +390,7 @@ const _: () = {
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
     pub struct __OrderBySellerScan_created_ms {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> OrderBySeller>,
     }
     #[allow(dead_code)]
@@ -485,7 +485,7 @@ const _: () = {
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
     pub struct __OrderBySellerScan_order_no {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> OrderBySeller>,
     }
     #[allow(dead_code)]
@@ -565,7 +565,7 @@ const _: () = {
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
     pub struct __OrderBySellerScanComplete {
-        __b: ::rowkey::scan::ScanBuilder,
+        __b: ::rowkey::__private::ScanBuilder,
         _k: ::core::marker::PhantomData<fn() -> OrderBySeller>,
     }
     #[allow(dead_code)]
@@ -741,7 +741,7 @@ const _: () = {
             __outer: &[::core::primitive::u8],
         ) -> __OrderBySellerScan_seller_id {
             __OrderBySellerScan_seller_id {
-                __b: ::rowkey::scan::ScanBuilder::new(
+                __b: ::rowkey::__private::ScanBuilder::new(
                     __outer,
                     &[],
                     ::core::option::Option::Some(::rowkey::layout::SaltLayout {

@@ -265,7 +265,8 @@ pub struct Reader<'de, 'v, V: Visit> {
     salt: u32,
     salt_name: &'static str,
     salt_at: usize,
-    hash: PhoenixHash,
+    /// The Java hash code of the salted fields read so far.
+    hash: i32,
 }
 
 impl<'de, 'v, V: Visit> Reader<'de, 'v, V> {
@@ -280,7 +281,7 @@ impl<'de, 'v, V: Visit> Reader<'de, 'v, V> {
             salt: 0,
             salt_name: "salt",
             salt_at: 0,
-            hash: PhoenixHash::new(),
+            hash: 1,
         }
     }
 
@@ -363,7 +364,7 @@ impl<'de, 'v, V: Visit> Reader<'de, 'v, V> {
     #[inline(always)]
     fn done(&mut self, name: &'static str, start: usize, salted: bool, v: &dyn Show) {
         if salted {
-            self.hash.update(slice(self.input, start, self.pos));
+            self.hash = crate::salt::step(self.hash, slice(self.input, start, self.pos));
         }
         self.visit.field(name, self.pos, v);
     }
@@ -371,7 +372,7 @@ impl<'de, 'v, V: Visit> Reader<'de, 'v, V> {
     /// Check the stored salt against the Phoenix hash of the salted fields read so far.
     #[inline(always)]
     pub fn check_phoenix_salt(&self, buckets: u32) -> Result<(), DecodeError> {
-        crate::salt::check(self.salt, self.hash.bucket(buckets))
+        crate::salt::check(self.salt, crate::salt::bucket_of(self.hash, buckets))
             .map_err(|e| e.in_field(self.salt_name, self.salt_at))
     }
 

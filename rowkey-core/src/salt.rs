@@ -94,6 +94,23 @@ pub(crate) fn get(input: &[u8], buckets: u32, mask: u8) -> Result<u32, DecodeErr
     }
 }
 
+/// The Java `Arrays.hashCode` state `h` after `bytes` (`h = 31 * h + b` over signed bytes; a
+/// fresh hash starts at 1).
+#[inline(always)]
+pub(crate) fn step(mut h: i32, bytes: &[u8]) -> i32 {
+    for &b in bytes {
+        h = h.wrapping_mul(31).wrapping_add(i32::from(b as i8));
+    }
+    h
+}
+
+/// `abs(h % buckets)`, the Phoenix `SaltingUtil` bucket of hash code `h`.
+#[inline(always)]
+pub(crate) fn bucket_of(h: i32, buckets: u32) -> u32 {
+    // buckets <= 65536 fits i32
+    (h % buckets as i32).unsigned_abs()
+}
+
 /// The Phoenix bucket of the salted bytes.
 #[inline]
 pub fn phoenix(salted: &[u8], buckets: u32) -> u32 {
@@ -167,11 +184,7 @@ impl PhoenixHash {
     /// Feed bytes.
     #[inline(always)]
     pub fn update(&mut self, bytes: &[u8]) {
-        let mut h = self.h;
-        for &b in bytes {
-            h = h.wrapping_mul(31).wrapping_add(i32::from(b as i8));
-        }
-        self.h = h;
+        self.h = step(self.h, bytes);
     }
 
     /// The Java hash code.
@@ -183,8 +196,7 @@ impl PhoenixHash {
     /// `abs(h % buckets)`, the Phoenix `SaltingUtil` bucket.
     #[inline(always)]
     pub fn bucket(&self, buckets: u32) -> u32 {
-        // buckets <= 65536 fits i32
-        (self.h % buckets as i32).unsigned_abs()
+        bucket_of(self.h, buckets)
     }
 }
 

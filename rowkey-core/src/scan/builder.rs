@@ -8,7 +8,7 @@ use super::{successor_in_place, ScanRange, ScanRanges};
 
 use crate::codec::{self, Codec, HashPlain};
 use crate::layout::{SaltKind, SaltLayout};
-use crate::salt::{self, PhoenixHash};
+use crate::salt;
 
 /// Where a scan part starts, relative to the fixed prefix.
 #[doc(hidden)]
@@ -176,18 +176,25 @@ impl Pieces {
     }
 }
 
+/// What the builder needs of a layout's salt (small: the builder moves through every stage).
+#[derive(Debug, Clone, Copy)]
+struct Salt {
+    buckets: u32,
+    width: usize,
+    modulo: bool,
+}
+
 /// The state of a typed scan builder: the encoded bytes of the fields fixed so far (after a
 /// placeholder for the salt), and what is known of the salt. Not used directly: `T::scan()`
 /// wraps it in one typed stage per field.
-#[doc(hidden)]
 #[derive(Debug, Clone)]
 pub struct ScanBuilder {
     buf: Vec<u8>,
     /// Where the salt is written: after the constant prefix.
     salt_at: usize,
-    salt: Option<SaltLayout>,
-    /// The Phoenix hash of the salted fields fixed so far.
-    salted: PhoenixHash,
+    salt: Option<Salt>,
+    /// The Java hash code of the salted fields fixed so far (Phoenix salts).
+    salt_h: i32,
     salt_value: Option<u32>,
     /// Salt buckets a range on a modulo-salted field can touch.
     buckets: Option<Vec<u32>>,
@@ -269,18 +276,26 @@ impl<const N: usize, const F: u8> ContentPrefix for codec::Pad<N, F> {
 impl ScanBuilder {
     /// A builder for keys that start with `outer` (a tagged variant's tag) and `prefix` (the
     /// layout's constant prefix), then a salt as `salt`.
-    #[inline]
+    #[inline(always)]
     pub fn new(outer: &[u8], prefix: &[u8], salt: Option<SaltLayout>) -> Self {
         let mut buf = Vec::with_capacity(64);
-        buf.extend_from_slice(outer);
-        buf.extend_from_slice(prefix);
+        if !outer.is_empty() || !prefix.is_empty() {
+            buf.extend_from_slice(outer);
+            buf.extend_from_slice(prefix);
+        }
         let salt_at = buf.len();
-        buf.resize(salt_at + salt.map_or(0, |s| s.width), 0);
+        if let Some(s) = salt {
+            buf.resize(salt_at + s.width, 0);
+        }
         Self {
             buf,
             salt_at,
-            salt,
-            salted: PhoenixHash::new(),
+            salt: salt.map(|s| Salt {
+                buckets: s.buckets,
+                width: s.width,
+                modulo: s.kind == SaltKind::Modulo,
+            }),
+            salt_h: 1,
             salt_value: None,
             buckets: None,
             impossible: false,
@@ -290,7 +305,7 @@ impl ScanBuilder {
 
     /// Fix the next field to `v`. A value that cannot be encoded cannot be in the table: the
     /// scan becomes empty. `salted`: the field is one the salt hashes.
-    #[inline]
+    #[inline(always)]
     pub fn field<C: Codec<T>, T>(&mut self, v: &T, mask: u8, salted: bool) {
         let start = self.buf.len();
         if C::encode(v, &mut self.buf, mask).is_err() {
@@ -319,8 +334,7 @@ impl ScanBuilder {
     #[inline(always)]
     fn salted_bytes(&mut self, start: usize, salted: bool) {
         if salted {
-            self.salted
-                .update(self.buf.get(start..).unwrap_or_default());
+            self.salt_h = salt::step(self.salt_h, self.buf.get(start..).unwrap_or_default());
         }
     }
 
@@ -334,7 +348,7 @@ impl ScanBuilder {
     #[inline]
     pub fn fix_salt(&mut self) {
         if let Some(s) = self.salt {
-            self.salt_value = Some(self.salted.bucket(s.buckets));
+            self.salt_value = Some(salt::bucket_of(self.salt_h, s.buckets));
         }
     }
 
@@ -368,7 +382,7 @@ impl ScanBuilder {
     ) -> Scan {
         let parts = C::pieces(lo, hi, mask);
         if let (Some(s), Some((lo, hi))) = (self.salt, modulo) {
-            if s.kind == SaltKind::Modulo {
+            if s.modulo {
                 self.buckets = Some(modulo_buckets(lo, hi, s.buckets));
             }
         }

@@ -132,6 +132,10 @@ pub struct Java;
 
 /// `#[pad(N)]` / `#[pad(N, fill = F)]`: strings and bytes right-padded with `F` to exactly `N`
 /// bytes; unsigned integers as exactly `N` ASCII decimal digits (`FILL` is then 0 and unused).
+///
+/// Order: with the default `0x00` fill the byte order is the value order. With another fill
+/// (`b' '` for interop) it is only for content bytes above the fill: `"a"` sorts before
+/// `"a"` under a space fill, because the shorter value is padded with `0x20`.
 #[derive(Debug, Clone, Copy)]
 pub struct Pad<const N: usize, const FILL: u8>;
 

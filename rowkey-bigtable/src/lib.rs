@@ -70,6 +70,7 @@ pub mod emulator;
 mod error;
 pub mod hotspot;
 mod merge;
+pub mod migrate;
 mod read;
 mod write;
 

@@ -528,3 +528,160 @@ fn one_table_ambiguity_late_in_the_table_is_found_before_the_first_write() {
     assert_eq!(dump(&db, T), before, "nothing written");
     assert_eq!(m.checkpoint().unwrap(), None);
 }
+
+/// A user's events, version 1 …
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct KeyV1 {
+    #[sep]
+    user: String,
+    ts: u32,
+}
+
+/// … and version 2: a wider timestamp and a shard byte.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct KeyV2 {
+    #[sep]
+    user: String,
+    ts: u64,
+    shard: u8,
+}
+
+/// Both versions in one table, each behind its tag: what the service reads.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+enum Versioned {
+    #[rowkey(tag = b"v1")]
+    V1(KeyV1),
+    #[rowkey(tag = b"v2")]
+    V2(KeyV2),
+}
+
+/// The migration's view of the old layout: only the `v1` keys (the same bytes as
+/// `Versioned::V1`), so that a `v2` key is not an old-layout key.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+enum OldKeys {
+    #[rowkey(tag = b"v1")]
+    V1(KeyV1),
+}
+
+/// … and of the new one: only the `v2` keys (the same bytes as `Versioned::V2`).
+#[derive(RowKey, Debug, Clone, PartialEq)]
+enum NewKeys {
+    #[rowkey(tag = b"v2")]
+    V2(KeyV2),
+}
+
+fn v1_to_v2(o: OldKeys) -> NewKeys {
+    let OldKeys::V1(k) = o;
+    NewKeys::V2(KeyV2 {
+        user: k.user,
+        ts: u64::from(k.ts),
+        shard: 0,
+    })
+}
+
+#[test]
+fn tagged_v1_to_v2_in_one_table_resumed_verified_with_a_dual_read() {
+    let db = new_db();
+    let records: Vec<(KeyV1, Vec<u8>)> = (0..40u32)
+        .flat_map(|u| {
+            (0..25u32).map(move |t| {
+                (
+                    KeyV1 {
+                        user: format!("user{:02}", (u * 17) % 40),
+                        ts: 1_700_000_000 + t * 60,
+                    },
+                    format!("event {u}/{t}").into_bytes(),
+                )
+            })
+        })
+        .collect();
+    let rows: Vec<(Versioned, Vec<u8>)> = records
+        .iter()
+        .map(|(k, v)| (Versioned::V1(k.clone()), v.clone()))
+        .collect();
+    put(&db, T, &rows);
+    // The views are the service's keys byte for byte.
+    for (k, _) in records.iter().take(5) {
+        let old = OldKeys::V1(k.clone()).to_row_key().unwrap();
+        assert_eq!(old, Versioned::V1(k.clone()).to_row_key().unwrap());
+        let new = v1_to_v2(OldKeys::V1(k.clone())).to_row_key().unwrap();
+        let NewKeys::V2(k2) = v1_to_v2(OldKeys::V1(k.clone()));
+        assert_eq!(new, Versioned::V2(k2).to_row_key().unwrap());
+        assert!(OldKeys::from_row_key(&new).is_err() && NewKeys::from_row_key(&old).is_err());
+    }
+    // Every record in the new layout's logical order (unsalted: byte order), with its value.
+    let mut want: Vec<(KeyV2, Vec<u8>)> = records
+        .iter()
+        .map(|(k, v)| {
+            let NewKeys::V2(k2) = v1_to_v2(OldKeys::V1(k.clone()));
+            (k2, v.clone())
+        })
+        .collect();
+    want.sort_by_key(|(k, _)| (k.user.clone(), k.ts));
+
+    let store = RedbStore::same_table(&db, "t", "v1-to-v2");
+    let m = Migration::new(&store, v1_to_v2).batch_size(128);
+    let dry = m.dry_run(4, 4).unwrap();
+    assert_eq!(
+        (dry.rows, dry.ambiguous),
+        (1000, 0),
+        "the tags keep the layouts apart"
+    );
+    let first = m.run_batches(3, |_| {}).unwrap();
+    assert!(!first.complete);
+    assert_eq!(first.rows, 384);
+    assert!(matches!(m.verify(), Err(MigrateError::Mismatch(_))));
+
+    // Mid-migration: the dual read is the logical union, each record once, in order.
+    let dual: Vec<_> = m.dual_read_all().collect::<Result<_, _>>().unwrap();
+    let new_side = dual.iter().filter(|r| r.from == Side::Destination).count();
+    assert_eq!((new_side, dual.len() - new_side), (384, 616));
+    let got: Vec<(KeyV2, Vec<u8>)> = dual
+        .into_iter()
+        .map(|r| {
+            let NewKeys::V2(k) = r.key;
+            (k, r.value)
+        })
+        .collect();
+    assert_eq!(got, want);
+    // A dual read of one user: the variant scans of both views.
+    let one: Vec<_> = m
+        .dual_read(
+            NewKeys::scan_v2().user("user07").ranges(),
+            OldKeys::scan_v1().user("user07").ranges(),
+        )
+        .map(|r| r.map(|r| (r.key, r.value)))
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let want_one: Vec<(NewKeys, Vec<u8>)> = want
+        .iter()
+        .filter(|(k, _)| k.user == "user07")
+        .map(|(k, v)| (NewKeys::V2(k.clone()), v.clone()))
+        .collect();
+    assert_eq!(one.len(), 25);
+    assert_eq!(one, want_one);
+
+    // A new process resumes from the checkpoint, verifies and retires every v1 row.
+    let store = RedbStore::same_table(&db, "t", "v1-to-v2");
+    let m = Migration::new(&store, v1_to_v2).batch_size(128);
+    assert_eq!(m.checkpoint().unwrap().unwrap().copied, 384);
+    let rest = m.run(|_| {}).unwrap();
+    assert!(rest.complete);
+    assert_eq!((rest.rows_this_run, rest.rows), (616, 1000));
+    let verified = m.verify().unwrap();
+    assert_eq!(verified.report().source_rows, 1000);
+    let retired = m.retire_source(&verified, |_| {}).unwrap();
+    assert_eq!(retired.rows, 1000, "no fixed points: the tags differ");
+
+    // The table now holds exactly the v2 rows, as the service reads them.
+    let table = dump(&db, T);
+    let mut stored: Vec<(KeyV2, Vec<u8>)> = table
+        .iter()
+        .map(|(k, v)| match Versioned::from_row_key(k).unwrap() {
+            Versioned::V2(k) => (k, v.clone()),
+            Versioned::V1(k) => panic!("v1 row left: {k:?}"),
+        })
+        .collect();
+    stored.sort_by_key(|(k, _)| (k.user.clone(), k.ts));
+    assert_eq!(stored, want);
+}

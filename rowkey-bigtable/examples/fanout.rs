@@ -6,13 +6,23 @@
 //! The emulator keeps the table in memory in the same process tree on the same 2 cores, so
 //! only the ratios mean anything (BENCHMARKS.md).
 //!
-//! Run: `cargo run --release -p rowkey-bigtable --example fanout [rows]` (default 64000).
+//! With `overhead` as the second argument it measures only the typed read's overhead (issue 14,
+//! item 3): the typed merged read (`Table::read` → 16 concurrent streams merged into logical
+//! order, every key decoded) against the same 16 ranges read raw through `bigtable_rs`
+//! (`BigTable::stream_rows`, 16 concurrent requests over the same connection, rows counted and
+//! touched, no merge, no decode), and the raw streams merged by `rowkey::merge::merge_streams`
+//! without decoding.
+//!
+//! Run: `cargo run --release -p rowkey-bigtable --example fanout [rows] [overhead]` (default
+//! 64000 rows).
 
 use std::time::{Duration, Instant};
 
-use futures_util::TryStreamExt;
-use rowkey::RowKey;
+use bigtable_rs::bigtable::{BigTable, BigTableConnection};
+use futures_util::{StreamExt, TryStreamExt};
+use rowkey::{RowKey, ScanRanges};
 use rowkey_bigtable::emulator::Emulator;
+use rowkey_bigtable::v2::{row_range, ReadRowsRequest, RowRange, RowSet};
 use rowkey_bigtable::{Batch, Cell, Client, Error, Table};
 
 /// A device's readings, salted over 16 buckets by device.
@@ -49,14 +59,30 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map(|s| s.parse())
         .transpose()?
         .unwrap_or(64_000);
+    let overhead = std::env::args().nth(2).as_deref() == Some("overhead");
     let own;
-    let client = match std::env::var("BIGTABLE_EMULATOR_HOST") {
-        Ok(_) => Client::connect("rowkey-bench", "bench").await?,
+    // One connection for both the typed client and the raw `bigtable_rs` reads (4 channels,
+    // as `Client::emulator` makes).
+    let (conn, emulator) = match std::env::var("BIGTABLE_EMULATOR_HOST") {
+        Ok(host) => (
+            BigTableConnection::new("rowkey-bench", "bench", false, 4, None).await?,
+            host,
+        ),
         Err(_) => {
             own = Emulator::start()?;
-            Client::emulator(own.endpoint(), "rowkey-bench", "bench")?
+            let conn = BigTableConnection::new_with_emulator(
+                own.endpoint(),
+                "rowkey-bench",
+                "bench",
+                false,
+                4,
+                Some(Duration::from_secs(60)),
+            )?;
+            (conn, own.endpoint().to_owned())
         }
     };
+    let client = Client::with_connection(conn.clone(), "rowkey-bench", "bench", Some(&emulator));
+    let raw_bt: BigTable = conn.client();
     let admin = client.admin().await?;
     let _ = admin.delete_table("fanout").await;
     admin
@@ -80,6 +106,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let ranges = Reading::scan().ranges();
     assert_eq!(ranges.len(), 16);
+    if overhead {
+        return measure_overhead(&table, &raw_bt, &ranges, rows).await;
+    }
     let count = |s: rowkey_bigtable::TypedRows<Reading>| async move {
         s.try_fold(0usize, |n, _| async move { Ok(n + 1) }).await
     };
@@ -231,6 +260,137 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         o.as_secs_f64() / m.as_secs_f64(),
         rm.as_secs_f64() / rs.as_secs_f64(),
         nm.as_secs_f64() / ns.as_secs_f64()
+    );
+    Ok(())
+}
+
+/// One raw `ReadRows` stream per range, straight from `bigtable_rs` (whole requests).
+async fn raw_streams(
+    bt: &BigTable,
+    table: &Table,
+    ranges: &ScanRanges,
+) -> Result<Vec<RawStream>, Error> {
+    let mut streams = Vec::with_capacity(ranges.len());
+    for r in ranges.iter() {
+        let request = ReadRowsRequest {
+            table_name: table.name().to_owned(),
+            rows: Some(RowSet {
+                row_keys: vec![],
+                row_ranges: vec![RowRange {
+                    start_key: Some(row_range::StartKey::StartKeyClosed(r.start().to_vec())),
+                    end_key: r.stop().map(|s| row_range::EndKey::EndKeyOpen(s.to_vec())),
+                }],
+            }),
+            ..ReadRowsRequest::default()
+        };
+        let mut bt = bt.clone();
+        let s = bt.stream_rows(request).await?;
+        streams.push(Box::pin(s) as RawStream);
+    }
+    Ok(streams)
+}
+
+type RawRows = Result<(Vec<u8>, Vec<rowkey_bigtable::RowCell>), bigtable_rs::bigtable::Error>;
+type RawStream = std::pin::Pin<Box<dyn futures_util::Stream<Item = RawRows> + Send>>;
+
+/// Touch a row as a consumer would: its key and every cell's value.
+fn touch(key: &[u8], cells: &[rowkey_bigtable::RowCell]) -> usize {
+    key.len() + cells.iter().map(|c| c.value.len()).sum::<usize>()
+}
+
+/// Typed merged read vs. the same ranges raw (issue 14, item 3).
+async fn measure_overhead(
+    table: &Table,
+    bt: &BigTable,
+    ranges: &ScanRanges,
+    rows: usize,
+) -> Result<(), Box<dyn std::error::Error>> {
+    const OVERHEAD_ROUNDS: usize = 9;
+    // typed: 16 concurrent streams merged into logical order, every key decoded
+    let typed = || async {
+        let mut s = table.read::<Reading>(ranges).chunk_rows(u64::MAX).stream();
+        let (mut n, mut bytes) = (0usize, 0usize);
+        while let Some((k, row)) = s.try_next().await? {
+            n += 1;
+            bytes += touch(&row.key, &row.cells) + k.device.len();
+        }
+        std::hint::black_box(bytes);
+        Ok::<usize, Error>(n)
+    };
+    // raw: the same 16 requests, polled concurrently, no merge, no decode
+    let raw = || async {
+        let streams = raw_streams(bt, table, ranges).await?;
+        let counts = futures_util::future::try_join_all(streams.into_iter().map(|s| {
+            s.map_err(Error::from)
+                .try_fold((0usize, 0usize), |(n, b), (k, cells)| async move {
+                    Ok((n + 1, b + touch(&k, &cells)))
+                })
+        }))
+        .await?;
+        std::hint::black_box(counts.iter().map(|c| c.1).sum::<usize>());
+        Ok::<usize, Error>(counts.iter().map(|c| c.0).sum())
+    };
+    // raw merged: the same streams merged into logical order, no decode
+    let raw_merged = || async {
+        let streams = raw_streams(bt, table, ranges).await?;
+        let mut merged = rowkey::merge::merge_streams(streams, Reading::LAYOUT.salt_end());
+        let (mut n, mut bytes) = (0usize, 0usize);
+        while let Some(row) = merged.next().await {
+            let (k, cells) = row.map_err(Error::from)?;
+            n += 1;
+            bytes += touch(&k, &cells);
+        }
+        std::hint::black_box(bytes);
+        Ok::<usize, Error>(n)
+    };
+    for n in [typed().await?, raw().await?, raw_merged().await?] {
+        assert_eq!(n, rows);
+    }
+    let (mut t, mut r, mut rm) = (vec![], vec![], vec![]);
+    let mut ratios = vec![];
+    for round in 0..OVERHEAD_ROUNDS {
+        // alternate the order so neither side always runs first
+        let (a, b) = if round % 2 == 0 {
+            let a = time(typed).await?;
+            (a, time(raw).await?)
+        } else {
+            let b = time(raw).await?;
+            (time(typed).await?, b)
+        };
+        rm.push(time(raw_merged).await?);
+        ratios.push(a.as_secs_f64() / b.as_secs_f64());
+        t.push(a);
+        r.push(b);
+    }
+    ratios.sort_by(f64::total_cmp);
+    let (tm, rmed, rmm) = (median(t), median(r), median(rm));
+    let rate = |d: Duration| rows as f64 / d.as_secs_f64();
+    println!(
+        "{rows} rows over 16 salt buckets, {OVERHEAD_ROUNDS} interleaved rounds ({} build)",
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        }
+    );
+    println!(
+        "typed merged read (Table::read)       : {:>9.0} rows/s ({tm:.2?})",
+        rate(tm)
+    );
+    println!(
+        "raw, 16 concurrent bigtable_rs streams: {:>9.0} rows/s ({rmed:.2?})",
+        rate(rmed)
+    );
+    println!(
+        "raw streams merged, no decode         : {:>9.0} rows/s ({rmm:.2?})",
+        rate(rmm)
+    );
+    println!(
+        "ratio typed / raw: median {:.3} (per-round {:.3}-{:.3}); typed / raw merged: {:.3}",
+        ratios[ratios.len() / 2],
+        ratios[0],
+        ratios[ratios.len() - 1],
+        tm.as_secs_f64() / rmm.as_secs_f64()
     );
     Ok(())
 }

@@ -46,6 +46,12 @@
 //! The tests run against the Cloud Bigtable emulator, which [`emulator::Emulator`] starts on a
 //! free loopback port (Debian package `google-cloud-cli-bigtable-emulator`).
 //!
+//! ## Re-keying a table
+//!
+//! [`migrate::BigtableStore`] runs [`rowkey::migrate`] on Bigtable — 16 → 32 salt buckets, a
+//! v1 → v2 layout — batched, resumable from a checkpoint row, verified, with a dual read over
+//! both layouts. The migration is synchronous: run it from `tokio::task::spawn_blocking`.
+//!
 //! ## Reverse reads
 //!
 //! Bigtable answers `reversed` `ReadRows` requests only from clients that announce the
@@ -70,6 +76,7 @@ pub mod emulator;
 mod error;
 pub mod hotspot;
 mod merge;
+pub mod migrate;
 mod read;
 mod write;
 

@@ -188,7 +188,12 @@ impl Batch {
         self.push(table, key, vec![m])
     }
 
-    fn push(&mut self, table: &Table, key: Vec<u8>, mutations: Vec<Mutation>) -> &mut Batch {
+    pub(crate) fn push(
+        &mut self,
+        table: &Table,
+        key: Vec<u8>,
+        mutations: Vec<Mutation>,
+    ) -> &mut Batch {
         let table = self.table_index(table);
         self.entries.push(Pending {
             table,

@@ -3,7 +3,7 @@
 //! fanned-out read merged across 16 salt buckets (forward, reverse, paged), and a live hotspot
 //! view of the seller index.
 //!
-//! Run: `cargo run -p rowkey-bigtable --example orders`
+//! Run: `cargo run -p rowkey-bigtable --example bigtable_orders`
 //!
 //! With `BIGTABLE_EMULATOR_HOST=host:port` set it uses that emulator (tables of the same names
 //! are dropped and recreated); otherwise it starts its own `cbtemulator` on a free loopback

@@ -171,6 +171,7 @@ where
         heads,
         heap,
         skip,
+        refill: false,
     };
     for i in (0..m.heap.len() / 2).rev() {
         m.sift_down(i);
@@ -186,6 +187,8 @@ pub struct Merge<I: Iterator, const REV: bool = false> {
     heads: Vec<Option<I::Item>>,
     heap: Vec<Entry>,
     skip: usize,
+    /// The top stream's head was handed out: refill it before the next selection.
+    refill: bool,
 }
 
 impl<I, const REV: bool> Merge<I, REV>
@@ -249,36 +252,41 @@ where
     type Item = I::Item;
 
     fn next(&mut self) -> Option<I::Item> {
-        let top = *self.heap.first()?;
-        let next = self.streams.get_mut(top.stream).and_then(Iterator::next);
-        let slot = self.heads.get_mut(top.stream)?;
-        let item = match next {
-            // Replace the smallest in place: one sift instead of a pop and a push.
-            Some(next) => {
-                let prefix = prefix(next.merge_key(), self.skip);
-                let error = next.is_error();
-                if let Some(e) = self.heap.first_mut() {
-                    e.prefix = prefix;
-                    e.error = error;
-                }
-                slot.replace(next)
-            }
-            None => {
-                let item = slot.take();
-                if let Some(last) = self.heap.pop() {
+        // The stream whose head went out last time is refilled now (lazily: nothing is pulled
+        // before it is needed, and each item moves once into its slot and once out).
+        if self.refill {
+            self.refill = false;
+            let top = *self.heap.first()?;
+            let slot = self.heads.get_mut(top.stream)?;
+            *slot = self.streams.get_mut(top.stream).and_then(Iterator::next);
+            match slot {
+                // Replace the top in place: one sift instead of a pop and a push.
+                Some(next) => {
+                    let (prefix, error) = (prefix(next.merge_key(), self.skip), next.is_error());
                     if let Some(e) = self.heap.first_mut() {
-                        *e = last;
+                        e.prefix = prefix;
+                        e.error = error;
                     }
                 }
-                item
+                None => {
+                    if let Some(last) = self.heap.pop() {
+                        if let Some(e) = self.heap.first_mut() {
+                            *e = last;
+                        }
+                    }
+                }
             }
-        };
-        self.sift_down(0);
-        item
+            self.sift_down(0);
+        }
+        let top = *self.heap.first()?;
+        self.refill = true;
+        self.heads.get_mut(top.stream)?.take()
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let (mut lo, mut hi) = (self.heap.len(), Some(self.heap.len()));
+        // heads waiting in the heap (the top's was handed out when a refill is pending)
+        let held = self.heap.len() - usize::from(self.refill && !self.heap.is_empty());
+        let (mut lo, mut hi) = (held, Some(held));
         for s in &self.streams {
             let (l, h) = s.size_hint();
             lo = lo.saturating_add(l);

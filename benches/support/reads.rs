@@ -4,18 +4,16 @@
 //! - `raw`: redb's own range iterator over each range, touching every key and value (what an
 //!   application gets without rowkey: salted bytes, bucket after bucket, unordered);
 //! - `typed_unmerged`: the same, every key decoded with `SimpleSalted::from_row_key`;
-//! - `typed_merged`: the 16 iterators merged back into logical key order by
-//!   `rowkey::merge::merge`, every key decoded (the typed merged read).
-//!
-//! The typed merged read is one function, [`typed_merged`], so that it can be switched to the
-//! typed merged reader (`rowkey::read`) once that lands: only its body changes.
+//! - `typed_merged`: the typed merged reader `rowkey::read::Read` over the 16 iterators: merged
+//!   back into logical key order, every key decoded.
 
 use std::hint::black_box;
 use std::ops::Bound;
 
 use redb::backends::InMemoryBackend;
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
-use rowkey::merge::{merge, MergeKey};
+use rowkey::merge::merge;
+use rowkey::read::Read;
 use rowkey::{RowKey, ScanRange, ScanRanges};
 
 use super::keys::*;
@@ -113,21 +111,18 @@ pub fn typed_unmerged(db: &Database, ranges: &ScanRanges) -> usize {
     n
 }
 
-/// A row as redb hands it out, merged by its key.
-struct Row<'a>(
-    redb::AccessGuard<'a, &'static [u8]>,
-    redb::AccessGuard<'a, &'static [u8]>,
-);
+/// A redb key guard as `AsRef<[u8]>`, so that the typed reader merges it in place.
+struct Key<'a>(redb::AccessGuard<'a, &'static [u8]>);
 
-impl MergeKey for Row<'_> {
-    fn merge_key(&self) -> &[u8] {
+impl AsRef<[u8]> for Key<'_> {
+    fn as_ref(&self) -> &[u8] {
         self.0.value()
     }
 }
 
-/// The typed merged read: one redb iterator per range, merged into logical key order
-/// (`rowkey::merge::merge`, after the 1-byte salt), every key decoded. Returns the rows and
-/// the keys in read order when `keep` (for the correctness check).
+/// The typed merged read: `rowkey::read::Read` over one redb iterator per range — merged into
+/// logical key order after the 1-byte salt, every key decoded. Returns the rows and the keys in
+/// read order when `keep` (for the correctness check).
 pub fn typed_merged(
     db: &Database,
     ranges: &ScanRanges,
@@ -135,22 +130,19 @@ pub fn typed_merged(
 ) -> usize {
     let txn = db.begin_read().unwrap();
     let t = txn.open_table(ROWS).unwrap();
-    let streams: Vec<_> = ranges
-        .iter()
-        .map(|r| {
-            t.range::<&[u8]>(bounds(r))
-                .unwrap()
-                .map(|row| row.map(|(k, v)| Row(k, v)))
-        })
-        .collect();
+    let read = Read::<SimpleSalted>::new(ranges.clone());
+    let sources = read.ranges().iter().map(|r| {
+        t.range::<&[u8]>(bounds(r))
+            .unwrap()
+            .map(|row| row.map(|(k, v)| (Key(k), v)))
+    });
     let mut n = 0;
-    for row in merge(streams, 1) {
-        let row = row.unwrap();
-        let key = SimpleSalted::from_row_key(row.0.value()).unwrap();
+    for row in read.try_rows(sources) {
+        let (key, v) = row.unwrap();
         if let Some(keep) = keep.as_deref_mut() {
             keep.push(key.clone());
         }
-        black_box((key, row.1.value()));
+        black_box((key, v.value()));
         n += 1;
     }
     n

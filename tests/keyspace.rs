@@ -249,3 +249,107 @@ fn container_prefix() {
         .run();
     assert!(lint.is_clean(), "{lint}");
 }
+
+/// Every builder form behind a constant prefix and behind a tag, against a brute-force filter:
+/// equality, ranges in all bound shapes, starts-with.
+#[test]
+fn prefixed_and_tagged_scans_are_exact() {
+    use std::ops::Bound::{self, Excluded, Included, Unbounded};
+    let hosts = ["", "h", "h\0", "h1", "h12", "h2", "\u{7f}"];
+    let within = |v: &str, lo: &Bound<&str>, hi: &Bound<&str>| {
+        (match lo {
+            Included(b) => v >= *b,
+            Excluded(b) => v > *b,
+            Unbounded => true,
+        }) && (match hi {
+            Included(b) => v <= *b,
+            Excluded(b) => v < *b,
+            Unbounded => true,
+        })
+    };
+    let shapes = |a: &'static str, b: &'static str| {
+        [
+            (Included(a), Included(b)),
+            (Included(a), Excluded(b)),
+            (Included(a), Unbounded),
+            (Excluded(a), Included(b)),
+            (Excluded(a), Excluded(b)),
+            (Excluded(a), Unbounded),
+            (Unbounded, Included(b)),
+            (Unbounded, Excluded(b)),
+            (Unbounded, Unbounded),
+        ]
+    };
+    let prefixed: Vec<(Prefixed, Vec<u8>)> = hosts
+        .iter()
+        .flat_map(|h| {
+            [0u32, 7].map(|seq| Prefixed {
+                host: (*h).into(),
+                seq,
+            })
+        })
+        .map(|k| {
+            let b = k.to_row_key().unwrap().to_vec();
+            (k, b)
+        })
+        .collect();
+    let tagged: Vec<(Table, Vec<u8>)> = hosts
+        .iter()
+        .flat_map(|h| {
+            [1i64, 9].map(|ts| {
+                Table::ByBuyer(BuyerIndex {
+                    buyer: (*h).into(),
+                    created_ms: ts,
+                    order_id: 3,
+                })
+            })
+        })
+        .chain((0..5).map(|id| Table::Row(OrderRow { order_id: id })))
+        .map(|k| {
+            let b = k.to_row_key().unwrap().to_vec();
+            (k, b)
+        })
+        .collect();
+    for a in hosts {
+        for b in hosts {
+            for (lo, hi) in shapes(a, b) {
+                let r = Prefixed::scan().host_range((lo, hi)).ranges();
+                for (k, bytes) in &prefixed {
+                    assert_eq!(
+                        r.contains(bytes),
+                        within(&k.host, &lo, &hi),
+                        "{k:?} {lo:?}..{hi:?}"
+                    );
+                }
+                let r = Table::scan_by_buyer().buyer_range((lo, hi)).ranges();
+                for (k, bytes) in &tagged {
+                    let want = matches!(k, Table::ByBuyer(x) if within(&x.buyer, &lo, &hi));
+                    assert_eq!(r.contains(bytes), want, "{k:?} {lo:?}..{hi:?}");
+                }
+            }
+        }
+        let r = Prefixed::scan().host(a).ranges();
+        for (k, bytes) in &prefixed {
+            assert_eq!(r.contains(bytes), k.host == a);
+        }
+        let r = Prefixed::scan().host_starts_with(a).ranges();
+        for (k, bytes) in &prefixed {
+            assert_eq!(r.contains(bytes), k.host.starts_with(a));
+        }
+        let r = Table::scan_by_buyer().buyer_starts_with(a).ranges();
+        for (k, bytes) in &tagged {
+            assert_eq!(
+                r.contains(bytes),
+                matches!(k, Table::ByBuyer(x) if x.buyer.starts_with(a))
+            );
+        }
+        let r = Table::scan_by_buyer()
+            .buyer(a)
+            .created_ms_range(2..)
+            .ranges();
+        for (k, bytes) in &tagged {
+            let want = matches!(k, Table::ByBuyer(x) if x.buyer == a && x.created_ms >= 2);
+            assert_eq!(r.contains(bytes), want, "{k:?}");
+        }
+    }
+}

@@ -3,7 +3,8 @@
 //! **The matrix** (`matrix_*` tests): for each field type and attribute combination the derive
 //! accepts — integers of every width, `bool`, `char`, floats, `[u8; N]`, `String`/`Box<str>`/
 //! `Vec<u8>`/`Bytes` with `#[sep]`, `#[pad(N)]` (0x00 and space fill) or raw as the last field,
-//! padded decimals, `#[reverse_ts]`, `Option`s, fieldless enums, nested keys — ascending and
+//! padded decimals, `#[reverse_ts]`, `Option`s of each kind of inner encoding, fieldless enums,
+//! nested keys — ascending and
 //! `#[desc]`, the field sits between a fixed field and a free one (or last, for raw content), and
 //! every builder form runs over a pool of adversarial values: equality for every value,
 //! `_range` for every pair of values in all nine bound shapes, `_starts_with` for every prefix
@@ -834,3 +835,18 @@ matrix!(matrix_reverse_int, u32, [#[reverse]], pool: ints(), eq: |x| x, range: f
 matrix!(matrix_reverse_padded, String, [#[reverse] #[pad(6)]], pool: strings(), eq: |x| x, range: false, sw: none, last: false);
 matrix!(matrix_custom_sep, String, [#[sep(b'|')]], pool: strings(), eq: |x| x, range: false, sw: str, last: false);
 matrix!(matrix_java_container_style, i32, [#[rowkey(java)] #[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+
+// Options of every kind of inner encoding, and the descending forms of the other content types.
+matrix!(matrix_option_f64_desc, Option<f64>, [#[desc]], pool: <f64 as Pool>::edges().into_iter().map(Some).chain([None]).collect(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_option_bool, Option<bool>, [], pool: vec![None, Some(false), Some(true)], eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_option_char_desc, Option<char>, [#[desc]], pool: vec![None, Some('\0'), Some('a'), Some('é'), Some(char::MAX)], eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_option_array, Option<[u8; 3]>, [], pool: vec![None, Some([0; 3]), Some([0, 0, 1]), Some([0xFF; 3]), Some([1, 0, 0])], eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_option_enum_desc, Option<Level>, [#[desc]], pool: vec![None, Some(Level::Trace), Some(Level::Debug), Some(Level::Warn), Some(Level::Error)], eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_option_nested, Option<Inner>, [], pool: strings().into_iter().take(8).flat_map(|b| [0u8, 0xFF].map(|a| Some(Inner { a, b: b.clone() }))).chain([None]).collect(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_option_string_pad, Option<String>, [#[pad(6)]], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: none, last: false);
+matrix!(matrix_option_decimal, Option<u32>, [#[pad(10)]], pool: ints::<Option<u32>>(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_box_str_sep_desc, Box<str>, [#[sep] #[desc]], pool: strings().into_iter().map(Into::into).collect(), eq: |x| x, range: true, sw: str, last: false);
+matrix!(matrix_bytes_type_sep_desc, bytes::Bytes, [#[sep] #[desc]], pool: byte_strings().into_iter().map(Into::into).collect(), eq: |x| x, range: true, sw: bytes, last: false);
+matrix!(matrix_bytes_pad_desc, Vec<u8>, [#[pad(6)] #[desc]], pool: byte_strings(), eq: |x| x, range: true, sw: bytes, last: false);
+matrix!(matrix_box_str_last_desc, Box<str>, [#[desc]], pool: strings().into_iter().map(Into::into).collect(), eq: |x| x, range: true, sw: str, last: true);
+matrix!(matrix_u128_desc, u128, [#[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);

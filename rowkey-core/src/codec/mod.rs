@@ -59,6 +59,9 @@ pub trait Codec<T> {
     /// equivalent bound over the values this encoding can hold: a value too long for `#[pad]`,
     /// ending in the fill byte, beyond `#[pad]`'s digits or outside `#[reverse_ts]`'s
     /// `0..=i64::MAX` becomes the nearest bound that selects the same encodable values.
+    ///
+    /// The per-endpoint step of the default [`pieces`](Codec::pieces); codecs whose byte order
+    /// is not monotone in the value (Java encodings, `Option`s) override `pieces` instead.
     fn bound(v: &T, mask: u8, upper: bool, inclusive: bool) -> Bound {
         let _ = upper;
         let mut bytes = Vec::with_capacity(Self::len(v, mask));

@@ -28,36 +28,6 @@ impl<T, C: Codec<T>> Codec<Option<T>> for C {
             }
         }
     }
-    fn bound(v: &Option<T>, mask: u8, upper: bool, inclusive: bool) -> Bound {
-        let Some(inner) = v else {
-            return Bound::Bytes {
-                bytes: vec![mask],
-                inclusive,
-            };
-        };
-        match C::bound(inner, mask, upper, inclusive) {
-            Bound::Bytes { bytes, inclusive } => {
-                let mut b = Vec::with_capacity(bytes.len() + 1);
-                b.push(1 ^ mask);
-                b.extend_from_slice(&bytes);
-                Bound::Bytes {
-                    bytes: b,
-                    inclusive,
-                }
-            }
-            // every Some(..) value: the presence byte as a prefix
-            Bound::All => Bound::Bytes {
-                bytes: vec![1 ^ mask],
-                inclusive: true,
-            },
-            // no Some(..) value: only None is at or below
-            Bound::Nothing if upper => Bound::Bytes {
-                bytes: vec![mask],
-                inclusive: true,
-            },
-            Bound::Nothing => Bound::Nothing,
-        }
-    }
     fn pieces(
         lo: core::ops::Bound<&Option<T>>,
         hi: core::ops::Bound<&Option<T>>,

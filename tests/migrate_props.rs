@@ -89,6 +89,62 @@ struct LogAsc {
     ts: u64,
 }
 
+/// OpenTSDB's own layout: the salt hashes the metric and the tags, 16 buckets.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(salt(buckets = 16, fields(metric, tags)), allow_hotspot)]
+struct TsdbF16 {
+    metric: [u8; 3],
+    base_hour: u32,
+    tags: Vec<u8>,
+}
+
+/// The same, 32 buckets.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(salt(buckets = 32, fields(metric, tags)), allow_hotspot)]
+struct TsdbF32 {
+    metric: [u8; 3],
+    base_hour: u32,
+    tags: Vec<u8>,
+}
+
+/// Version 1 of a keyspace, behind its tag (one variant: the layout the migration reads).
+#[derive(RowKey, Debug, Clone, PartialEq)]
+enum TaggedV1 {
+    #[rowkey(tag = b"v1")]
+    K(Tsdb16),
+}
+
+/// Version 2, behind another tag: the two layouts share one table without overlapping.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+enum TaggedV2 {
+    #[rowkey(tag = b"v2")]
+    K(TsdbF32),
+}
+
+impl From<TsdbPlain> for TaggedV1 {
+    fn from(v: TsdbPlain) -> Self {
+        TaggedV1::K(v.into())
+    }
+}
+impl From<TaggedV1> for TaggedV2 {
+    fn from(TaggedV1::K(v): TaggedV1) -> Self {
+        TaggedV2::K(TsdbF32 {
+            metric: v.metric,
+            base_hour: v.base_hour,
+            tags: v.tags,
+        })
+    }
+}
+impl From<TaggedV2> for TaggedV1 {
+    fn from(TaggedV2::K(v): TaggedV2) -> Self {
+        TaggedV1::K(Tsdb16 {
+            metric: v.metric,
+            base_hour: v.base_hour,
+            tags: v.tags,
+        })
+    }
+}
+
 macro_rules! same_fields {
     ($from:ident => $to:ident { $($f:ident),* }) => {
         impl From<$from> for $to {
@@ -109,6 +165,9 @@ same_fields!(Tsdb32 => Tsdb16 { metric, base_hour, tags });
 same_fields!(Tsdb16 => TsdbPlain { metric, base_hour, tags });
 same_fields!(Log8 => Log4 { host, ts });
 same_fields!(Log8 => LogPlain { host, ts });
+same_fields!(TsdbPlain => TsdbF16 { metric, base_hour, tags });
+same_fields!(TsdbF16 => TsdbF32 { metric, base_hour, tags });
+same_fields!(TsdbF32 => TsdbF16 { metric, base_hour, tags });
 
 fn tsdb_parts() -> impl Strategy<Value = ([u8; 3], u32, Vec<u8>)> {
     (
@@ -661,6 +720,12 @@ fn interrupted_migrations_finish_exactly_like_uninterrupted_ones() {
     run_tsdb::<Tsdb16, Tsdb32>("tsdb 16 -> 32, one table", true, &points);
     run_tsdb::<Tsdb16, Tsdb32>("tsdb 16 -> 32, two tables", false, &points);
     run_tsdb::<TsdbPlain, Tsdb16>("tsdb unsalted -> 16, two tables", false, &points);
+    run_tsdb::<TsdbF16, TsdbF32>(
+        "tsdb fields(metric, tags) 16 -> 32, one table",
+        true,
+        &points,
+    );
+    run_tsdb::<TaggedV1, TaggedV2>("tagged v1 -> v2, one table", true, &points);
     run_log::<Log4, Log8>("desc sep log 4 -> 8, one table", true, &points);
     run_log::<Log4, Log8>("desc sep log 4 -> 8, two tables", false, &points);
     run_log::<LogPlain, Log8>("desc sep log unsalted -> 8, two tables", false, &points);

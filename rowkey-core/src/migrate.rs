@@ -149,7 +149,7 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 
 use crate::hotspot::{Analyzer, HotspotError, Report};
-use crate::layout::{Layout, SaltLayout};
+use crate::layout::Layout;
 use crate::plan::PlanError;
 use crate::read::{Read, ReadError, Rows};
 use crate::scan::{ScanRange, ScanRanges};
@@ -691,23 +691,19 @@ impl<E> MigrateError<E> {
 /// assert_eq!(r.as_slice()[3].start(), &[3]);
 /// ```
 pub fn all_ranges(layout: &Layout) -> ScanRanges {
-    match layout.salt {
-        Some(SaltLayout {
-            buckets, width: 2, ..
-        }) => ScanRanges::new(
-            (0..buckets)
-                .filter_map(|b| u16::try_from(b).ok())
-                .map(|b| ScanRange::prefix(&b.to_be_bytes()))
-                .collect(),
-        ),
-        Some(SaltLayout { buckets, .. }) => ScanRanges::new(
-            (0..buckets)
-                .filter_map(|b| u8::try_from(b).ok())
-                .map(|b| ScanRange::prefix(&[b]))
-                .collect(),
-        ),
-        None => ScanRanges::one(ScanRange::new(&[], None)),
-    }
+    let prefix = layout.prefix;
+    let ranges = match layout.salt {
+        Some(s) => (0..s.buckets)
+            .map(|b| {
+                let mut head = prefix.to_vec();
+                head.extend_from_slice(crate::salt::bytes(b, s.width).as_ref());
+                ScanRange::prefix(&head)
+            })
+            .collect(),
+        None if prefix.is_empty() => vec![ScanRange::new(&[], None)],
+        None => vec![ScanRange::prefix(prefix)],
+    };
+    ScanRanges::new(ranges).with_salt_end(layout.salt_end())
 }
 
 /// Rows of one range, fetched page by page, with rows of the other layout skipped in a

@@ -59,19 +59,46 @@ pub fn expand(p: &Input, krate: &TokenStream, variants: &[TaggedVariant]) -> Tok
             }
         })
         .collect();
-    let de = super::de_generics(p);
-    let (de_impl_g, _, _) = de.split_for_impl();
-    let elided = super::elided_type(p);
-    quote! {
-        impl #impl_g #krate::RowKey for #name #ty_g #where_c {
-            const LAYOUT: &'static #krate::layout::Layout = &#krate::layout::Layout {
+    // One variant whose key has no prefix of its own (a layout version, a migration's view):
+    // the variant's layout behind the tag, so that plans, merges and migrations see its salt.
+    // Several variants share no one layout: no fields (reads take the tag and salt from the
+    // scan's ranges).
+    let layout = match (variants, tags.first()) {
+        ([v], Some(tag)) => {
+            let ty = v.ty;
+            quote! {{
+                const __INNER: &#krate::layout::Layout = <#ty as #krate::RowKey>::LAYOUT;
+                #krate::layout::Layout {
+                    name: #name_str,
+                    prefix: if __INNER.prefix.is_empty() { #tag } else { &[] },
+                    fields: if __INNER.prefix.is_empty() { __INNER.fields } else { &[] },
+                    salt: if __INNER.prefix.is_empty() { __INNER.salt } else { ::core::option::Option::None },
+                    fixed_width: if __INNER.prefix.is_empty() {
+                        #pv::add_width(::core::option::Option::Some(#tag.len()), __INNER.fixed_width)
+                    } else {
+                        ::core::option::Option::None
+                    },
+                    max_len: ::core::option::Option::None,
+                }
+            }}
+        }
+        _ => quote! {
+            #krate::layout::Layout {
                 name: #name_str,
                 prefix: &[],
                 fields: &[],
                 salt: ::core::option::Option::None,
                 fixed_width: ::core::option::Option::None,
                 max_len: ::core::option::Option::None,
-            };
+            }
+        },
+    };
+    let de = super::de_generics(p);
+    let (de_impl_g, _, _) = de.split_for_impl();
+    let elided = super::elided_type(p);
+    quote! {
+        impl #impl_g #krate::RowKey for #name #ty_g #where_c {
+            const LAYOUT: &'static #krate::layout::Layout = &#layout;
 
             #[inline]
             fn encode_into<__B: #pv::bytes::BufMut>(&self, __buf: &mut __B) -> ::core::result::Result<(), #pv::EncodeError> {

@@ -182,19 +182,26 @@ fn any_low_blocks(c: &[u8]) -> bool {
     any_low_blocks_inline(c)
 }
 
+/// Blocks folded into a lane-wise minimum (one vector min per block once compiled), tested
+/// for a byte `≤ 0x01` once, at the end.
 #[inline(always)]
 fn any_low_blocks_inline(c: &[u8]) -> bool {
     let (blocks, tail) = c.as_chunks::<32>();
-    let mut low = 0u8;
+    let mut min = [u8::MAX; 32];
+    let mut fold = |b: &[u8; 32]| {
+        for (m, &x) in min.iter_mut().zip(b) {
+            *m = (*m).min(x);
+        }
+    };
     for b in blocks {
-        low |= u8::from(block_low(b, 0));
+        fold(b);
     }
     if !tail.is_empty() {
         if let Some(b) = c.last_chunk::<32>() {
-            low |= u8::from(block_low(b, 0));
+            fold(b);
         }
     }
-    low != 0
+    min.iter().fold(0u8, |a, &m| a | u8::from(m <= 1)) != 0
 }
 
 /// [`any_low_blocks`] compiled for AVX2 (the same portable code).
@@ -323,8 +330,9 @@ fn copy_plain_words(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> bool {
     flags == 0
 }
 
-/// Blocks of `N` bytes: each copied whole and tested byte-wise (a loop the compiler turns
-/// into vector compares), the last one overlapping its predecessor.
+/// Blocks of `N` bytes: each copied whole and folded into a lane-wise minimum (one vector
+/// min per block once compiled), the last one overlapping its predecessor; the minimum is
+/// tested for a byte `≤ 0x01` once, at the end.
 #[inline(always)]
 fn copy_plain_blocks<const N: usize>(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> bool {
     // Every byte of `dst` must be written before `true` is returned (the caller then
@@ -332,23 +340,25 @@ fn copy_plain_blocks<const N: usize>(src: &[u8], dst: &mut [MaybeUninit<u8>]) ->
     if src.len() < N || dst.len() != src.len() {
         return false;
     }
-    let block = |d: &mut [MaybeUninit<u8>; N], s: &[u8; N]| {
+    let block = |d: &mut [MaybeUninit<u8>; N], s: &[u8; N], min: &mut [u8; N]| {
         let v = *s;
         put_array(d, &v);
-        v.iter().fold(0u8, |a, &x| a | u8::from(x <= 1))
+        for (m, &x) in min.iter_mut().zip(&v) {
+            *m = (*m).min(x);
+        }
     };
-    let mut low = 0u8;
+    let mut min = [u8::MAX; N];
     let (sb, tail) = src.as_chunks::<N>();
     let (db, _) = dst.as_chunks_mut::<N>();
     for (d, s) in db.iter_mut().zip(sb) {
-        low |= block(d, s);
+        block(d, s, &mut min);
     }
     if !tail.is_empty() {
         if let (Some(d), Some(s)) = (dst.last_chunk_mut::<N>(), src.last_chunk::<N>()) {
-            low |= block(d, s);
+            block(d, s, &mut min);
         }
     }
-    low == 0
+    min.iter().fold(0u8, |a, &m| a | u8::from(m <= 1)) == 0
 }
 
 /// `d = s` (one vector or word store once compiled).

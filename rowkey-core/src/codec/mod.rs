@@ -217,7 +217,8 @@ mod tests {
     /// The word-at-a-time escape search against the obvious byte loop: every length up to 100
     /// and longer ones through the AVX2/AVX-512 paths,
     /// every position of a byte to find (each of the four bytes near the flagged range), both
-    /// masks, over pseudo-random filler; and the escaping built on it against a reference.
+    /// masks, over pseudo-random filler — for the search, the length pass and the one-pass
+    /// copy-and-test alike; and the escaping built on it against a reference.
     #[test]
     fn escape_search_matches_byte_loop() {
         fn reference_escape(c: &[u8], mask: u8) -> Vec<u8> {
@@ -253,6 +254,13 @@ mod tests {
                         c[at] = b;
                         let want = c.iter().position(|&x| (x ^ mask) <= 1);
                         assert_eq!(escape::find_low(&c, mask), want, "{len} {at} {b} {mask}");
+                        // the one-pass copy-and-test and the length pass see it too
+                        let low = usize::from(b <= 1);
+                        assert_eq!(escape::escapes(&c), low, "{len} {at} {b}");
+                        let mut got = Vec::with_capacity(len + 4);
+                        escape::put_escaped(&c, &mut got, mask);
+                        got.push(mask);
+                        assert_eq!(got, reference_escape(&c, mask), "{len} {at} {b} {mask}");
                     }
                 }
                 let c: Vec<u8> = (0..len).map(|_| (rnd() % 5) as u8 * 63).collect();

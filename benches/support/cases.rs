@@ -412,6 +412,7 @@ pub fn cases() -> Vec<Case> {
             reads::typed_merged(db, r, None)
         }),
         ("redb16/typed_merged_buffered", reads::typed_merged_buffered),
+        ("redb16/hand_merged", reads::hand_merged),
     ] {
         let db = db.clone();
         let ranges = reads::read_ranges();

@@ -326,6 +326,10 @@ pub fn table(r: &Results) -> String {
             "typed_merged_buffered",
             "each range copied into owned rows first, then merged",
         ),
+        (
+            "hand_merged",
+            "hand-written merged read: keys decoded by hand, `std` `BinaryHeap`",
+        ),
     ] {
         if let Some(v) = g("read", &format!("redb16/{id}")) {
             let rel = raw

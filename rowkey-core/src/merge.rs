@@ -108,14 +108,32 @@ fn prefix(key: &[u8], skip: usize) -> u64 {
     }
 }
 
-/// A heap entry: the cached key prefix of a stream's head item and the stream. Small, so that
-/// sifting moves 16 bytes, not items.
+/// A stream's place in the tournament: its head item's sort word and the stream.
+///
+/// The word orders heads without touching them: errors first (class 0), then items by the first
+/// 8 bytes of their logical key (class 1; inverted for a descending merge), then finished
+/// streams (class 2). Equal words are the rare case that compares whole keys.
 #[derive(Clone, Copy)]
-struct Entry {
-    prefix: u64,
+struct Node {
+    word: u128,
     stream: usize,
-    /// The head item is an error (yielded first, in either direction).
-    error: bool,
+}
+
+const ERROR: u128 = 0;
+const ITEM: u128 = 1 << 64;
+const DONE: u128 = 2 << 64;
+
+/// The sort word of a stream's head (see [`Node`]).
+#[inline]
+fn word<T: MergeKey, const REV: bool>(head: Option<&T>, skip: usize) -> u128 {
+    match head {
+        None => DONE,
+        Some(item) if item.is_error() => ERROR,
+        Some(item) => {
+            let p = prefix(item.merge_key(), skip);
+            ITEM | u128::from(if REV { !p } else { p })
+        }
+    }
 }
 
 /// Merge sorted iterators into one sorted iterator, comparing keys after `skip` salt bytes.
@@ -153,41 +171,35 @@ where
     I::Item: MergeKey,
 {
     let mut streams: Vec<I> = streams.into_iter().collect();
-    let mut heads = Vec::with_capacity(streams.len());
-    let mut heap = Vec::with_capacity(streams.len());
-    for (i, s) in streams.iter_mut().enumerate() {
-        let item = s.next();
-        if let Some(item) = &item {
-            heap.push(Entry {
-                prefix: prefix(item.merge_key(), skip),
-                stream: i,
-                error: item.is_error(),
-            });
-        }
-        heads.push(item);
-    }
+    let heads: Vec<Option<I::Item>> = streams.iter_mut().map(Iterator::next).collect();
+    let live = heads.iter().filter(|h| h.is_some()).count();
     let mut m = Merge {
         streams,
         heads,
-        heap,
+        tree: Vec::new(),
         skip,
+        live,
         refill: false,
     };
-    for i in (0..m.heap.len() / 2).rev() {
-        m.sift_down(i);
-    }
+    m.build();
     m
 }
 
-/// The iterator of [`merge`] (and, with `REV = true`, of [`merge_rev`]): a binary heap of
-/// (key prefix, stream) entries over the streams' head items, the first in the merged order on
-/// top, ties broken by stream order.
+/// The iterator of [`merge`] (and, with `REV = true`, of [`merge_rev`]): a tournament (loser)
+/// tree over the streams' head items — each internal node holds the loser of the match played
+/// there, the root slot the overall winner — so that replacing the winner's head costs one
+/// comparison per level (⌈log₂ streams⌉), on cached 8-byte key prefixes; ties are broken by
+/// stream order.
 pub struct Merge<I: Iterator, const REV: bool = false> {
     streams: Vec<I>,
     heads: Vec<Option<I::Item>>,
-    heap: Vec<Entry>,
+    /// `tree[0]`: the winner; `tree[n]`, `1 ≤ n < streams`: the loser at internal node `n`
+    /// (leaf `s` sits at node `streams + s`, node `n`'s parent is `n / 2`).
+    tree: Vec<Node>,
     skip: usize,
-    /// The top stream's head was handed out: refill it before the next selection.
+    /// Streams not finished (their head waiting, or handed out and due for a refill).
+    live: usize,
+    /// The winner's head was handed out: refill it before the next selection.
     refill: bool,
 }
 
@@ -196,50 +208,109 @@ where
     I: Iterator,
     I::Item: MergeKey,
 {
-    /// Whether entry `a` comes before entry `b`.
-    #[inline]
-    fn less(&self, a: Entry, b: Entry) -> bool {
-        if a.error != b.error {
-            return a.error;
+    /// Whether node `a` comes before node `b` in the merged order.
+    #[inline(always)]
+    fn before(&self, a: Node, b: Node) -> bool {
+        if a.word != b.word {
+            return a.word < b.word;
         }
-        if a.prefix != b.prefix {
-            return (a.prefix < b.prefix) != REV;
-        }
-        let key = |e: Entry| {
-            self.heads
-                .get(e.stream)
-                .and_then(Option::as_ref)
-                .map_or(&[][..], |item| logical(item.merge_key(), self.skip))
-        };
-        match key(a).cmp(key(b)) {
-            Ordering::Equal => a.stream < b.stream,
-            o => (o == Ordering::Less) != REV,
-        }
+        self.tie(a, b)
     }
 
-    fn sift_down(&mut self, mut i: usize) {
-        let Some(&e) = self.heap.get(i) else {
-            return;
-        };
-        loop {
-            let l = 2 * i + 1;
-            let Some(&le) = self.heap.get(l) else {
-                break;
+    /// `a` before `b` when their words are equal: whole logical keys, then stream order.
+    #[inline(never)]
+    fn tie(&self, a: Node, b: Node) -> bool {
+        if a.word >> 64 == ITEM >> 64 {
+            let key = |n: Node| {
+                self.heads
+                    .get(n.stream)
+                    .and_then(Option::as_ref)
+                    .map_or(&[][..], |item| logical(item.merge_key(), self.skip))
             };
-            let (c, ce) = match self.heap.get(l + 1) {
-                Some(&re) if self.less(re, le) => (l + 1, re),
-                _ => (l, le),
-            };
-            if !self.less(ce, e) {
-                break;
+            match key(a).cmp(key(b)) {
+                Ordering::Equal => {}
+                o => return (o == Ordering::Less) != REV,
             }
-            if let Some(slot) = self.heap.get_mut(i) {
-                *slot = ce;
-            }
-            i = c;
         }
-        if let Some(slot) = self.heap.get_mut(i) {
-            *slot = e;
+        a.stream < b.stream
+    }
+
+    /// Play every match once: the losers into the internal nodes, the winner into `tree[0]`.
+    fn build(&mut self) {
+        let k = self.heads.len();
+        let leaves: Vec<Node> = self
+            .heads
+            .iter()
+            .enumerate()
+            .map(|(stream, h)| Node {
+                word: word::<_, REV>(h.as_ref(), self.skip),
+                stream,
+            })
+            .collect();
+        // winners[n] for internal nodes; node n's children are 2n and 2n + 1 (a leaf when ≥ k)
+        let mut winners = vec![
+            Node {
+                word: DONE,
+                stream: 0
+            };
+            k
+        ];
+        let mut tree = winners.clone();
+        for n in (1..k).rev() {
+            let child = |c: usize| {
+                if c >= k {
+                    leaves.get(c - k).copied()
+                } else {
+                    winners.get(c).copied()
+                }
+            };
+            let (Some(a), Some(b)) = (child(2 * n), child(2 * n + 1)) else {
+                continue;
+            };
+            let (w, l) = if self.before(b, a) { (b, a) } else { (a, b) };
+            if let (Some(ws), Some(ts)) = (winners.get_mut(n), tree.get_mut(n)) {
+                *ws = w;
+                *ts = l;
+            }
+        }
+        if let Some(root) = tree.first_mut() {
+            *root = if k == 1 {
+                leaves.first().copied().unwrap_or(Node {
+                    word: DONE,
+                    stream: 0,
+                })
+            } else {
+                winners.get(1).copied().unwrap_or(Node {
+                    word: DONE,
+                    stream: 0,
+                })
+            };
+        }
+        self.tree = tree;
+    }
+
+    /// Stream `s`'s head changed (it was the winner): replay its matches up to the root.
+    #[inline]
+    fn replay(&mut self, s: usize) {
+        let k = self.tree.len();
+        let mut w = Node {
+            word: word::<_, REV>(self.heads.get(s).and_then(Option::as_ref), self.skip),
+            stream: s,
+        };
+        let mut n = (k + s) / 2;
+        while n > 0 {
+            let Some(&l) = self.tree.get(n) else { break };
+            // the loser stays, the winner goes on up
+            let l_first = self.before(l, w);
+            let (stay, up) = if l_first { (w, l) } else { (l, w) };
+            if let Some(slot) = self.tree.get_mut(n) {
+                *slot = stay;
+            }
+            w = up;
+            n /= 2;
+        }
+        if let Some(root) = self.tree.first_mut() {
+            *root = w;
         }
     }
 }
@@ -256,36 +327,25 @@ where
         // before it is needed, and each item moves once into its slot and once out).
         if self.refill {
             self.refill = false;
-            let top = *self.heap.first()?;
-            let slot = self.heads.get_mut(top.stream)?;
-            *slot = self.streams.get_mut(top.stream).and_then(Iterator::next);
-            match slot {
-                // Replace the top in place: one sift instead of a pop and a push.
-                Some(next) => {
-                    let (prefix, error) = (prefix(next.merge_key(), self.skip), next.is_error());
-                    if let Some(e) = self.heap.first_mut() {
-                        e.prefix = prefix;
-                        e.error = error;
-                    }
-                }
-                None => {
-                    if let Some(last) = self.heap.pop() {
-                        if let Some(e) = self.heap.first_mut() {
-                            *e = last;
-                        }
-                    }
-                }
+            let s = self.tree.first()?.stream;
+            let slot = self.heads.get_mut(s)?;
+            *slot = self.streams.get_mut(s).and_then(Iterator::next);
+            if slot.is_none() {
+                self.live -= 1;
             }
-            self.sift_down(0);
+            self.replay(s);
         }
-        let top = *self.heap.first()?;
+        let top = *self.tree.first()?;
+        if top.word == DONE {
+            return None;
+        }
         self.refill = true;
         self.heads.get_mut(top.stream)?.take()
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        // heads waiting in the heap (the top's was handed out when a refill is pending)
-        let held = self.heap.len() - usize::from(self.refill && !self.heap.is_empty());
+        // heads waiting in the tree (the winner's was handed out when a refill is pending)
+        let held = self.live - usize::from(self.refill);
         let (mut lo, mut hi) = (held, Some(held));
         for s in &self.streams {
             let (l, h) = s.size_hint();

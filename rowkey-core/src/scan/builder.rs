@@ -425,8 +425,35 @@ impl ScanBuilder {
     /// a complete key) built straight from the prefix `p`, one allocation per range, the last
     /// (or only) one in the builder's own buffer; the ranges are non-empty and in salt order by
     /// construction.
-    #[inline]
+    ///
+    /// The one-range case (no salt, or the salt fixed) is inlined into the caller, so that the
+    /// builder is not moved into a call (a by-value move read back at once stalls on store
+    /// forwarding) and only the buffer goes on.
+    #[inline(always)]
     pub fn ranges(self) -> ScanRanges {
+        if !self.impossible && self.buckets.is_none() {
+            let width = self.salt.map_or(0, |s| s.width);
+            let (at, end) = (self.salt_at, self.salt_at + width);
+            match (self.salt, self.salt_value) {
+                (None, _) => {
+                    return ScanRanges::one_nonempty(prefix_in(self.buf, self.complete))
+                        .with_salt_end(end);
+                }
+                (Some(_), Some(salt)) => {
+                    let mut buf = self.buf;
+                    salt::write_at(buf.get_mut(at..).unwrap_or_default(), salt, width);
+                    return ScanRanges::one_nonempty(prefix_in(buf, self.complete))
+                        .with_salt_end(end);
+                }
+                (Some(_), None) => {}
+            }
+        }
+        self.ranges_general()
+    }
+
+    /// [`ranges`](Self::ranges) beyond one range: the salt fan-out and modulo buckets.
+    #[inline(never)]
+    fn ranges_general(self) -> ScanRanges {
         if self.impossible {
             return ScanRanges::default();
         }

@@ -405,6 +405,15 @@ pub fn cases() -> Vec<Case> {
     case(out, "merge16", "16x1000/collect_sort_unstable", move || {
         collect_sort(black_box(&s), false).len()
     });
+    let runs = std::rc::Rc::new(merge_streams_runs());
+    let s = runs.clone();
+    case(out, "merge16", "16x1000_runs20/rowkey_merge", move || {
+        merge_rowkey(black_box(&s)).len()
+    });
+    let s = runs;
+    case(out, "merge16", "16x1000_runs20/collect_sort", move || {
+        collect_sort(black_box(&s), true).len()
+    });
     // ---- reads end to end over redb (16-bucket fan-out of the whole table)
     let db = std::rc::Rc::new(reads::read_db());
     for (id, f) in [

@@ -28,6 +28,24 @@ pub fn merge_streams() -> Vec<Vec<Vec<u8>>> {
     streams
 }
 
+/// As [`merge_streams`], but 800 users with 20 rows each (a time series per user): each user's
+/// rows sit in one bucket, so the merge meets runs of 20 rows from one stream.
+pub fn merge_streams_runs() -> Vec<Vec<Vec<u8>>> {
+    let mut streams = vec![Vec::new(); 16];
+    for i in 0..MERGE_KEYS as u64 {
+        let k = SimpleSalted {
+            user_id: (i / 20).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40,
+            ts: TS + (i % 20) as i64,
+        };
+        let b = k.to_row_key().unwrap();
+        streams[usize::from(b[0])].push(b.to_vec());
+    }
+    for s in &mut streams {
+        s.sort();
+    }
+    streams
+}
+
 pub fn merge_rowkey(streams: &[Vec<Vec<u8>>]) -> Vec<&[u8]> {
     merge(streams.iter().map(|s| s.iter().map(Vec::as_slice)), 1).collect()
 }

@@ -283,18 +283,23 @@ pub fn table(r: &Results) -> String {
             let _ = writeln!(out, "| {id} | {} | {note} |", ns(Some(v)));
         }
     }
-    let merge = g("merge16", "16x1000/rowkey_merge");
-    for id in ["rowkey_merge", "collect_sort", "collect_sort_unstable"] {
-        if let Some(v) = g("merge16", &format!("16x1000/{id}")) {
-            let rel = merge
-                .map(|m| format!("; {:.2}× rowkey merge", v / m))
-                .unwrap_or_default();
-            let _ = writeln!(
-                out,
-                "| merge of 16 sorted streams, 16 000 keys: {id} | {} | {:.1} M keys/s{rel} |",
-                ns(Some(v)),
-                MERGE_KEYS as f64 / v * 1e3
-            );
+    for (set, what) in [
+        ("16x1000", "16 000 keys"),
+        ("16x1000_runs20", "16 000 keys in runs of 20"),
+    ] {
+        let merge = g("merge16", &format!("{set}/rowkey_merge"));
+        for id in ["rowkey_merge", "collect_sort", "collect_sort_unstable"] {
+            if let Some(v) = g("merge16", &format!("{set}/{id}")) {
+                let rel = merge
+                    .map(|m| format!("; {:.2}× rowkey merge", v / m))
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "| merge of 16 sorted streams, {what}: {id} | {} | {:.1} M keys/s{rel} |",
+                    ns(Some(v)),
+                    MERGE_KEYS as f64 / v * 1e3
+                );
+            }
         }
     }
     for id in [

@@ -171,6 +171,10 @@ pub fn verify() {
     assert_eq!(m.len(), MERGE_KEYS);
     assert_eq!(m, collect_sort(&streams, true));
     assert_eq!(m, collect_sort(&streams, false));
+    let runs = merge_streams_runs();
+    let m = merge_rowkey(&runs);
+    assert_eq!(m.len(), MERGE_KEYS);
+    assert_eq!(m, collect_sort(&runs, true));
 
     // hotspot: the analyzer agrees with the naive count
     let splits = rowkey::plan::hex_string_split(40);

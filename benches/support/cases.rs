@@ -420,11 +420,24 @@ pub fn cases() -> Vec<Case> {
         ("redb16/raw", reads::raw as fn(&_, &_) -> usize),
         ("redb16/typed_unmerged", reads::typed_unmerged),
         ("redb16/raw_interleaved", reads::raw_interleaved),
+        ("redb16/raw_interleaved_held", reads::raw_interleaved_held),
         ("redb16/typed_merged", |db: &_, r: &_| {
             reads::typed_merged(db, r, None)
         }),
         ("redb16/typed_merged_buffered", reads::typed_merged_buffered),
         ("redb16/hand_merged", reads::hand_merged),
+    ] {
+        let db = db.clone();
+        let ranges = reads::read_ranges();
+        case(out, "read", id, move || f(&db, black_box(&ranges)));
+    }
+    let db = std::rc::Rc::new(reads::read_db_runs());
+    for (id, f) in [
+        ("redb16_runs20/raw", reads::raw as fn(&_, &_) -> usize),
+        ("redb16_runs20/typed_merged", |db: &_, r: &_| {
+            reads::typed_merged(db, r, None)
+        }),
+        ("redb16_runs20/hand_merged", reads::hand_merged),
     ] {
         let db = db.clone();
         let ranges = reads::read_ranges();

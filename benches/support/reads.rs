@@ -25,6 +25,16 @@ pub const READ_ROWS: usize = 16_000;
 
 /// The table: `READ_ROWS` `SimpleSalted` keys (spread over 16 buckets), 16-byte values.
 pub fn read_db() -> Database {
+    read_db_with(1)
+}
+
+/// As [`read_db`], but `READ_ROWS / 20` users with 20 rows each (a time series per user, all
+/// in its user's bucket): the merged read meets runs of 20 rows from one range.
+pub fn read_db_runs() -> Database {
+    read_db_with(20)
+}
+
+fn read_db_with(rows_per_user: u64) -> Database {
     let db = Database::builder()
         .create_with_backend(InMemoryBackend::new())
         .unwrap();
@@ -33,7 +43,7 @@ pub fn read_db() -> Database {
         let mut t = txn.open_table(ROWS).unwrap();
         for i in 0..READ_ROWS as u64 {
             let k = SimpleSalted {
-                user_id: i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40,
+                user_id: (i / rows_per_user).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40,
                 ts: TS + (i % 1000) as i64,
             };
             let mut v = [0u8; 16];
@@ -87,6 +97,31 @@ pub fn raw_interleaved(db: &Database, ranges: &ScanRanges) -> usize {
             Some(row) => {
                 let (k, v) = row.unwrap();
                 black_box((k.value(), v.value()));
+                n += 1;
+                true
+            }
+            None => false,
+        });
+    }
+    n
+}
+
+/// As [`raw_interleaved`], but each iterator's row is held until that iterator is read again
+/// (as any merge holds one row per range): round robin, no comparisons.
+pub fn raw_interleaved_held(db: &Database, ranges: &ScanRanges) -> usize {
+    let txn = db.begin_read().unwrap();
+    let t = txn.open_table(ROWS).unwrap();
+    let mut its: Vec<_> = ranges
+        .iter()
+        .map(|r| (t.range::<&[u8]>(bounds(r)).unwrap(), None))
+        .collect();
+    let mut n = 0;
+    while !its.is_empty() {
+        its.retain_mut(|(it, held)| match it.next() {
+            Some(row) => {
+                let (k, v) = row.unwrap();
+                black_box((k.value(), v.value()));
+                *held = Some((k, v));
                 n += 1;
                 true
             }
@@ -218,12 +253,17 @@ pub fn typed_merged_buffered(db: &Database, ranges: &ScanRanges) -> usize {
 /// The reads agree: every row once, and the merged read in logical order (by `user_id`, then
 /// `ts`, as the key sorts after its salt).
 pub fn verify_reads() {
-    let db = read_db();
+    verify_reads_of(read_db());
+    verify_reads_of(read_db_runs());
+}
+
+fn verify_reads_of(db: Database) {
     let ranges = read_ranges();
     assert_eq!(ranges.len(), 16);
     assert_eq!(raw(&db, &ranges), READ_ROWS);
     assert_eq!(typed_unmerged(&db, &ranges), READ_ROWS);
     assert_eq!(raw_interleaved(&db, &ranges), READ_ROWS);
+    assert_eq!(raw_interleaved_held(&db, &ranges), READ_ROWS);
     let mut keys = Vec::new();
     assert_eq!(typed_merged(&db, &ranges, Some(&mut keys)), READ_ROWS);
     assert_eq!(typed_merged_buffered(&db, &ranges), READ_ROWS);

@@ -322,6 +322,10 @@ pub fn table(r: &Results) -> String {
     for (id, note) in [
         ("raw", "redb's iterator, range after range"),
         ("raw_interleaved", "redb's iterators, 16 open, read in turn"),
+        (
+            "raw_interleaved_held",
+            "the same, each iterator's last row held until it is read again",
+        ),
         ("typed_unmerged", "+ `from_row_key` per key"),
         (
             "typed_merged",
@@ -343,6 +347,24 @@ pub fn table(r: &Results) -> String {
             let _ = writeln!(
                 out,
                 "| read redb16/{id} | {} | {:.1} ns/row{rel}; {note} |",
+                ns(Some(v)),
+                v / READ_ROWS as f64
+            );
+        }
+    }
+    let raw = g("read", "redb16_runs20/raw");
+    for (id, note) in [
+        ("raw", "redb's iterator, range after range"),
+        ("typed_merged", "the typed merged read"),
+        ("hand_merged", "hand-written merged read"),
+    ] {
+        if let Some(v) = g("read", &format!("redb16_runs20/{id}")) {
+            let rel = raw
+                .map(|r| format!("; {:.2}× raw", v / r))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "| read redb16_runs20/{id} | {} | {:.1} ns/row{rel}; {note}, 20 rows per user |",
                 ns(Some(v)),
                 v / READ_ROWS as f64
             );

@@ -365,7 +365,11 @@ where
             self.refill = false;
             let s = self.tree.first()?.stream;
             let slot = self.heads.get_mut(s)?;
-            *slot = self.streams.get_mut(s).and_then(Iterator::next);
+            let stream = self.streams.get_mut(s)?;
+            debug_assert!(slot.is_none());
+            // `slot` is `None` (its item was taken when handed out): nothing to drop, so the
+            // drop glue of the old value is skipped.
+            core::mem::forget(core::mem::replace(slot, stream.next()));
             if slot.is_none() {
                 self.live -= 1;
             }

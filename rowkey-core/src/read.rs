@@ -453,11 +453,25 @@ pub mod redb {
     /// A row with its key wrapped for merging.
     pub type Row<'a, V> = Result<(Key<'a>, AccessGuard<'a, V>), StorageError>;
 
-    /// One source per range of a [`Read`].
-    pub type Source<'a, V> = core::iter::Map<
-        Directed<::redb::Range<'a, &'static [u8], V>>,
-        fn(RawRow<'a, V>) -> Row<'a, V>,
-    >;
+    /// One source per range of a [`Read`]: redb's range, read in the read's direction, each
+    /// row's key wrapped as [`Key`] (inline: no call through a function pointer per row).
+    pub struct Source<'a, V: Value + 'static> {
+        range: Directed<::redb::Range<'a, &'static [u8], V>>,
+    }
+
+    impl<'a, V: Value + 'static> Iterator for Source<'a, V> {
+        type Item = Row<'a, V>;
+
+        #[inline]
+        fn next(&mut self) -> Option<Row<'a, V>> {
+            let row: RawRow<'a, V> = self.range.next()?;
+            Some(row.map(|(k, v)| (Key(k), v)))
+        }
+
+        fn size_hint(&self) -> (usize, Option<usize>) {
+            self.range.size_hint()
+        }
+    }
 
     /// The typed rows of `read` from `table`: `(T, value guard)` in logical order (call
     /// `.value()` on the guard). Opening a range can fail; reading one can too
@@ -508,8 +522,9 @@ pub mod redb {
         let mut sources = Vec::with_capacity(read.ranges().len());
         for r in read.ranges() {
             let range = table.range::<&[u8]>(r.bounds())?;
-            let wrap: fn(RawRow<'a, V>) -> Row<'a, V> = |row| row.map(|(k, v)| (Key(k), v));
-            sources.push(Directed::new(range, reverse).map(wrap));
+            sources.push(Source {
+                range: Directed::new(range, reverse),
+            });
         }
         Ok(read.try_rows(sources))
     }

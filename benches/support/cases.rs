@@ -384,6 +384,38 @@ pub fn cases() -> Vec<Case> {
     case(out, "scan_ranges", "SimpleHashed.user_id/hand", || {
         hand_scan_hashed(black_box(USER))
     });
+    case(out, "scan_ranges", "Simple.user_id.ts_range/rowkey", || {
+        let ts = black_box(TS);
+        Simple::scan()
+            .user_id(black_box(USER))
+            .ts_range(ts..ts + 3_600_000)
+            .ranges()
+    });
+    case(out, "scan_ranges", "Simple.user_id.ts_range/hand", || {
+        let ts = black_box(TS);
+        hand_scan_time(black_box(USER), ts, ts + 3_600_000)
+    });
+    case(
+        out,
+        "scan_ranges",
+        "SimpleSalted.user_id.ts_range/rowkey",
+        || {
+            let ts = black_box(TS);
+            SimpleSalted::scan()
+                .user_id(black_box(USER))
+                .ts_range(ts..ts + 3_600_000)
+                .ranges()
+        },
+    );
+    case(
+        out,
+        "scan_ranges",
+        "SimpleSalted.user_id.ts_range/hand",
+        || {
+            let ts = black_box(TS);
+            hand_scan_salted_time(black_box(USER), ts, ts + 3_600_000)
+        },
+    );
     case(out, "scan_ranges", "SimpleSalted.fanout16/rowkey", || {
         black_box(SimpleSalted::scan()).ranges()
     });

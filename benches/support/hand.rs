@@ -291,6 +291,31 @@ pub fn hand_scan_hashed(user: u64) -> ScanRange {
     hand_prefix_range(&p)
 }
 
+/// `[user ++ ts(lo), user ++ ts(hi))`: one user's rows with `lo <= ts < hi` (a time range),
+/// the two bounds built on the stack, one allocation.
+#[inline]
+pub fn hand_scan_time(user: u64, lo: i64, hi: i64) -> ScanRange {
+    let mut start = [0u8; 16];
+    start[..8].copy_from_slice(&user.to_be_bytes());
+    let mut stop = start;
+    start[8..].copy_from_slice(&(lo as u64 ^ FLIP).to_be_bytes());
+    stop[8..].copy_from_slice(&(hi as u64 ^ FLIP).to_be_bytes());
+    ScanRange::new(&start, Some(&stop))
+}
+
+/// [`hand_scan_time`] behind the user's 16-bucket salt.
+#[inline]
+pub fn hand_scan_salted_time(user: u64, lo: i64, hi: i64) -> ScanRange {
+    let id = user.to_be_bytes();
+    let mut start = [0u8; 17];
+    start[0] = salt16(&id);
+    start[1..9].copy_from_slice(&id);
+    let mut stop = start;
+    start[9..].copy_from_slice(&(lo as u64 ^ FLIP).to_be_bytes());
+    stop[9..].copy_from_slice(&(hi as u64 ^ FLIP).to_be_bytes());
+    ScanRange::new(&start, Some(&stop))
+}
+
 #[inline]
 pub fn hand_fanout16() -> Vec<ScanRange> {
     let mut v = Vec::with_capacity(16);

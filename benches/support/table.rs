@@ -116,6 +116,8 @@ pub fn table(r: &Results) -> String {
         "Simple.user_id",
         "SimpleSalted.user_id",
         "SimpleHashed.user_id",
+        "Simple.user_id.ts_range",
+        "SimpleSalted.user_id.ts_range",
         "SimpleSalted.fanout16",
     ] {
         let (Some(rk), Some(hand)) = (

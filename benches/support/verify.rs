@@ -137,6 +137,22 @@ pub fn verify() {
         hand_scan_hashed(USER),
         "SimpleHashed.user_id scan",
     );
+    one(
+        Simple::scan()
+            .user_id(USER)
+            .ts_range(TS..TS + 3_600_000)
+            .ranges(),
+        hand_scan_time(USER, TS, TS + 3_600_000),
+        "Simple.user_id.ts_range scan",
+    );
+    one(
+        SimpleSalted::scan()
+            .user_id(USER)
+            .ts_range(TS..TS + 3_600_000)
+            .ranges(),
+        hand_scan_salted_time(USER, TS, TS + 3_600_000),
+        "SimpleSalted.user_id.ts_range scan",
+    );
     assert_eq!(
         SimpleSalted::scan().ranges().as_slice(),
         &hand_fanout16()[..],

@@ -192,8 +192,8 @@ macro_rules! content_impls {
             fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
                 content::put_padded(v.content(), N, F, buf, mask)
             }
-            fn bound(v: &$t, mask: u8, upper: bool, inclusive: bool) -> Bound {
-                content::pad_bound(v.content(), N, F, mask, upper, inclusive)
+            fn bound_into(v: &$t, mask: u8, upper: bool, inclusive: bool, out: &mut Vec<u8>) -> Edge {
+                content::pad_bound(v.content(), N, F, mask, upper, inclusive, out)
             }
         }
         impl<'de $(: $lt, $lt)?, const N: usize, const F: u8> Decode<'de, $t> for Pad<N, F> {

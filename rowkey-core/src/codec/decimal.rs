@@ -15,13 +15,15 @@ macro_rules! decimal_impls {
             fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
                 put_decimal(*v as u128, N, false, buf, mask)
             }
-            fn bound(v: &$t, mask: u8, upper: bool, inclusive: bool) -> Bound {
-                let mut bytes = Vec::with_capacity(N);
-                match put_decimal(*v as u128, N, false, &mut bytes, mask) {
-                    Ok(()) => Bound::Bytes { bytes, inclusive },
+            fn bound_into(v: &$t, mask: u8, upper: bool, inclusive: bool, out: &mut Vec<u8>) -> Edge {
+                let at = out.len();
+                match put_decimal(*v as u128, N, false, out, mask) {
+                    Ok(()) => Edge::At { inclusive },
                     // more digits than N: above every encodable value
-                    Err(_) if upper => Bound::All,
-                    Err(_) => Bound::Nothing,
+                    Err(_) => {
+                        out.truncate(at);
+                        if upper { Edge::All } else { Edge::Nothing }
+                    }
                 }
             }
         }

@@ -517,27 +517,33 @@ pub fn check_pad(c: &[u8], n: usize, fill: u8) -> Result<(), EncodeError> {
     Ok(())
 }
 
-/// [`Codec::bound`] for padded content: a bound longer than `n`, or ending in the fill byte,
-/// is not a value; over the values that exist (at most `n` bytes, not ending in `fill`),
+/// [`Codec::bound_into`] for padded content: a bound longer than `n`, or ending in the fill
+/// byte, is not a value; over the values that exist (at most `n` bytes, not ending in `fill`),
 /// `v >= b` ⇔ `v > s` and `v <= b` ⇔ `v <= s`, where `s` is `b` cut to `n` bytes and
-/// stripped of trailing fill bytes (exact for the order-preserving fill `0x00`).
-pub fn pad_bound(c: &[u8], n: usize, fill: u8, mask: u8, upper: bool, inclusive: bool) -> Bound {
+/// stripped of trailing fill bytes (exact for the order-preserving fill `0x00`). The `n`
+/// bytes are appended to `out`.
+pub fn pad_bound(
+    c: &[u8],
+    n: usize,
+    fill: u8,
+    mask: u8,
+    upper: bool,
+    inclusive: bool,
+    out: &mut Vec<u8>,
+) -> Edge {
     let cut = c.get(..n).unwrap_or(c);
     let keep = cut.iter().rposition(|&b| b != fill).map_or(0, |i| i + 1);
     let stripped = cut.get(..keep).unwrap_or_default();
-    let mut bytes = Vec::with_capacity(n);
+    out.reserve(n);
     if stripped.len() == c.len() {
         // a value: encode as is
-        put_masked(&mut bytes, c, mask);
-        bytes.put_bytes(fill ^ mask, n - c.len());
-        return Bound::Bytes { bytes, inclusive };
+        put_masked(out, c, mask);
+        out.put_bytes(fill ^ mask, n - c.len());
+        return Edge::At { inclusive };
     }
-    put_masked(&mut bytes, stripped, mask);
-    bytes.put_bytes(fill ^ mask, n - stripped.len());
-    Bound::Bytes {
-        bytes,
-        inclusive: upper,
-    }
+    put_masked(out, stripped, mask);
+    out.put_bytes(fill ^ mask, n - stripped.len());
+    Edge::At { inclusive: upper }
 }
 
 /// Read `n` padded bytes; the content is what precedes the trailing fill bytes.

@@ -73,6 +73,7 @@ macro_rules! int_impls {
                 buf.put_slice(&((*v as $u) ^ m).to_be_bytes());
                 Ok(())
             }
+            const MONOTONE: bool = false;
             fn pieces(lo: core::ops::Bound<&$t>, hi: core::ops::Bound<&$t>, mask: u8) -> Pieces {
                 // the value order as an unsigned key: the natural (sign-flipped) encoding
                 const FLIP: $u = if $signed { 1 << ($w * 8 - 1) } else { 0 };
@@ -104,16 +105,15 @@ macro_rules! int_impls {
                 buf.put_u64(((i64::MAX - ts) as u64) ^ u64::from_ne_bytes([mask; 8]));
                 Ok(())
             }
-            fn bound(v: &$t, mask: u8, upper: bool, inclusive: bool) -> Bound {
+            fn bound_into(v: &$t, mask: u8, upper: bool, inclusive: bool, out: &mut Vec<u8>) -> Edge {
                 let x = *v as i128;
                 if x < 0 {
-                    if upper { Bound::Nothing } else { Bound::All }
+                    if upper { Edge::Nothing } else { Edge::All }
                 } else if x > i128::from(i64::MAX) {
-                    if upper { Bound::All } else { Bound::Nothing }
+                    if upper { Edge::All } else { Edge::Nothing }
                 } else {
-                    let mut bytes = Vec::with_capacity(8);
-                    bytes.put_u64(((i64::MAX - x as i64) as u64) ^ u64::from_ne_bytes([mask; 8]));
-                    Bound::Bytes { bytes, inclusive }
+                    out.put_u64(((i64::MAX - x as i64) as u64) ^ u64::from_ne_bytes([mask; 8]));
+                    Edge::At { inclusive }
                 }
             }
         }

@@ -63,13 +63,36 @@ pub trait Codec<T> {
     /// The per-endpoint step of the default [`pieces`](Codec::pieces); codecs whose byte order
     /// is not monotone in the value (Java encodings, `Option`s) override `pieces` instead.
     fn bound(v: &T, mask: u8, upper: bool, inclusive: bool) -> Bound {
-        let _ = upper;
         let mut bytes = Vec::with_capacity(Self::len(v, mask));
-        match Self::encode(v, &mut bytes, mask) {
-            Ok(()) => Bound::Bytes { bytes, inclusive },
-            Err(_) => Bound::Nothing,
+        match Self::bound_into(v, mask, upper, inclusive, &mut bytes) {
+            Edge::At { inclusive } => Bound::Bytes { bytes, inclusive },
+            Edge::All => Bound::All,
+            Edge::Nothing => Bound::Nothing,
         }
     }
+
+    /// [`bound`](Codec::bound) appended to `out` instead of a new buffer (what the scan
+    /// builder calls, without allocating): [`Edge::At`] when the bound's bytes were appended,
+    /// otherwise `out` is left as it was. Codecs whose bounds are not plain encodings override
+    /// this (and so [`bound`](Codec::bound), which calls it).
+    #[doc(hidden)]
+    fn bound_into(v: &T, mask: u8, upper: bool, inclusive: bool, out: &mut Vec<u8>) -> Edge {
+        let _ = upper;
+        let at = out.len();
+        match Self::encode(v, out, mask) {
+            Ok(()) => Edge::At { inclusive },
+            Err(_) => {
+                out.truncate(at);
+                Edge::Nothing
+            }
+        }
+    }
+
+    /// Whether [`pieces`](Codec::pieces) is the default (one piece between the two bounds):
+    /// the scan builder then writes the range straight from [`bound_into`](Codec::bound_into).
+    /// `false` for the codecs that override `pieces`.
+    #[doc(hidden)]
+    const MONOTONE: bool = true;
 
     /// The values in the range from `lo` to `hi` (in the value's natural order) as byte ranges
     /// of this encoding, in byte order. For an order-preserving encoding that is one piece
@@ -90,6 +113,22 @@ pub trait Codec<T> {
             Self::PREFIX_FREE || mask != 0,
         )
     }
+}
+
+/// Where a range bound lands over the encodable values, its bytes written elsewhere (see
+/// [`Codec::bound_into`]).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edge {
+    /// At the bytes just written; `inclusive` keeps keys with them.
+    At {
+        /// Whether the bound includes the value itself.
+        inclusive: bool,
+    },
+    /// No limit on this side.
+    All,
+    /// No encodable value passes.
+    Nothing,
 }
 
 /// A range bound over encodable values, as bytes (see [`Codec::bound`]).

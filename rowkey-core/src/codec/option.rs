@@ -28,6 +28,7 @@ impl<T, C: Codec<T>> Codec<Option<T>> for C {
             }
         }
     }
+    const MONOTONE: bool = false;
     fn pieces(
         lo: core::ops::Bound<&Option<T>>,
         hi: core::ops::Bound<&Option<T>>,

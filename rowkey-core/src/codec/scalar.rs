@@ -105,6 +105,7 @@ macro_rules! float_impls {
                 buf.put_slice(&(v.to_bits() ^ <$u>::from_ne_bytes([mask; $w])).to_be_bytes());
                 Ok(())
             }
+            const MONOTONE: bool = false;
             fn pieces(lo: core::ops::Bound<&$t>, hi: core::ops::Bound<&$t>, mask: u8) -> Pieces {
                 // the value order (IEEE total order, as the natural encoding) as an unsigned key
                 const SIGN: $u = 1 << ($w * 8 - 1);

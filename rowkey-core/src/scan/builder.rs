@@ -206,11 +206,13 @@ pub struct ScanBuilder {
 ///
 /// Returned by the `_range` and `_starts_with` methods of a typed scan builder, which end the
 /// chain.
+///
+/// The ranges are computed when the scan ends (the builder and the pieces of the last field are
+/// consumed there, not moved on), so a `Scan` is just its ranges.
 #[derive(Debug, Clone)]
 #[must_use = "call .ranges() to get the byte ranges to scan"]
 pub struct Scan {
-    base: ScanBuilder,
-    parts: Pieces,
+    ranges: ScanRanges,
 }
 
 /// Byte encoding of a string/bytes prefix under a codec, for `_starts_with` scans.
@@ -315,7 +317,7 @@ impl ScanBuilder {
     }
 
     /// [`field`](Self::field) behind a `#[hash_prefix]`.
-    #[inline]
+    #[inline(always)]
     pub fn hashed_field<C: Codec<T>, T: HashPlain>(
         &mut self,
         v: &T,
@@ -339,13 +341,13 @@ impl ScanBuilder {
     }
 
     /// Every field is fixed: the scan is the one key.
-    #[inline]
+    #[inline(always)]
     pub fn complete(&mut self) {
         self.complete = true;
     }
 
     /// Every salted field is fixed: compute the Phoenix salt from them.
-    #[inline]
+    #[inline(always)]
     pub fn fix_salt(&mut self) {
         if let Some(s) = self.salt {
             self.salt_value = Some(salt::bucket_of(self.salt_h, s.buckets));
@@ -353,7 +355,7 @@ impl ScanBuilder {
     }
 
     /// The salt is known (modulo salts).
-    #[inline]
+    #[inline(always)]
     pub fn fix_salt_value(&mut self, salt: u32) {
         self.salt_value = Some(salt);
     }
@@ -363,6 +365,7 @@ impl ScanBuilder {
     /// a Java encoding is split where the byte order wraps, an exclusive bound on a raw last
     /// field becomes `bytes ++ 0x00`). `modulo`: the numeric range of a modulo-salted field, to
     /// touch only the buckets it can.
+    #[inline(always)]
     pub fn range<C: Codec<T>, T, R: RangeBounds<T>>(
         self,
         r: R,
@@ -373,6 +376,7 @@ impl ScanBuilder {
     }
 
     /// [`range`](Self::range) from the two bounds.
+    #[inline(always)]
     pub fn range_bounds<C: Codec<T>, T>(
         mut self,
         lo: Bound<&T>,
@@ -380,25 +384,90 @@ impl ScanBuilder {
         mask: u8,
         modulo: Option<(Bound<u128>, Bound<u128>)>,
     ) -> Scan {
-        let parts = C::pieces(lo, hi, mask);
         if let (Some(s), Some((lo, hi))) = (self.salt, modulo) {
             if s.modulo {
                 self.buckets = Some(modulo_buckets(lo, hi, s.buckets));
             }
         }
+        let one_salt = self.salt.is_none() || self.salt_value.is_some();
+        if C::MONOTONE && one_salt && !self.impossible {
+            return Scan {
+                ranges: self.monotone_range::<C, T>(lo, hi, mask),
+            };
+        }
+        let parts = C::pieces(lo, hi, mask);
         if parts.is_empty() {
             self.impossible = true;
         }
-        Scan { base: self, parts }
+        Scan {
+            ranges: finish(self, parts),
+        }
+    }
+
+    /// [`range_bounds`](Self::range_bounds) over a monotone encoding with the salt fixed (or
+    /// none): the one range, its bounds written by [`Codec::bound_into`] straight into the
+    /// builder's buffer — what `Codec::pieces` and the general path would build, without the
+    /// intermediate pieces (the same rules: bounds swapped when the byte order is reversed, an
+    /// exclusive bound over an encoding that is not prefix-free becomes `bytes ++ 0x00`).
+    #[inline(always)]
+    fn monotone_range<C: Codec<T>, T>(self, lo: Bound<&T>, hi: Bound<&T>, mask: u8) -> ScanRanges {
+        let swap = (mask != 0) != C::REVERSED;
+        let prefix_free = C::PREFIX_FREE || mask != 0;
+        // the byte-order lower and upper ends: a value bound and whether it is the value's upper
+        let ((first, first_up), (last, last_up)) = if swap {
+            ((hi, true), (lo, false))
+        } else {
+            ((lo, false), (hi, true))
+        };
+        let edge = |b: Bound<&T>, upper: bool, out: &mut Vec<u8>| match b {
+            Bound::Unbounded => codec::Edge::All,
+            Bound::Included(v) => C::bound_into(v, mask, upper, true, out),
+            Bound::Excluded(v) => C::bound_into(v, mask, upper, false, out),
+        };
+        let width = self.salt.map_or(0, |s| s.width);
+        let (salt_at, salt_end) = (self.salt_at, self.salt_at + width);
+        let mut buf = self.buf;
+        salt::write_at(
+            buf.get_mut(salt_at..).unwrap_or_default(),
+            self.salt_value.unwrap_or(0),
+            width,
+        );
+        let head_len = buf.len();
+        buf.reserve(head_len + 2 * C::WIDTH.unwrap_or(16) + 2);
+        match edge(first, first_up, &mut buf) {
+            codec::Edge::Nothing => return ScanRanges::default(),
+            codec::Edge::All | codec::Edge::At { inclusive: true } => {}
+            codec::Edge::At { inclusive: false } if prefix_free => {
+                // after every key starting with the bound: if that carries into the prefix,
+                // nothing after it can be in the range
+                if !successor_in_place(&mut buf, 0) || buf.len() <= head_len {
+                    return ScanRanges::default();
+                }
+            }
+            codec::Edge::At { inclusive: false } => buf.push(0),
+        }
+        let start_len = buf.len();
+        buf.extend_from_within(..head_len);
+        let bounded = match edge(last, last_up, &mut buf) {
+            codec::Edge::Nothing => return ScanRanges::default(),
+            codec::Edge::All => successor_in_place(&mut buf, start_len),
+            codec::Edge::At { inclusive: false } => true,
+            codec::Edge::At { inclusive: true } if prefix_free => {
+                successor_in_place(&mut buf, start_len)
+            }
+            codec::Edge::At { inclusive: true } => {
+                buf.push(0);
+                true
+            }
+        };
+        ScanRanges::one(ScanRange::from_parts(buf, start_len, bounded)).with_salt_end(salt_end)
     }
 
     /// A scan that matches nothing (what a misused scan method returns; such calls do not
     /// compile, so this never runs in a program that builds).
-    pub fn nothing(mut self) -> Scan {
-        self.impossible = true;
+    pub fn nothing(self) -> Scan {
         Scan {
-            base: self,
-            parts: Pieces::none(),
+            ranges: ScanRanges::default(),
         }
     }
 
@@ -416,7 +485,9 @@ impl ScanBuilder {
         if parts.is_empty() {
             self.impossible = true;
         }
-        Scan { base: self, parts }
+        Scan {
+            ranges: finish(self, parts),
+        }
     }
 
     /// The ranges of everything that matches the fields fixed so far.
@@ -491,11 +562,7 @@ impl ScanBuilder {
         } else {
             (Lower::Prefix, Upper::PrefixEnd)
         };
-        Scan {
-            base: self,
-            parts: Pieces::one(part.0, part.1),
-        }
-        .ranges()
+        finish(self, Pieces::one(part.0, part.1))
     }
 }
 
@@ -532,61 +599,84 @@ impl Scan {
     /// all when the salted prefix is fixed).
     #[inline]
     pub fn ranges(self) -> ScanRanges {
-        let mut base = self.base;
-        if base.impossible {
-            return ScanRanges::default();
-        }
-        let width = base.salt.map_or(0, |s| s.width);
-        let (salt_at, salt_end) = (base.salt_at, base.salt_at + width);
+        self.ranges
+    }
+}
+
+/// The ranges of `parts` (the pieces of the last field) after the prefix fixed in `base`.
+///
+/// The one-range case (no salt or the salt fixed, one piece) is inlined into the caller, so
+/// that the builder is not moved into a call and read back at once (a store-forwarding stall).
+#[inline(always)]
+fn finish(base: ScanBuilder, parts: Pieces) -> ScanRanges {
+    if !base.impossible {
         let single_salt = match (base.salt, base.salt_value) {
             (None, _) => Some(0),
             (_, Some(s)) => Some(s),
             _ => None,
         };
-        let parts = || self.parts.iter();
-        let n_parts = parts().count();
-        if let (Some(salt), 1, Some((lower, upper))) = (single_salt, n_parts, parts().next()) {
-            // The common case: one range, built in the builder's own buffer.
-            salt::write_at(base.buf.get_mut(salt_at..).unwrap_or_default(), salt, width);
-            return match build_in(base.buf, lower, upper) {
+        let mut it = parts.iter();
+        if let (Some(salt), Some((lower, upper)), None) = (single_salt, it.next(), it.next()) {
+            let width = base.salt.map_or(0, |s| s.width);
+            let (salt_at, salt_end) = (base.salt_at, base.salt_at + width);
+            let mut buf = base.buf;
+            salt::write_at(buf.get_mut(salt_at..).unwrap_or_default(), salt, width);
+            return match build_in(buf, lower, upper) {
                 Some(r) => ScanRanges::one(r).with_salt_end(salt_end),
                 None => ScanRanges::default(),
             };
         }
-        let n_salts = match (single_salt, &base.buckets) {
-            (Some(_), _) => 1,
-            (None, Some(b)) => b.len(),
-            (None, None) => base.salt.map_or(1, |s| s.buckets) as usize,
+    }
+    finish_general(base, parts)
+}
+
+/// [`finish`] beyond one range: every salt bucket the scan can touch × every piece.
+#[inline(never)]
+fn finish_general(base: ScanBuilder, parts: Pieces) -> ScanRanges {
+    if base.impossible {
+        return ScanRanges::default();
+    }
+    let width = base.salt.map_or(0, |s| s.width);
+    let (salt_at, salt_end) = (base.salt_at, base.salt_at + width);
+    let single_salt = match (base.salt, base.salt_value) {
+        (None, _) => Some(0),
+        (_, Some(s)) => Some(s),
+        _ => None,
+    };
+    let n_parts = parts.iter().count();
+    let n_salts = match (single_salt, &base.buckets) {
+        (Some(_), _) => 1,
+        (None, Some(b)) => b.len(),
+        (None, None) => base.salt.map_or(1, |s| s.buckets) as usize,
+    };
+    let mut out: Vec<ScanRange> = Vec::with_capacity(n_salts * n_parts);
+    let mut head = base.buf;
+    for i in 0..n_salts {
+        let salt = match (single_salt, &base.buckets) {
+            (Some(s), _) => s,
+            (None, Some(b)) => b.get(i).copied().unwrap_or_default(),
+            (None, None) => i as u32,
         };
-        let mut out: Vec<ScanRange> = Vec::with_capacity(n_salts * n_parts);
-        let mut head = base.buf;
-        for i in 0..n_salts {
-            let salt = match (single_salt, &base.buckets) {
-                (Some(s), _) => s,
-                (None, Some(b)) => b.get(i).copied().unwrap_or_default(),
-                (None, None) => i as u32,
+        salt::write_at(head.get_mut(salt_at..).unwrap_or_default(), salt, width);
+        let first = out.len();
+        for (lower, upper) in parts.iter() {
+            let mut buf = Vec::with_capacity(2 * head.len() + 16);
+            buf.extend_from_slice(&head);
+            let Some(r) = build_in(buf, lower, upper) else {
+                continue;
             };
-            salt::write_at(head.get_mut(salt_at..).unwrap_or_default(), salt, width);
-            let first = out.len();
-            for (lower, upper) in parts() {
-                let mut buf = Vec::with_capacity(2 * head.len() + 16);
-                buf.extend_from_slice(&head);
-                let Some(r) = build_in(buf, lower, upper) else {
-                    continue;
-                };
-                // Pieces of one field that touch (an `Option`'s None next to its smallest
-                // value, say) are one range: join them.
-                let joinable = out.len() > first;
-                match out.last_mut() {
-                    Some(prev) if joinable && prev.stop() == Some(r.start()) => {
-                        *prev = ScanRange::new(prev.start(), r.stop());
-                    }
-                    _ => out.push(r),
+            // Pieces of one field that touch (an `Option`'s None next to its smallest
+            // value, say) are one range: join them.
+            let joinable = out.len() > first;
+            match out.last_mut() {
+                Some(prev) if joinable && prev.stop() == Some(r.start()) => {
+                    *prev = ScanRange::new(prev.start(), r.stop());
                 }
+                _ => out.push(r),
             }
         }
-        ScanRanges::new(out).with_salt_end(salt_end)
     }
+    ScanRanges::new(out).with_salt_end(salt_end)
 }
 
 /// `[p, successor(p))`, or `[p, p ++ 0x00)` when `exact` (the range of the one key `p`), built

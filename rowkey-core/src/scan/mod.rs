@@ -120,6 +120,7 @@ impl ScanRange {
     }
 
     /// Whether no key can lie in the range (`start >= stop`).
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.stop().is_some_and(|s| s <= self.start())
     }
@@ -212,6 +213,7 @@ impl ScanRanges {
     }
 
     /// A single range (none if it is empty).
+    #[inline]
     pub fn one(range: ScanRange) -> Self {
         Self {
             ranges: if range.is_empty() {
@@ -232,6 +234,7 @@ impl ScanRanges {
     }
 
     /// The same ranges, with [`salt_end`](Self::salt_end) set.
+    #[inline]
     #[must_use]
     pub fn with_salt_end(mut self, salt_end: usize) -> Self {
         self.salt_end = salt_end;

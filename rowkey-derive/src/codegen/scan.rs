@@ -133,10 +133,15 @@ pub fn expand(
         let eq_name = method_ident(f, "");
         let mut defined: BTreeSet<String> = ["ranges".to_owned(), eq_name.to_string()].into();
         let eq_doc = format!("Fix `{fname}` to a value (equality) and go on to the next field.");
+        // Every step of the chain is `inline(always)`: `T::scan().a(x).b(y).ranges()` then
+        // compiles to straight-line code in the caller, with the builder in registers (moved
+        // by value through calls, it was read back with wider loads than it was written with,
+        // a store-forwarding stall per step) and the layout's constants (salt buckets,
+        // widths) folded in.
         let mut methods = vec![respan(
             quote! {
                 #[doc = #eq_doc]
-                #[inline]
+                #[inline(always)]
                 pub fn #eq_name(self, __v: #arg_ty) -> #next #ty_g {
                     let mut __b = self.__b;
                     #fix
@@ -186,7 +191,7 @@ pub fn expand(
                 methods.push(respan(
                     quote! {
                         #[doc = #doc]
-                        #[inline]
+                        #[inline(always)]
                         #body
                     },
                     span,
@@ -218,7 +223,7 @@ pub fn expand(
                 methods.push(respan(
                     quote! {
                         #[doc = #doc]
-                        #[inline]
+                        #[inline(always)]
                         pub fn #sw(self, __p: impl #pv::FormOf<#fam>) -> #end #ty_g {
                             let __s = self.__b.starts_with::<#codec>(#bytes, #mask);
                             #end { __s, _k: ::core::marker::PhantomData }
@@ -272,7 +277,7 @@ pub fn expand(
                 #(#methods)*
 
                 /// The ranges of every key matching the fields fixed so far.
-                #[inline]
+                #[inline(always)]
                 pub fn ranges(self) -> #sc::ScanRanges {
                     self.__b.ranges()
                 }
@@ -323,7 +328,7 @@ pub fn expand(
         #[allow(dead_code)]
         impl #impl_g #done #ty_g #where_c {
             /// The range holding exactly the one key.
-            #[inline]
+            #[inline(always)]
             pub fn ranges(self) -> #sc::ScanRanges {
                 self.__b.ranges()
             }
@@ -341,7 +346,7 @@ pub fn expand(
 
             /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch
             /// (one in all when the salted prefix is fixed).
-            #[inline]
+            #[inline(always)]
             pub fn ranges(self) -> #sc::ScanRanges {
                 self.__s.ranges()
             }
@@ -356,14 +361,14 @@ pub fn expand(
         impl #impl_g #name #ty_g #where_c {
             /// A typed scan over this key layout: one method per field, in key order.
             #(#scan_doc)*
-            #[inline]
+            #[inline(always)]
             pub fn scan() -> #first #ty_g {
                 <Self as #pv::ScanKey>::scan_within(&[])
             }
         }
         impl #impl_g #pv::ScanKey for #name #ty_g #where_c {
             type Scan = #first #ty_g;
-            #[inline]
+            #[inline(always)]
             fn scan_within(__outer: &[::core::primitive::u8]) -> #first #ty_g {
                 #first { __b: #pv::ScanBuilder::new(__outer, #prefix, #salt_layout), _k: ::core::marker::PhantomData }
             }

@@ -286,7 +286,7 @@ const _: () = {
         T: ::rowkey::__private::Show,
     {
         ///Fix `tag` to a value (equality) and go on to the next field.
-        #[inline]
+        #[inline(always)]
         pub fn tag(
             self,
             __v: impl ::core::borrow::Borrow<T>,
@@ -302,7 +302,7 @@ const _: () = {
             }
         }
         ///Constrain `tag` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn tag_range<__R: ::core::ops::RangeBounds<T>>(
             self,
             __r: __R,
@@ -412,7 +412,7 @@ const _: () = {
             }
         }
         /// The ranges of every key matching the fields fixed so far.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -435,7 +435,7 @@ const _: () = {
         T: ::rowkey::__private::Show,
     {
         ///Fix `name` to a value (equality) and go on to the next field.
-        #[inline]
+        #[inline(always)]
         pub fn name(
             self,
             __v: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
@@ -457,7 +457,7 @@ const _: () = {
             }
         }
         ///Constrain `name` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn name_range<
             __R: ::rowkey::__private::RangeOf<::rowkey::__private::TextForms>,
         >(self, __r: __R) -> __TaggedScanEnd<'a, T> {
@@ -476,7 +476,7 @@ const _: () = {
             }
         }
         ///Constrain `name` to values starting with `p` and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn name_starts_with(
             self,
             __p: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
@@ -541,7 +541,7 @@ const _: () = {
             }
         }
         /// The ranges of every key matching the fields fixed so far.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -564,7 +564,7 @@ const _: () = {
         T: ::rowkey::__private::Show,
     {
         ///Fix `id` to a value (equality) and go on to the next field.
-        #[inline]
+        #[inline(always)]
         pub fn id(self, __v: u64) -> __TaggedScanComplete<'a, T> {
             let mut __b = self.__b;
             __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8, false);
@@ -575,7 +575,7 @@ const _: () = {
             }
         }
         ///Constrain `id` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn id_range<__R: ::core::ops::RangeBounds<u64>>(
             self,
             __r: __R,
@@ -603,7 +603,7 @@ const _: () = {
             }
         }
         /// The ranges of every key matching the fields fixed so far.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -626,7 +626,7 @@ const _: () = {
         T: ::rowkey::__private::Show,
     {
         /// The range holding exactly the one key.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -767,7 +767,7 @@ const _: () = {
         }
         /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch
         /// (one in all when the salted prefix is fixed).
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__s.ranges()
         }
@@ -796,7 +796,7 @@ const _: () = {
         ///| `id` | `.id(v)` | `.id_range(a..b)` | — |
         ///
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
-        #[inline]
+        #[inline(always)]
         pub fn scan() -> __TaggedScan_tag<'a, T> {
             <Self as ::rowkey::__private::ScanKey>::scan_within(&[])
         }
@@ -807,7 +807,7 @@ const _: () = {
         T: ::rowkey::__private::Show,
     {
         type Scan = __TaggedScan_tag<'a, T>;
-        #[inline]
+        #[inline(always)]
         fn scan_within(__outer: &[::core::primitive::u8]) -> __TaggedScan_tag<'a, T> {
             __TaggedScan_tag {
                 __b: ::rowkey::__private::ScanBuilder::new(

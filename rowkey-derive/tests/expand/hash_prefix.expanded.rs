@@ -298,7 +298,7 @@ const _: () = {
     #[allow(dead_code)]
     impl __EventKeyScan_uid {
         ///Fix `uid` to a value (equality) and go on to the next field.
-        #[inline]
+        #[inline(always)]
         pub fn uid(self, __v: u64) -> __EventKeyScan_event_type {
             let mut __b = self.__b;
             __b.hashed_field::<
@@ -460,7 +460,7 @@ const _: () = {
             }
         }
         /// The ranges of every key matching the fields fixed so far.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -475,7 +475,7 @@ const _: () = {
     #[allow(dead_code)]
     impl __EventKeyScan_event_type {
         ///Fix `event_type` to a value (equality) and go on to the next field.
-        #[inline]
+        #[inline(always)]
         pub fn event_type(
             self,
             __v: impl ::core::borrow::Borrow<EventType>,
@@ -491,7 +491,7 @@ const _: () = {
             }
         }
         ///Constrain `event_type` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn event_type_range<__R: ::core::ops::RangeBounds<EventType>>(
             self,
             __r: __R,
@@ -603,7 +603,7 @@ const _: () = {
             }
         }
         /// The ranges of every key matching the fields fixed so far.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -618,7 +618,7 @@ const _: () = {
     #[allow(dead_code)]
     impl __EventKeyScan_biz_type {
         ///Fix `biz_type` to a value (equality) and go on to the next field.
-        #[inline]
+        #[inline(always)]
         pub fn biz_type(
             self,
             __v: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
@@ -640,7 +640,7 @@ const _: () = {
             }
         }
         ///Constrain `biz_type` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn biz_type_range<
             __R: ::rowkey::__private::RangeOf<::rowkey::__private::TextForms>,
         >(self, __r: __R) -> __EventKeyScanEnd {
@@ -659,7 +659,7 @@ const _: () = {
             }
         }
         ///Constrain `biz_type` to values starting with `p` and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn biz_type_starts_with(
             self,
             __p: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
@@ -724,7 +724,7 @@ const _: () = {
             }
         }
         /// The ranges of every key matching the fields fixed so far.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -739,7 +739,7 @@ const _: () = {
     #[allow(dead_code)]
     impl __EventKeyScan_ts_ms {
         ///Fix `ts_ms` to a value (equality) and go on to the next field.
-        #[inline]
+        #[inline(always)]
         pub fn ts_ms(self, __v: i64) -> __EventKeyScanComplete {
             let mut __b = self.__b;
             __b.field::<::rowkey::codec::ReverseTs, i64>(&__v, 0u8, false);
@@ -750,7 +750,7 @@ const _: () = {
             }
         }
         ///Constrain `ts_ms` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn ts_ms_range<__R: ::core::ops::RangeBounds<i64>>(
             self,
             __r: __R,
@@ -778,7 +778,7 @@ const _: () = {
             }
         }
         /// The ranges of every key matching the fields fixed so far.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -793,7 +793,7 @@ const _: () = {
     #[allow(dead_code)]
     impl __EventKeyScanComplete {
         /// The range holding exactly the one key.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -956,7 +956,7 @@ const _: () = {
         }
         /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch
         /// (one in all when the salted prefix is fixed).
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__s.ranges()
         }
@@ -982,14 +982,14 @@ const _: () = {
         ///| `ts_ms` | `.ts_ms(v)` | `.ts_ms_range(a..b)` | — |
         ///
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
-        #[inline]
+        #[inline(always)]
         pub fn scan() -> __EventKeyScan_uid {
             <Self as ::rowkey::__private::ScanKey>::scan_within(&[])
         }
     }
     impl ::rowkey::__private::ScanKey for EventKey {
         type Scan = __EventKeyScan_uid;
-        #[inline]
+        #[inline(always)]
         fn scan_within(__outer: &[::core::primitive::u8]) -> __EventKeyScan_uid {
             __EventKeyScan_uid {
                 __b: ::rowkey::__private::ScanBuilder::new(

@@ -254,7 +254,7 @@ const _: () = {
     #[allow(dead_code)]
     impl __LogByTimeScan_ts_ms {
         ///Fix `ts_ms` to a value (equality) and go on to the next field.
-        #[inline]
+        #[inline(always)]
         pub fn ts_ms(self, __v: u64) -> __LogByTimeScan_host {
             let mut __b = self.__b;
             __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8, true);
@@ -265,7 +265,7 @@ const _: () = {
             }
         }
         ///Constrain `ts_ms` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn ts_ms_range<__R: ::core::ops::RangeBounds<u64>>(
             self,
             __r: __R,
@@ -386,7 +386,7 @@ const _: () = {
             }
         }
         /// The ranges of every key matching the fields fixed so far.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -401,7 +401,7 @@ const _: () = {
     #[allow(dead_code)]
     impl __LogByTimeScan_host {
         ///Fix `host` to a value (equality) and go on to the next field.
-        #[inline]
+        #[inline(always)]
         pub fn host(
             self,
             __v: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
@@ -423,7 +423,7 @@ const _: () = {
             }
         }
         ///Constrain `host` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn host_range<
             __R: ::rowkey::__private::RangeOf<::rowkey::__private::TextForms>,
         >(self, __r: __R) -> __LogByTimeScanEnd {
@@ -442,7 +442,7 @@ const _: () = {
             }
         }
         ///Constrain `host` to values starting with `p` and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn host_starts_with(
             self,
             __p: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
@@ -507,7 +507,7 @@ const _: () = {
             }
         }
         /// The ranges of every key matching the fields fixed so far.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -522,7 +522,7 @@ const _: () = {
     #[allow(dead_code)]
     impl __LogByTimeScan_event {
         ///Fix `event` to a value (equality) and go on to the next field.
-        #[inline]
+        #[inline(always)]
         pub fn event(
             self,
             __v: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
@@ -545,7 +545,7 @@ const _: () = {
             }
         }
         ///Constrain `event` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn event_range<
             __R: ::rowkey::__private::RangeOf<::rowkey::__private::TextForms>,
         >(self, __r: __R) -> __LogByTimeScanEnd {
@@ -564,7 +564,7 @@ const _: () = {
             }
         }
         ///Constrain `event` to values starting with `p` and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn event_starts_with(
             self,
             __p: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
@@ -587,7 +587,7 @@ const _: () = {
             }
         }
         /// The ranges of every key matching the fields fixed so far.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -602,7 +602,7 @@ const _: () = {
     #[allow(dead_code)]
     impl __LogByTimeScanComplete {
         /// The range holding exactly the one key.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -735,7 +735,7 @@ const _: () = {
         }
         /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch
         /// (one in all when the salted prefix is fixed).
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__s.ranges()
         }
@@ -760,14 +760,14 @@ const _: () = {
         ///| `event` | `.event(v)` | `.event_range(a..b)` | `.event_starts_with(p)` |
         ///
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
-        #[inline]
+        #[inline(always)]
         pub fn scan() -> __LogByTimeScan_ts_ms {
             <Self as ::rowkey::__private::ScanKey>::scan_within(&[])
         }
     }
     impl ::rowkey::__private::ScanKey for LogByTime {
         type Scan = __LogByTimeScan_ts_ms;
-        #[inline]
+        #[inline(always)]
         fn scan_within(__outer: &[::core::primitive::u8]) -> __LogByTimeScan_ts_ms {
             __LogByTimeScan_ts_ms {
                 __b: ::rowkey::__private::ScanBuilder::new(

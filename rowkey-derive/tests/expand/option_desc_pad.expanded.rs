@@ -368,7 +368,7 @@ const _: () = {
     #[allow(dead_code)]
     impl __ProfileScan_region {
         ///Fix `region` to a value (equality) and go on to the next field.
-        #[inline]
+        #[inline(always)]
         pub fn region(
             self,
             __v: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
@@ -390,7 +390,7 @@ const _: () = {
             }
         }
         ///Constrain `region` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn region_range<
             __R: ::rowkey::__private::RangeOf<::rowkey::__private::TextForms>,
         >(self, __r: __R) -> __ProfileScanEnd {
@@ -409,7 +409,7 @@ const _: () = {
             }
         }
         ///Constrain `region` to values starting with `p` and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn region_starts_with(
             self,
             __p: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
@@ -600,7 +600,7 @@ const _: () = {
             }
         }
         /// The ranges of every key matching the fields fixed so far.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -615,7 +615,7 @@ const _: () = {
     #[allow(dead_code)]
     impl __ProfileScan_shard {
         ///Fix `shard` to a value (equality) and go on to the next field.
-        #[inline]
+        #[inline(always)]
         pub fn shard(self, __v: u32) -> __ProfileScan_score {
             let mut __b = self.__b;
             __b.field::<::rowkey::codec::Pad<6usize, 0u8>, u32>(&__v, 0u8, false);
@@ -625,7 +625,7 @@ const _: () = {
             }
         }
         ///Constrain `shard` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn shard_range<__R: ::core::ops::RangeBounds<u32>>(
             self,
             __r: __R,
@@ -779,7 +779,7 @@ const _: () = {
             }
         }
         /// The ranges of every key matching the fields fixed so far.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -794,7 +794,7 @@ const _: () = {
     #[allow(dead_code)]
     impl __ProfileScan_score {
         ///Fix `score` to a value (equality) and go on to the next field.
-        #[inline]
+        #[inline(always)]
         pub fn score(self, __v: Option<i32>) -> __ProfileScan_account {
             let mut __b = self.__b;
             __b.field::<::rowkey::codec::Natural, Option<i32>>(&__v, 255u8, false);
@@ -804,7 +804,7 @@ const _: () = {
             }
         }
         ///Constrain `score` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn score_range<__R: ::core::ops::RangeBounds<Option<i32>>>(
             self,
             __r: __R,
@@ -916,7 +916,7 @@ const _: () = {
             }
         }
         /// The ranges of every key matching the fields fixed so far.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -931,7 +931,7 @@ const _: () = {
     #[allow(dead_code)]
     impl __ProfileScan_account {
         ///Fix `account` to a value (equality) and go on to the next field.
-        #[inline]
+        #[inline(always)]
         pub fn account(self, __v: u64) -> __ProfileScan_name {
             let mut __b = self.__b;
             __b.field::<
@@ -1012,7 +1012,7 @@ const _: () = {
             }
         }
         /// The ranges of every key matching the fields fixed so far.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -1027,7 +1027,7 @@ const _: () = {
     #[allow(dead_code)]
     impl __ProfileScan_name {
         ///Fix `name` to a value (equality) and go on to the next field.
-        #[inline]
+        #[inline(always)]
         pub fn name(
             self,
             __v: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
@@ -1050,7 +1050,7 @@ const _: () = {
             }
         }
         ///Constrain `name` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn name_range<
             __R: ::rowkey::__private::RangeOf<::rowkey::__private::TextForms>,
         >(self, __r: __R) -> __ProfileScanEnd {
@@ -1069,7 +1069,7 @@ const _: () = {
             }
         }
         ///Constrain `name` to values starting with `p` and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn name_starts_with(
             self,
             __p: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
@@ -1092,7 +1092,7 @@ const _: () = {
             }
         }
         /// The ranges of every key matching the fields fixed so far.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -1107,7 +1107,7 @@ const _: () = {
     #[allow(dead_code)]
     impl __ProfileScanComplete {
         /// The range holding exactly the one key.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -1282,7 +1282,7 @@ const _: () = {
         }
         /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch
         /// (one in all when the salted prefix is fixed).
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__s.ranges()
         }
@@ -1309,14 +1309,14 @@ const _: () = {
         ///| `name` | `.name(v)` | `.name_range(a..b)` | `.name_starts_with(p)` |
         ///
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
-        #[inline]
+        #[inline(always)]
         pub fn scan() -> __ProfileScan_region {
             <Self as ::rowkey::__private::ScanKey>::scan_within(&[])
         }
     }
     impl ::rowkey::__private::ScanKey for Profile {
         type Scan = __ProfileScan_region;
-        #[inline]
+        #[inline(always)]
         fn scan_within(__outer: &[::core::primitive::u8]) -> __ProfileScan_region {
             __ProfileScan_region {
                 __b: ::rowkey::__private::ScanBuilder::new(

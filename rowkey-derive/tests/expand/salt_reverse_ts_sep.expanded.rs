@@ -258,7 +258,7 @@ const _: () = {
     #[allow(dead_code)]
     impl __OrderBySellerScan_seller_id {
         ///Fix `seller_id` to a value (equality) and go on to the next field.
-        #[inline]
+        #[inline(always)]
         pub fn seller_id(self, __v: u64) -> __OrderBySellerScan_created_ms {
             let mut __b = self.__b;
             __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8, true);
@@ -269,7 +269,7 @@ const _: () = {
             }
         }
         ///Constrain `seller_id` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn seller_id_range<__R: ::core::ops::RangeBounds<u64>>(
             self,
             __r: __R,
@@ -381,7 +381,7 @@ const _: () = {
             }
         }
         /// The ranges of every key matching the fields fixed so far.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -396,7 +396,7 @@ const _: () = {
     #[allow(dead_code)]
     impl __OrderBySellerScan_created_ms {
         ///Fix `created_ms` to a value (equality) and go on to the next field.
-        #[inline]
+        #[inline(always)]
         pub fn created_ms(self, __v: i64) -> __OrderBySellerScan_order_no {
             let mut __b = self.__b;
             __b.field::<::rowkey::codec::ReverseTs, i64>(&__v, 0u8, false);
@@ -406,7 +406,7 @@ const _: () = {
             }
         }
         ///Constrain `created_ms` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn created_ms_range<__R: ::core::ops::RangeBounds<i64>>(
             self,
             __r: __R,
@@ -476,7 +476,7 @@ const _: () = {
             }
         }
         /// The ranges of every key matching the fields fixed so far.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -491,7 +491,7 @@ const _: () = {
     #[allow(dead_code)]
     impl __OrderBySellerScan_order_no {
         ///Fix `order_no` to a value (equality) and go on to the next field.
-        #[inline]
+        #[inline(always)]
         pub fn order_no(
             self,
             __v: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
@@ -514,7 +514,7 @@ const _: () = {
             }
         }
         ///Constrain `order_no` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn order_no_range<
             __R: ::rowkey::__private::RangeOf<::rowkey::__private::TextForms>,
         >(self, __r: __R) -> __OrderBySellerScanEnd {
@@ -533,7 +533,7 @@ const _: () = {
             }
         }
         ///Constrain `order_no` to values starting with `p` and end the scan.
-        #[inline]
+        #[inline(always)]
         pub fn order_no_starts_with(
             self,
             __p: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
@@ -556,7 +556,7 @@ const _: () = {
             }
         }
         /// The ranges of every key matching the fields fixed so far.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -571,7 +571,7 @@ const _: () = {
     #[allow(dead_code)]
     impl __OrderBySellerScanComplete {
         /// The range holding exactly the one key.
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__b.ranges()
         }
@@ -704,7 +704,7 @@ const _: () = {
         }
         /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch
         /// (one in all when the salted prefix is fixed).
-        #[inline]
+        #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.__s.ranges()
         }
@@ -729,14 +729,14 @@ const _: () = {
         ///| `order_no` | `.order_no(v)` | `.order_no_range(a..b)` | `.order_no_starts_with(p)` |
         ///
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
-        #[inline]
+        #[inline(always)]
         pub fn scan() -> __OrderBySellerScan_seller_id {
             <Self as ::rowkey::__private::ScanKey>::scan_within(&[])
         }
     }
     impl ::rowkey::__private::ScanKey for OrderBySeller {
         type Scan = __OrderBySellerScan_seller_id;
-        #[inline]
+        #[inline(always)]
         fn scan_within(
             __outer: &[::core::primitive::u8],
         ) -> __OrderBySellerScan_seller_id {

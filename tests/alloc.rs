@@ -124,6 +124,30 @@ fn scan_allocations() {
     let (r, allocs, _) = count(|| Salted::scan().user_id(7).ranges());
     assert_eq!(r.len(), 1);
     assert_eq!(allocs, 1, "salted, salt known: one range, one allocation");
+    // A range on the next field: its bounds written into the same buffer.
+    let (r, allocs, _) = count(|| {
+        OrderKey::scan()
+            .seller_id(7)
+            .region("eu")
+            .ts_range(1_000..2_000)
+            .ranges()
+    });
+    assert_eq!(r.len(), 1);
+    assert_eq!(
+        allocs, 1,
+        "a range (reverse_ts bounds swapped): one allocation"
+    );
+    let (r, allocs, _) = count(|| Salted::scan().user_id(7).ts_range(..=5).ranges());
+    assert_eq!(r.len(), 1);
+    assert_eq!(allocs, 1, "salted, salt known, a range: one allocation");
+    let (r, allocs, _) = count(|| {
+        OrderKey::scan()
+            .seller_id(7)
+            .region_range("a".."m")
+            .ranges()
+    });
+    assert_eq!(r.len(), 1);
+    assert_eq!(allocs, 1, "a range of escaped strings: one allocation");
     let (r, allocs, _) = count(|| Salted::scan().ranges());
     assert_eq!(r.len(), 16);
     assert!(

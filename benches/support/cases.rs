@@ -384,6 +384,23 @@ pub fn cases() -> Vec<Case> {
     case(out, "scan_ranges", "SimpleHashed.user_id/hand", || {
         hand_scan_hashed(black_box(USER))
     });
+    case(
+        out,
+        "scan_ranges",
+        "OrderKey.seller_id.region_starts_with/rowkey",
+        || {
+            OrderKey::scan()
+                .seller_id(black_box(SELLER))
+                .region_starts_with(black_box("eu-"))
+                .ranges()
+        },
+    );
+    case(
+        out,
+        "scan_ranges",
+        "OrderKey.seller_id.region_starts_with/hand",
+        || hand_scan_order_starts_with(black_box(SELLER), black_box("eu-")),
+    );
     case(out, "scan_ranges", "Simple.user_id.ts_range/rowkey", || {
         let ts = black_box(TS);
         Simple::scan()

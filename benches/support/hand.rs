@@ -291,6 +291,24 @@ pub fn hand_scan_hashed(user: u64) -> ScanRange {
     hand_prefix_range(&p)
 }
 
+/// Every `OrderKey` of `seller` whose region starts with `p`: `[seller ++ esc(p),
+/// successor(seller ++ esc(p)))` (the escaped prefix without its terminator).
+#[inline]
+pub fn hand_scan_order_starts_with(seller: u64, p: &str) -> ScanRange {
+    let mut b = [0u8; 64];
+    b[..8].copy_from_slice(&seller.to_be_bytes());
+    let mut w = &mut b[8..];
+    let before = w.len();
+    for &c in p.as_bytes() {
+        if c <= 1 {
+            w.put_u8(1);
+        }
+        w.put_u8(c);
+    }
+    let n = 8 + before - w.len();
+    hand_prefix_range(&b[..n])
+}
+
 /// `[user ++ ts(lo), user ++ ts(hi))`: one user's rows with `lo <= ts < hi` (a time range),
 /// the two bounds built on the stack, one allocation.
 #[inline]

@@ -116,6 +116,7 @@ pub fn table(r: &Results) -> String {
         "Simple.user_id",
         "SimpleSalted.user_id",
         "SimpleHashed.user_id",
+        "OrderKey.seller_id.region_starts_with",
         "Simple.user_id.ts_range",
         "SimpleSalted.user_id.ts_range",
         "SimpleSalted.fanout16",

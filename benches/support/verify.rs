@@ -138,6 +138,14 @@ pub fn verify() {
         "SimpleHashed.user_id scan",
     );
     one(
+        OrderKey::scan()
+            .seller_id(SELLER)
+            .region_starts_with("eu-")
+            .ranges(),
+        hand_scan_order_starts_with(SELLER, "eu-"),
+        "OrderKey.seller_id.region_starts_with scan",
+    );
+    one(
         Simple::scan()
             .user_id(USER)
             .ts_range(TS..TS + 3_600_000)

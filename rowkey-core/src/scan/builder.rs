@@ -222,42 +222,60 @@ pub trait ContentPrefix {
     /// one value whose encoding also starts with them without starting with `p` (padding).
     /// `None` when no value can start with `p`.
     fn prefix_parts(p: &[u8], mask: u8) -> Option<(Vec<u8>, Option<Vec<u8>>)>;
+
+    /// The common case of [`prefix_parts`](Self::prefix_parts) written into `out`: `Some(true)`
+    /// when the bytes every encoded value starting with `p` starts with were appended and no
+    /// second piece is needed; `Some(false)` (nothing appended) when one is (padding);
+    /// `None` when no value can start with `p`.
+    fn prefix_into(p: &[u8], mask: u8, out: &mut Vec<u8>) -> Option<bool>;
 }
 
 fn masked(bytes: &[u8], mask: u8) -> Vec<u8> {
     bytes.iter().map(|b| b ^ mask).collect()
 }
 
-fn escaped(p: &[u8], mask: u8) -> Vec<u8> {
-    let mut v = Vec::with_capacity(p.len() + codec::escape::escapes(p));
-    codec::escape::put_escaped(p, &mut v, mask);
-    v
+/// `prefix_parts` from `prefix_into` for the codecs that never need a second piece.
+fn one_part<C: ContentPrefix>(p: &[u8], mask: u8) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
+    let mut e = Vec::new();
+    C::prefix_into(p, mask, &mut e).map(|_| (e, None))
 }
 
 impl ContentPrefix for codec::Natural {
     fn prefix_parts(p: &[u8], mask: u8) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
-        Some((
-            if mask == 0 {
-                p.to_vec()
-            } else {
-                escaped(p, mask)
-            },
-            None,
-        ))
+        one_part::<Self>(p, mask)
+    }
+    #[inline]
+    fn prefix_into(p: &[u8], mask: u8, out: &mut Vec<u8>) -> Option<bool> {
+        // raw last content ascending is the bytes themselves; descending it is escaped
+        if mask == 0 {
+            out.extend_from_slice(p);
+        } else {
+            codec::escape::put_escaped(p, out, mask);
+        }
+        Some(true)
     }
 }
 impl ContentPrefix for codec::Sep {
     fn prefix_parts(p: &[u8], mask: u8) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
-        Some((escaped(p, mask), None))
+        one_part::<Self>(p, mask)
+    }
+    #[inline]
+    fn prefix_into(p: &[u8], mask: u8, out: &mut Vec<u8>) -> Option<bool> {
+        codec::escape::put_escaped(p, out, mask);
+        Some(true)
     }
 }
 impl<const S: u8> ContentPrefix for codec::SepByte<S> {
     fn prefix_parts(p: &[u8], mask: u8) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
+        one_part::<Self>(p, mask)
+    }
+    #[inline]
+    fn prefix_into(p: &[u8], mask: u8, out: &mut Vec<u8>) -> Option<bool> {
         if p.contains(&S) {
-            None
-        } else {
-            Some((masked(p, mask), None))
+            return None;
         }
+        out.extend(p.iter().map(|b| b ^ mask));
+        Some(true)
     }
 }
 impl<const N: usize, const F: u8> ContentPrefix for codec::Pad<N, F> {
@@ -272,6 +290,18 @@ impl<const N: usize, const F: u8> ContentPrefix for codec::Pad<N, F> {
             x
         });
         Some((masked(p, mask), block))
+    }
+    #[inline]
+    fn prefix_into(p: &[u8], mask: u8, out: &mut Vec<u8>) -> Option<bool> {
+        if p.len() > N {
+            return None;
+        }
+        if p.last() == Some(&F) {
+            // a value whose padding starts inside `p` also matches: two pieces
+            return Some(false);
+        }
+        out.extend(p.iter().map(|b| b ^ mask));
+        Some(true)
     }
 }
 
@@ -472,7 +502,45 @@ impl ScanBuilder {
     }
 
     /// End with a starts-with condition on the next (string or bytes) field.
+    ///
+    /// With the salt fixed (or none) and no padding involved, the one range
+    /// `[head ++ e, successor(head ++ e))` is written in place (inlined into the caller);
+    /// otherwise the pieces path.
+    #[inline(always)]
     pub fn starts_with<C: ContentPrefix>(mut self, p: &[u8], mask: u8) -> Scan {
+        if !self.impossible && (self.salt.is_none() || self.salt_value.is_some()) {
+            // One range, `[head ++ e, successor(head ++ e))`, written in place.
+            let width = self.salt.map_or(0, |s| s.width);
+            let (salt_at, salt_end) = (self.salt_at, self.salt_at + width);
+            let head_len = self.buf.len();
+            match C::prefix_into(p, mask, &mut self.buf) {
+                None => {
+                    return Scan {
+                        ranges: ScanRanges::default(),
+                    }
+                }
+                Some(true) => {
+                    let mut buf = self.buf;
+                    salt::write_at(
+                        buf.get_mut(salt_at..).unwrap_or_default(),
+                        self.salt_value.unwrap_or(0),
+                        width,
+                    );
+                    return Scan {
+                        ranges: ScanRanges::one_nonempty(prefix_in(buf, false))
+                            .with_salt_end(salt_end),
+                    };
+                }
+                Some(false) => self.buf.truncate(head_len),
+            }
+        }
+        self.starts_with_pieces::<C>(p, mask)
+    }
+
+    /// [`starts_with`](Self::starts_with) through the pieces: a padded prefix ending in the
+    /// fill byte (two pieces), or the salt not fixed (one range per bucket).
+    #[inline(never)]
+    fn starts_with_pieces<C: ContentPrefix>(mut self, p: &[u8], mask: u8) -> Scan {
         let parts = match C::prefix_parts(p, mask) {
             None => Pieces::none(),
             Some((e, None)) => Pieces::one(Lower::At(e.clone()), Upper::After(e)),

@@ -148,6 +148,14 @@ fn scan_allocations() {
     });
     assert_eq!(r.len(), 1);
     assert_eq!(allocs, 1, "a range of escaped strings: one allocation");
+    let (r, allocs, _) = count(|| {
+        OrderKey::scan()
+            .seller_id(7)
+            .region_starts_with("eu-")
+            .ranges()
+    });
+    assert_eq!(r.len(), 1);
+    assert_eq!(allocs, 1, "starts-with: one allocation");
     let (r, allocs, _) = count(|| Salted::scan().ranges());
     assert_eq!(r.len(), 16);
     assert!(

@@ -287,14 +287,18 @@ fn encode_ends_with_fill() {
         EncodeErrorKind::EndsWithFill { fill: b' ' },
         "cannot encode field `code`: content ends with the fill byte 0x20, so decoding could not tell it from padding",
     );
-    // #[reverse]: a leading fill byte ends up last after reversal
+    // #[reverse]: a leading fill byte ends up last after reversal, and the error says so
     let e = encode_err(&Padding {
         small: 0,
         code: String::new(),
         rev: "\0ab".into(),
     });
-    assert_eq!(e.field(), "rev");
-    assert_eq!(e.kind(), &EncodeErrorKind::EndsWithFill { fill: 0 });
+    assert_encode(
+        &e,
+        "rev",
+        EncodeErrorKind::StartsWithFill { fill: 0 },
+        "cannot encode field `rev`: content starts with the fill byte 0x00, which #[reverse] stores last, so decoding could not tell it from padding",
+    );
 }
 
 #[test]

@@ -25,6 +25,12 @@ pub enum EncodeErrorKind {
         /// The fill byte.
         fill: u8,
     },
+    /// `#[reverse] #[pad]`: the content starts with the fill byte, which the reversal stores
+    /// last, so decoding could not tell it from padding.
+    StartsWithFill {
+        /// The fill byte.
+        fill: u8,
+    },
     /// `#[sep(b'x')]`: the content contains the custom separator byte.
     ContainsSeparator {
         /// The separator byte.
@@ -59,6 +65,10 @@ impl fmt::Display for EncodeErrorKind {
             Self::EndsWithFill { fill } => write!(
                 f,
                 "content ends with the fill byte 0x{fill:02X}, so decoding could not tell it from padding"
+            ),
+            Self::StartsWithFill { fill } => write!(
+                f,
+                "content starts with the fill byte 0x{fill:02X}, which #[reverse] stores last, so decoding could not tell it from padding"
             ),
             Self::ContainsSeparator { sep, at } => write!(
                 f,

@@ -213,6 +213,10 @@ macro_rules! content_impls {
             fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
                 let c = v.content();
                 content::check_pad(c, N, F)?;
+                if c.first() == Some(&F) {
+                    // reversed, the content would end with the fill byte
+                    return Err(EncodeError::new("", EncodeErrorKind::StartsWithFill { fill: F }));
+                }
                 // Valid UTF-8 for text types, so reversal cannot fail.
                 let r = content::reversed(c, <$t as AsContent>::TEXT).unwrap_or_default();
                 content::put_padded(&r, N, F, buf, mask)

@@ -61,7 +61,8 @@ pub trait Codec<T> {
     /// `0..=i64::MAX` becomes the nearest bound that selects the same encodable values.
     ///
     /// The per-endpoint step of the default [`pieces`](Codec::pieces); codecs whose byte order
-    /// is not monotone in the value (Java encodings, `Option`s) override `pieces` instead.
+    /// is not monotone in the value (Java encodings, `Option`s) override `pieces` instead (and
+    /// set `MONOTONE = false`). This wraps `bound_into`, which is what codecs override.
     fn bound(v: &T, mask: u8, upper: bool, inclusive: bool) -> Bound {
         let mut bytes = Vec::with_capacity(Self::len(v, mask));
         match Self::bound_into(v, mask, upper, inclusive, &mut bytes) {
@@ -98,7 +99,8 @@ pub trait Codec<T> {
     /// of this encoding, in byte order. For an order-preserving encoding that is one piece
     /// between the two [`bound`](Codec::bound)s (swapped when the byte order is reversed:
     /// `#[desc]` xor `#[reverse_ts]`); Java encodings of signed numbers override it, because
-    /// their byte order wraps around at zero.
+    /// their byte order wraps around at zero. A codec that overrides it sets `MONOTONE =
+    /// false`, or the scan builder's one-range path would bypass the override.
     #[doc(hidden)]
     fn pieces(lo: core::ops::Bound<&T>, hi: core::ops::Bound<&T>, mask: u8) -> Pieces {
         let bound = |b: core::ops::Bound<&T>, upper: bool| match b {

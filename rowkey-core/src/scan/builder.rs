@@ -103,49 +103,36 @@ impl Pieces {
     /// (else an exclusive bound `b` becomes `b ++ 0x00`).
     pub fn monotone(lo: codec::Bound, hi: codec::Bound, swap: bool, prefix_free: bool) -> Self {
         let (lo, hi) = if swap { (hi, lo) } else { (lo, hi) };
-        let lower = match lo {
-            codec::Bound::Nothing => None,
-            codec::Bound::All => Some(Lower::Prefix),
-            codec::Bound::Bytes {
-                bytes,
-                inclusive: true,
-            } => Some(Lower::At(bytes)),
-            codec::Bound::Bytes {
-                bytes,
-                inclusive: false,
-            } if prefix_free => Some(Lower::After(bytes)),
-            codec::Bound::Bytes {
-                mut bytes,
-                inclusive: false,
-            } => {
-                bytes.push(0);
-                Some(Lower::At(bytes))
-            }
+        let split = |b: codec::Bound| match b {
+            codec::Bound::Bytes { bytes, inclusive } => (codec::Edge::At { inclusive }, bytes),
+            codec::Bound::All => (codec::Edge::All, Vec::new()),
+            codec::Bound::Nothing => (codec::Edge::Nothing, Vec::new()),
         };
-        let upper = match hi {
-            codec::Bound::Nothing => None,
-            codec::Bound::All => Some(Upper::PrefixEnd),
-            codec::Bound::Bytes {
-                bytes,
-                inclusive: false,
-            } => Some(Upper::At(bytes)),
-            codec::Bound::Bytes {
-                bytes,
-                inclusive: true,
-            } if prefix_free => Some(Upper::After(bytes)),
-            codec::Bound::Bytes {
-                mut bytes,
-                inclusive: true,
-            } => {
-                bytes.push(0);
-                Some(Upper::At(bytes))
-            }
-        };
-        match (lower, upper) {
-            (Some(l), Some(u)) => Self::one(l, u),
+        let ((lo, mut lo_bytes), (hi, mut hi_bytes)) = (split(lo), split(hi));
+        let (Some(start), Some(stop)) = (start_rule(lo, prefix_free), stop_rule(hi, prefix_free))
+        else {
             // A bound no encodable value passes (e.g. an upper time bound below 0).
-            _ => Self::none(),
-        }
+            return Self::none();
+        };
+        let lower = match (lo, start) {
+            (codec::Edge::All, _) => Lower::Prefix,
+            (_, Rule::At) => Lower::At(lo_bytes),
+            (_, Rule::AtZero) => {
+                lo_bytes.push(0);
+                Lower::At(lo_bytes)
+            }
+            (_, Rule::After) => Lower::After(lo_bytes),
+        };
+        let upper = match (hi, stop) {
+            (codec::Edge::All, _) => Upper::PrefixEnd,
+            (_, Rule::At) => Upper::At(hi_bytes),
+            (_, Rule::AtZero) => {
+                hi_bytes.push(0);
+                Upper::At(hi_bytes)
+            }
+            (_, Rule::After) => Upper::After(hi_bytes),
+        };
+        Self::one(lower, upper)
     }
 
     /// Every piece with `p` in front (an `Option`'s presence byte, say).
@@ -173,6 +160,69 @@ impl Pieces {
 
     fn is_empty(&self) -> bool {
         self.iter().next().is_none()
+    }
+}
+
+/// How one end of a range is finished once its bound's bytes (if any) follow the prefix in the
+/// range's buffer: at those bytes, at those bytes `++ 0x00`, or after every key starting with
+/// them (no bytes: at the prefix for a start, after the prefix for a stop).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rule {
+    At,
+    AtZero,
+    After,
+}
+
+/// The rule of a range's start (its byte-order lower bound) over an encoding
+/// (`prefix_free`: no encoding is a proper prefix of another, so an exclusive bound `b` is
+/// "after `b`", else "at `b ++ 0x00`"); `None` when no value passes.
+fn start_rule(e: codec::Edge, prefix_free: bool) -> Option<Rule> {
+    Some(match e {
+        codec::Edge::Nothing => return None,
+        codec::Edge::All | codec::Edge::At { inclusive: true } => Rule::At,
+        codec::Edge::At { inclusive: false } if prefix_free => Rule::After,
+        codec::Edge::At { inclusive: false } => Rule::AtZero,
+    })
+}
+
+/// The rule of a range's stop (exclusive; its byte-order upper bound), as [`start_rule`]:
+/// an inclusive bound `b` is "after `b`", or "at `b ++ 0x00`" when not prefix-free.
+fn stop_rule(e: codec::Edge, prefix_free: bool) -> Option<Rule> {
+    Some(match e {
+        codec::Edge::Nothing => return None,
+        codec::Edge::All => Rule::After,
+        codec::Edge::At { inclusive: false } => Rule::At,
+        codec::Edge::At { inclusive: true } if prefix_free => Rule::After,
+        codec::Edge::At { inclusive: true } => Rule::AtZero,
+    })
+}
+
+/// Finish a range's start: `buf` holds the prefix (`head_len` bytes) and the bound's bytes.
+/// `false` when the range is empty for sure (the successor carried into the prefix: nothing
+/// after the bound has it).
+#[inline]
+fn close_start(buf: &mut Vec<u8>, head_len: usize, rule: Rule) -> bool {
+    match rule {
+        Rule::At => true,
+        Rule::AtZero => {
+            buf.push(0);
+            true
+        }
+        Rule::After => successor_in_place(buf, 0) && buf.len() > head_len,
+    }
+}
+
+/// Finish a range's stop: `buf` holds the start (`start_len` bytes), the prefix again and the
+/// bound's bytes. Whether the range is bounded (`false`: to the end of the table).
+#[inline]
+fn close_stop(buf: &mut Vec<u8>, start_len: usize, rule: Rule) -> bool {
+    match rule {
+        Rule::At => true,
+        Rule::AtZero => {
+            buf.push(0);
+            true
+        }
+        Rule::After => successor_in_place(buf, start_len),
     }
 }
 
@@ -335,6 +385,27 @@ impl ScanBuilder {
         }
     }
 
+    /// The salt every range of this scan starts with when it is one salt: `Some(0)` without a
+    /// salt, the salt once its fields are fixed; `None` while the scan fans out.
+    #[inline(always)]
+    fn fixed_salt(&self) -> Option<u32> {
+        match (self.salt, self.salt_value) {
+            (None, _) => Some(0),
+            (_, Some(s)) => Some(s),
+            (Some(_), None) => None,
+        }
+    }
+
+    /// The builder's buffer with `salt` written in its place, and where the logical key starts
+    /// (after the constant prefix and the salt).
+    #[inline(always)]
+    fn head_with_salt(self, salt: u32) -> (Vec<u8>, usize) {
+        let width = self.salt.map_or(0, |s| s.width);
+        let mut buf = self.buf;
+        salt::write_at(buf.get_mut(self.salt_at..).unwrap_or_default(), salt, width);
+        (buf, self.salt_at + width)
+    }
+
     /// Fix the next field to `v`. A value that cannot be encoded cannot be in the table: the
     /// scan becomes empty. `salted`: the field is one the salt hashes.
     #[inline(always)]
@@ -419,10 +490,9 @@ impl ScanBuilder {
                 self.buckets = Some(modulo_buckets(lo, hi, s.buckets));
             }
         }
-        let one_salt = self.salt.is_none() || self.salt_value.is_some();
-        if C::MONOTONE && one_salt && !self.impossible {
+        if let (true, false, Some(salt)) = (C::MONOTONE, self.impossible, self.fixed_salt()) {
             return Scan {
-                ranges: self.monotone_range::<C, T>(lo, hi, mask),
+                ranges: self.monotone_range::<C, T>(salt, lo, hi, mask),
             };
         }
         let parts = C::pieces(lo, hi, mask);
@@ -434,13 +504,19 @@ impl ScanBuilder {
         }
     }
 
-    /// [`range_bounds`](Self::range_bounds) over a monotone encoding with the salt fixed (or
-    /// none): the one range, its bounds written by [`Codec::bound_into`] straight into the
+    /// [`range_bounds`](Self::range_bounds) over a monotone encoding with the salt fixed to
+    /// `salt` (or none): the one range, its bounds written by [`Codec::bound_into`] straight into the
     /// builder's buffer — what `Codec::pieces` and the general path would build, without the
     /// intermediate pieces (the same rules: bounds swapped when the byte order is reversed, an
     /// exclusive bound over an encoding that is not prefix-free becomes `bytes ++ 0x00`).
     #[inline(always)]
-    fn monotone_range<C: Codec<T>, T>(self, lo: Bound<&T>, hi: Bound<&T>, mask: u8) -> ScanRanges {
+    fn monotone_range<C: Codec<T>, T>(
+        self,
+        salt: u32,
+        lo: Bound<&T>,
+        hi: Bound<&T>,
+        mask: u8,
+    ) -> ScanRanges {
         let swap = (mask != 0) != C::REVERSED;
         let prefix_free = C::PREFIX_FREE || mask != 0;
         // the byte-order lower and upper ends: a value bound and whether it is the value's upper
@@ -454,42 +530,19 @@ impl ScanBuilder {
             Bound::Included(v) => C::bound_into(v, mask, upper, true, out),
             Bound::Excluded(v) => C::bound_into(v, mask, upper, false, out),
         };
-        let width = self.salt.map_or(0, |s| s.width);
-        let (salt_at, salt_end) = (self.salt_at, self.salt_at + width);
-        let mut buf = self.buf;
-        salt::write_at(
-            buf.get_mut(salt_at..).unwrap_or_default(),
-            self.salt_value.unwrap_or(0),
-            width,
-        );
+        let (mut buf, salt_end) = self.head_with_salt(salt);
         let head_len = buf.len();
         buf.reserve(head_len + 2 * C::WIDTH.unwrap_or(16) + 2);
-        match edge(first, first_up, &mut buf) {
-            codec::Edge::Nothing => return ScanRanges::default(),
-            codec::Edge::All | codec::Edge::At { inclusive: true } => {}
-            codec::Edge::At { inclusive: false } if prefix_free => {
-                // after every key starting with the bound: if that carries into the prefix,
-                // nothing after it can be in the range
-                if !successor_in_place(&mut buf, 0) || buf.len() <= head_len {
-                    return ScanRanges::default();
-                }
-            }
-            codec::Edge::At { inclusive: false } => buf.push(0),
+        let start = start_rule(edge(first, first_up, &mut buf), prefix_free);
+        if !start.is_some_and(|rule| close_start(&mut buf, head_len, rule)) {
+            return ScanRanges::default();
         }
         let start_len = buf.len();
         buf.extend_from_within(..head_len);
-        let bounded = match edge(last, last_up, &mut buf) {
-            codec::Edge::Nothing => return ScanRanges::default(),
-            codec::Edge::All => successor_in_place(&mut buf, start_len),
-            codec::Edge::At { inclusive: false } => true,
-            codec::Edge::At { inclusive: true } if prefix_free => {
-                successor_in_place(&mut buf, start_len)
-            }
-            codec::Edge::At { inclusive: true } => {
-                buf.push(0);
-                true
-            }
+        let Some(stop) = stop_rule(edge(last, last_up, &mut buf), prefix_free) else {
+            return ScanRanges::default();
         };
+        let bounded = close_stop(&mut buf, start_len, stop);
         ScanRanges::one(ScanRange::from_parts(buf, start_len, bounded)).with_salt_end(salt_end)
     }
 
@@ -508,10 +561,8 @@ impl ScanBuilder {
     /// otherwise the pieces path.
     #[inline(always)]
     pub fn starts_with<C: ContentPrefix>(mut self, p: &[u8], mask: u8) -> Scan {
-        if !self.impossible && (self.salt.is_none() || self.salt_value.is_some()) {
+        if let (false, Some(salt)) = (self.impossible, self.fixed_salt()) {
             // One range, `[head ++ e, successor(head ++ e))`, written in place.
-            let width = self.salt.map_or(0, |s| s.width);
-            let (salt_at, salt_end) = (self.salt_at, self.salt_at + width);
             let head_len = self.buf.len();
             match C::prefix_into(p, mask, &mut self.buf) {
                 None => {
@@ -520,12 +571,7 @@ impl ScanBuilder {
                     }
                 }
                 Some(true) => {
-                    let mut buf = self.buf;
-                    salt::write_at(
-                        buf.get_mut(salt_at..).unwrap_or_default(),
-                        self.salt_value.unwrap_or(0),
-                        width,
-                    );
+                    let (buf, salt_end) = self.head_with_salt(salt);
                     return Scan {
                         ranges: ScanRanges::one_nonempty(prefix_in(buf, false))
                             .with_salt_end(salt_end),
@@ -570,22 +616,10 @@ impl ScanBuilder {
     /// forwarding) and only the buffer goes on.
     #[inline(always)]
     pub fn ranges(self) -> ScanRanges {
-        if !self.impossible && self.buckets.is_none() {
-            let width = self.salt.map_or(0, |s| s.width);
-            let (at, end) = (self.salt_at, self.salt_at + width);
-            match (self.salt, self.salt_value) {
-                (None, _) => {
-                    return ScanRanges::one_nonempty(prefix_in(self.buf, self.complete))
-                        .with_salt_end(end);
-                }
-                (Some(_), Some(salt)) => {
-                    let mut buf = self.buf;
-                    salt::write_at(buf.get_mut(at..).unwrap_or_default(), salt, width);
-                    return ScanRanges::one_nonempty(prefix_in(buf, self.complete))
-                        .with_salt_end(end);
-                }
-                (Some(_), None) => {}
-            }
+        if let (false, None, Some(salt)) = (self.impossible, &self.buckets, self.fixed_salt()) {
+            let complete = self.complete;
+            let (buf, salt_end) = self.head_with_salt(salt);
+            return ScanRanges::one_nonempty(prefix_in(buf, complete)).with_salt_end(salt_end);
         }
         self.ranges_general()
     }
@@ -596,21 +630,12 @@ impl ScanBuilder {
         if self.impossible {
             return ScanRanges::default();
         }
-        if self.buckets.is_none() {
-            let width = self.salt.map_or(0, |s| s.width);
+        if let (None, Some(s), None) = (&self.buckets, self.salt, self.fixed_salt()) {
+            // the salt not fixed yet: one range per bucket
+            let (width, n) = (s.width, s.buckets);
             let (at, end) = (self.salt_at, self.salt_at + width);
             let complete = self.complete;
             let mut buf = self.buf;
-            let n = match (self.salt, self.salt_value) {
-                (None, _) => {
-                    return ScanRanges::one_nonempty(prefix_in(buf, complete)).with_salt_end(end)
-                }
-                (Some(_), Some(salt)) => {
-                    salt::write_at(buf.get_mut(at..).unwrap_or_default(), salt, width);
-                    return ScanRanges::one_nonempty(prefix_in(buf, complete)).with_salt_end(end);
-                }
-                (Some(s), None) => s.buckets,
-            };
             if n == 0 {
                 return ScanRanges::default();
             }
@@ -678,17 +703,10 @@ impl Scan {
 #[inline(always)]
 fn finish(base: ScanBuilder, parts: Pieces) -> ScanRanges {
     if !base.impossible {
-        let single_salt = match (base.salt, base.salt_value) {
-            (None, _) => Some(0),
-            (_, Some(s)) => Some(s),
-            _ => None,
-        };
         let mut it = parts.iter();
-        if let (Some(salt), Some((lower, upper)), None) = (single_salt, it.next(), it.next()) {
-            let width = base.salt.map_or(0, |s| s.width);
-            let (salt_at, salt_end) = (base.salt_at, base.salt_at + width);
-            let mut buf = base.buf;
-            salt::write_at(buf.get_mut(salt_at..).unwrap_or_default(), salt, width);
+        if let (Some(salt), Some((lower, upper)), None) = (base.fixed_salt(), it.next(), it.next())
+        {
+            let (buf, salt_end) = base.head_with_salt(salt);
             return match build_in(buf, lower, upper) {
                 Some(r) => ScanRanges::one(r).with_salt_end(salt_end),
                 None => ScanRanges::default(),
@@ -706,11 +724,7 @@ fn finish_general(base: ScanBuilder, parts: Pieces) -> ScanRanges {
     }
     let width = base.salt.map_or(0, |s| s.width);
     let (salt_at, salt_end) = (base.salt_at, base.salt_at + width);
-    let single_salt = match (base.salt, base.salt_value) {
-        (None, _) => Some(0),
-        (_, Some(s)) => Some(s),
-        _ => None,
-    };
+    let single_salt = base.fixed_salt();
     let n_parts = parts.iter().count();
     let n_salts = match (single_salt, &base.buckets) {
         (Some(_), _) => 1,
@@ -768,34 +782,34 @@ fn prefix_in(mut buf: Vec<u8>, exact: bool) -> ScanRange {
 fn build_in(mut buf: Vec<u8>, lower: &Lower, upper: &Upper) -> Option<ScanRange> {
     let head_len = buf.len();
     buf.reserve(head_len + 16);
-    match lower {
-        Lower::Prefix => {}
-        Lower::At(b) => buf.extend_from_slice(b),
+    let start = match lower {
+        Lower::Prefix => Rule::At,
+        Lower::At(b) => {
+            buf.extend_from_slice(b);
+            Rule::At
+        }
         Lower::After(b) => {
             buf.extend_from_slice(b);
-            // If `b` is all 0xFF the successor lands on or past the end of the prefix: nothing
-            // after it can be in the range.
-            if !successor_in_place(&mut buf, 0) || buf.len() <= head_len {
-                return None;
-            }
+            Rule::After
         }
+    };
+    if !close_start(&mut buf, head_len, start) {
+        return None;
     }
     let start_len = buf.len();
     buf.extend_from_within(..head_len);
-    let bounded = match upper {
-        Upper::PrefixEnd => successor_in_place(&mut buf, start_len),
+    let stop = match upper {
+        Upper::PrefixEnd => Rule::After,
         Upper::At(b) => {
             buf.extend_from_slice(b);
-            true
+            Rule::At
         }
         Upper::After(b) => {
             buf.extend_from_slice(b);
-            successor_in_place(&mut buf, start_len)
+            Rule::After
         }
-        Upper::AtZero => {
-            buf.push(0);
-            true
-        }
+        Upper::AtZero => Rule::AtZero,
     };
+    let bounded = close_stop(&mut buf, start_len, stop);
     Some(ScanRange::from_parts(buf, start_len, bounded))
 }

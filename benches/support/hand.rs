@@ -298,40 +298,39 @@ pub fn hand_scan_order_starts_with(seller: u64, p: &str) -> ScanRange {
     let mut b = [0u8; 64];
     b[..8].copy_from_slice(&seller.to_be_bytes());
     let mut w = &mut b[8..];
-    let before = w.len();
-    for &c in p.as_bytes() {
-        if c <= 1 {
-            w.put_u8(1);
-        }
-        w.put_u8(c);
-    }
-    let n = 8 + before - w.len();
+    hand_put_sep(p.as_bytes(), &mut w);
+    // everything but the terminator
+    let n = 64 - w.len() - 1;
     hand_prefix_range(&b[..n])
 }
 
-/// `[user ++ ts(lo), user ++ ts(hi))`: one user's rows with `lo <= ts < hi` (a time range),
-/// the two bounds built on the stack, one allocation.
+/// `[prefix ++ ts(lo), prefix ++ ts(hi))`: the keys under `prefix` with `lo <= ts < hi` (a
+/// time range), the two bounds built on the stack, one allocation.
+#[inline]
+fn hand_prefixed_time(prefix: &[u8], lo: i64, hi: i64) -> ScanRange {
+    let n = prefix.len();
+    let mut start = [0u8; 32];
+    start[..n].copy_from_slice(prefix);
+    let mut stop = start;
+    start[n..n + 8].copy_from_slice(&(lo as u64 ^ FLIP).to_be_bytes());
+    stop[n..n + 8].copy_from_slice(&(hi as u64 ^ FLIP).to_be_bytes());
+    ScanRange::new(&start[..n + 8], Some(&stop[..n + 8]))
+}
+
+/// One user's rows with `lo <= ts < hi`.
 #[inline]
 pub fn hand_scan_time(user: u64, lo: i64, hi: i64) -> ScanRange {
-    let mut start = [0u8; 16];
-    start[..8].copy_from_slice(&user.to_be_bytes());
-    let mut stop = start;
-    start[8..].copy_from_slice(&(lo as u64 ^ FLIP).to_be_bytes());
-    stop[8..].copy_from_slice(&(hi as u64 ^ FLIP).to_be_bytes());
-    ScanRange::new(&start, Some(&stop))
+    hand_prefixed_time(&user.to_be_bytes(), lo, hi)
 }
 
 /// [`hand_scan_time`] behind the user's 16-bucket salt.
 #[inline]
 pub fn hand_scan_salted_time(user: u64, lo: i64, hi: i64) -> ScanRange {
     let id = user.to_be_bytes();
-    let mut start = [0u8; 17];
-    start[0] = salt16(&id);
-    start[1..9].copy_from_slice(&id);
-    let mut stop = start;
-    start[9..].copy_from_slice(&(lo as u64 ^ FLIP).to_be_bytes());
-    stop[9..].copy_from_slice(&(hi as u64 ^ FLIP).to_be_bytes());
-    ScanRange::new(&start, Some(&stop))
+    let mut p = [0u8; 9];
+    p[0] = salt16(&id);
+    p[1..].copy_from_slice(&id);
+    hand_prefixed_time(&p, lo, hi)
 }
 
 #[inline]

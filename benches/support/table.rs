@@ -321,8 +321,7 @@ pub fn table(r: &Results) -> String {
         }
     }
 
-    let raw = g("read", "redb16/raw");
-    for (id, note) in [
+    let full: &[(&str, &str)] = &[
         ("raw", "redb's iterator, range after range"),
         ("raw_interleaved", "redb's iterators, 16 open, read in turn"),
         (
@@ -342,35 +341,29 @@ pub fn table(r: &Results) -> String {
             "hand_merged",
             "hand-written merged read: keys decoded by hand, `std` `BinaryHeap`",
         ),
-    ] {
-        if let Some(v) = g("read", &format!("redb16/{id}")) {
-            let rel = raw
-                .map(|r| format!("; {:.2}× raw", v / r))
-                .unwrap_or_default();
-            let _ = writeln!(
-                out,
-                "| read redb16/{id} | {} | {:.1} ns/row{rel}; {note} |",
-                ns(Some(v)),
-                v / READ_ROWS as f64
-            );
-        }
-    }
-    let raw = g("read", "redb16_runs20/raw");
-    for (id, note) in [
-        ("raw", "redb's iterator, range after range"),
-        ("typed_merged", "the typed merged read"),
-        ("hand_merged", "hand-written merged read"),
-    ] {
-        if let Some(v) = g("read", &format!("redb16_runs20/{id}")) {
-            let rel = raw
-                .map(|r| format!("; {:.2}× raw", v / r))
-                .unwrap_or_default();
-            let _ = writeln!(
-                out,
-                "| read redb16_runs20/{id} | {} | {:.1} ns/row{rel}; {note}, 20 rows per user |",
-                ns(Some(v)),
-                v / READ_ROWS as f64
-            );
+    ];
+    let runs: &[(&str, &str)] = &[
+        (
+            "raw",
+            "redb's iterator, range after range, 20 rows per user",
+        ),
+        ("typed_merged", "the typed merged read, 20 rows per user"),
+        ("hand_merged", "hand-written merged read, 20 rows per user"),
+    ];
+    for (table, cases) in [("redb16", full), ("redb16_runs20", runs)] {
+        let raw = g("read", &format!("{table}/raw"));
+        for (id, note) in cases {
+            if let Some(v) = g("read", &format!("{table}/{id}")) {
+                let rel = raw
+                    .map(|r| format!("; {:.2}× raw", v / r))
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "| read {table}/{id} | {} | {:.1} ns/row{rel}; {note} |",
+                    ns(Some(v)),
+                    v / READ_ROWS as f64
+                );
+            }
         }
     }
 

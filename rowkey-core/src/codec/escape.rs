@@ -188,19 +188,28 @@ fn any_low_blocks(c: &[u8]) -> bool {
 fn any_low_blocks_inline(c: &[u8]) -> bool {
     let (blocks, tail) = c.as_chunks::<32>();
     let mut min = [u8::MAX; 32];
-    let mut fold = |b: &[u8; 32]| {
-        for (m, &x) in min.iter_mut().zip(b) {
-            *m = (*m).min(x);
-        }
-    };
     for b in blocks {
-        fold(b);
+        fold_min(&mut min, b);
     }
     if !tail.is_empty() {
         if let Some(b) = c.last_chunk::<32>() {
-            fold(b);
+            fold_min(&mut min, b);
         }
     }
+    any_low_lane(&min)
+}
+
+/// `min = min(min, b)` lane by lane (one vector min once compiled).
+#[inline(always)]
+fn fold_min<const N: usize>(min: &mut [u8; N], b: &[u8; N]) {
+    for (m, &x) in min.iter_mut().zip(b) {
+        *m = (*m).min(x);
+    }
+}
+
+/// Whether a lane of the minimum is `0x00`/`0x01`: some folded byte needs escaping.
+#[inline(always)]
+fn any_low_lane<const N: usize>(min: &[u8; N]) -> bool {
     min.iter().fold(0u8, |a, &m| a | u8::from(m <= 1)) != 0
 }
 
@@ -343,9 +352,7 @@ fn copy_plain_blocks<const N: usize>(src: &[u8], dst: &mut [MaybeUninit<u8>]) ->
     let block = |d: &mut [MaybeUninit<u8>; N], s: &[u8; N], min: &mut [u8; N]| {
         let v = *s;
         put_array(d, &v);
-        for (m, &x) in min.iter_mut().zip(&v) {
-            *m = (*m).min(x);
-        }
+        fold_min(min, &v);
     };
     let mut min = [u8::MAX; N];
     let (sb, tail) = src.as_chunks::<N>();
@@ -358,7 +365,7 @@ fn copy_plain_blocks<const N: usize>(src: &[u8], dst: &mut [MaybeUninit<u8>]) ->
             block(d, s, &mut min);
         }
     }
-    min.iter().fold(0u8, |a, &m| a | u8::from(m <= 1)) == 0
+    !any_low_lane(&min)
 }
 
 /// `d = s` (one vector or word store once compiled).

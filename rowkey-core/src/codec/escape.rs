@@ -300,7 +300,7 @@ fn copy_plain(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> bool {
             return unsafe { copy_plain_blocks_avx2(src, dst) };
         }
     }
-    copy_plain_blocks::<32>(src, dst)
+    copy_plain_blocks::<32, 1>(src, dst)
 }
 
 /// 8..=32 bytes: two (up to 16 bytes) or four words, the last ones overlapping their
@@ -339,11 +339,14 @@ fn copy_plain_words(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> bool {
     flags == 0
 }
 
-/// Blocks of `N` bytes: each copied whole and folded into a lane-wise minimum (one vector
-/// min per block once compiled), the last one overlapping its predecessor; the minimum is
-/// tested for a byte `≤ 0x01` once, at the end.
+/// Blocks of `N` bytes, `G` at a time: each copied whole and folded into a lane-wise minimum
+/// (one vector min per block once compiled), the last one overlapping its predecessor; the
+/// minimum is tested for a byte `≤ 0x01` once, at the end.
 #[inline(always)]
-fn copy_plain_blocks<const N: usize>(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> bool {
+fn copy_plain_blocks<const N: usize, const G: usize>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+) -> bool {
     // Every byte of `dst` must be written before `true` is returned (the caller then
     // advances the buffer over them): only whole blocks, the last one overlapping, cover it.
     if src.len() < N || dst.len() != src.len() {
@@ -357,7 +360,20 @@ fn copy_plain_blocks<const N: usize>(src: &[u8], dst: &mut [MaybeUninit<u8>]) ->
     let mut min = [u8::MAX; N];
     let (sb, tail) = src.as_chunks::<N>();
     let (db, _) = dst.as_chunks_mut::<N>();
-    for (d, s) in db.iter_mut().zip(sb) {
+    // `G` blocks at a time, all loaded before any is stored (as `memcpy` does). The wide
+    // builds use 2: with one load and one store per block, 256 bytes measured up to 1.6×
+    // `memcpy` on Zen 3, 1.1–1.2× grouped (A/B in one binary); the inline 32-byte path keeps 1
+    // (grouped, 64 bytes measured slower there)
+    let (sg, s_rest) = sb.as_chunks::<G>();
+    let (dg, d_rest) = db.as_chunks_mut::<G>();
+    for (d, s) in dg.iter_mut().zip(sg) {
+        let v: [[u8; N]; G] = *s;
+        for (d, v) in d.iter_mut().zip(&v) {
+            put_array(d, v);
+            fold_min(&mut min, v);
+        }
+    }
+    for (d, s) in d_rest.iter_mut().zip(s_rest) {
         block(d, s, &mut min);
     }
     if !tail.is_empty() {
@@ -380,14 +396,14 @@ fn put_array<const N: usize>(d: &mut [MaybeUninit<u8>; N], s: &[u8; N]) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn copy_plain_blocks_avx2(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> bool {
-    copy_plain_blocks::<32>(src, dst)
+    copy_plain_blocks::<32, 2>(src, dst)
 }
 
 /// [`copy_plain_blocks`] compiled for AVX-512BW, in 64-byte blocks (the same portable code).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512bw")]
 fn copy_plain_blocks_avx512(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> bool {
-    copy_plain_blocks::<64>(src, dst)
+    copy_plain_blocks::<64, 2>(src, dst)
 }
 
 /// [`put_escaped`] once the first byte to escape, at `i`, is known.

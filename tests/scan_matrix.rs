@@ -5,7 +5,9 @@
 //! `Vec<u8>`/`Bytes` with `#[sep]`, `#[pad(N)]` (0x00 and space fill) or raw as the last field,
 //! padded decimals, `#[reverse_ts]`, `Option`s of each kind of inner encoding, fieldless enums,
 //! nested keys — ascending and
-//! `#[desc]`, the field sits between a fixed field and a free one (or last, for raw content), and
+//! `#[desc]`, the field sits between a fixed field and a free one (or last, for raw content) —
+//! unsalted, behind a salt the fixed field settles (one range per form) and behind a salt over
+//! the free field (every form fans out to every bucket) — and
 //! every builder form runs over a pool of adversarial values: equality for every value,
 //! `_range` for every pair of values in all nine bound shapes, `_starts_with` for every prefix
 //! (string and bytes fields). Each scan must contain exactly the stored keys whose field matches
@@ -632,6 +634,7 @@ type PrefixScan<'a> = Option<&'a dyn Fn(&[u8]) -> ScanRanges>;
 
 /// Checks every builder form on one encoding. `keys` are (value, pre, key); the scans fix
 /// `pre = 1`. `eq`, `range` and `sw` build the scans; `sw` gets (prefix bytes, prefix value).
+/// `salt_width`: the salt bytes in front of each key (ranges are counted per bucket).
 #[allow(clippy::too_many_arguments)]
 fn run_matrix<T: ValueOrd + PartialEq>(
     what: &str,
@@ -642,6 +645,7 @@ fn run_matrix<T: ValueOrd + PartialEq>(
     prefixes: &[Vec<u8>],
     sw: PrefixScan<'_>,
     starts: &dyn Fn(&T, &[u8]) -> bool,
+    salt_width: usize,
 ) -> usize {
     let mut scans = 0;
     let isolated = |r: &ScanRanges| {
@@ -673,7 +677,7 @@ fn run_matrix<T: ValueOrd + PartialEq>(
             for b in pool {
                 for (lo, hi) in bound_shapes(a.clone(), b.clone()) {
                     let r = range(lo.clone(), hi.clone());
-                    check(what, &mine, &lo, &hi, &r, 0, 3);
+                    check(what, &mine, &lo, &hi, &r, salt_width, 3);
                     isolated(&r);
                     scans += 1;
                 }
@@ -697,66 +701,84 @@ fn run_matrix<T: ValueOrd + PartialEq>(
     scans
 }
 
-/// One encoding: a key `{ pre: u8, v: T, post: u8 }` (or `{ pre: u8, v: T }` when `last`).
+/// One encoding: a key `{ pre: u8, v: T, post: u8 }` (or `{ pre: u8, v: T }` when `last`),
+/// in three layouts: unsalted (`K`); salted through `pre` (`KS`: the scans fix the salt first,
+/// so every form is one range behind a salt byte — 5 buckets, so that `pre = 1` is not bucket
+/// 0); and, when there is a `post`, salted over `post` alone (`KF`: every form on `v` leaves
+/// the salt open and fans out to every bucket).
 macro_rules! matrix {
     ($test:ident, $t:ty, [$(#[$m:meta])*], pool: $pool:expr, eq: |$x:ident| $eq:expr,
      range: $range:tt, sw: $sw:tt, last: $last:tt) => {
         #[test]
         fn $test() {
-            matrix!(@key $last, $t, [$(#[$m])*]);
+            matrix!(@key $last, K, [], $t, [$(#[$m])*]);
+            matrix!(@key $last, KS, [#[salt(buckets = 5)]], $t, [$(#[$m])*]);
             let pool: Vec<$t> = $pool;
-            let mut keys: Vec<($t, u8, Vec<u8>)> = Vec::new();
-            for v in &pool {
-                for pre in [0u8, 1, 2] {
-                    for k in matrix!(@keys $last, pre, v.clone()) {
-                        // values the encoding cannot hold are not stored
-                        if let Ok(b) = k.to_row_key() {
-                            keys.push((v.clone(), pre, b.to_vec()));
-                        }
+            matrix!(@run $test, K, 0, $t, pool, |$x| $eq, $range, $sw, $last);
+            matrix!(@run $test, KS, 1, $t, pool, |$x| $eq, $range, $sw, $last);
+            matrix!(@fanout $last, $test, $t, [$(#[$m])*], pool, |$x| $eq, $range, $sw);
+        }
+    };
+    (@fanout true, $test:ident, $t:ty, [$(#[$m:meta])*], $pool:ident, |$x:ident| $eq:expr, $range:tt, $sw:tt) => {};
+    (@fanout false, $test:ident, $t:ty, [$(#[$m:meta])*], $pool:ident, |$x:ident| $eq:expr, $range:tt, $sw:tt) => {
+        #[derive(RowKey, Debug, Clone, PartialEq)]
+        #[rowkey(salt(buckets = 5, fields(post)))]
+        struct KF { pre: u8, $(#[$m])* v: $t, post: u8 }
+        matrix!(@run $test, KF, 1, $t, $pool, |$x| $eq, $range, $sw, false);
+    };
+    (@run $test:ident, $k:ident, $salt:expr, $t:ty, $pool:ident, |$x:ident| $eq:expr, $range:tt, $sw:tt, $last:tt) => {{
+        let what = concat!(stringify!($test), " ", stringify!($k));
+        let mut keys: Vec<($t, u8, Vec<u8>)> = Vec::new();
+        for v in &$pool {
+            for pre in [0u8, 1, 2] {
+                for k in matrix!(@keys $last, $k, pre, v.clone()) {
+                    // values the encoding cannot hold are not stored
+                    if let Ok(b) = k.to_row_key() {
+                        keys.push((v.clone(), pre, b.to_vec()));
                     }
                 }
             }
-            assert!(keys.len() >= pool.len(), "most values encode");
-            let eq = |$x: &$t| -> ScanRanges { let $x = $x.clone(); K::scan().pre(1).v($eq).ranges() };
-            let range: RangeScan<'_, $t> = matrix!(@range $range);
-            let sw: PrefixScan<'_> = matrix!(@sw $sw);
-            let prefixes: Vec<Vec<u8>> = byte_strings().into_iter().filter(|p| p.len() <= 3).collect();
-            let starts = |v: &$t, p: &[u8]| matrix!(@starts $sw, v, p);
-            let n = run_matrix(stringify!($test), &keys, &pool, &eq, range, &prefixes, sw, &starts);
-            assert!(n >= pool.len(), "{n} scans");
         }
-    };
-    (@key false, $t:ty, [$(#[$m:meta])*]) => {
+        assert!(keys.len() >= $pool.len(), "most values encode");
+        let eq = |$x: &$t| -> ScanRanges { let $x = $x.clone(); $k::scan().pre(1).v($eq).ranges() };
+        let range: RangeScan<'_, $t> = matrix!(@range $range, $k);
+        let sw: PrefixScan<'_> = matrix!(@sw $sw, $k);
+        let prefixes: Vec<Vec<u8>> = byte_strings().into_iter().filter(|p| p.len() <= 3).collect();
+        let starts = |v: &$t, p: &[u8]| matrix!(@starts $sw, v, p);
+        let n = run_matrix(what, &keys, &$pool, &eq, range, &prefixes, sw, &starts, $salt);
+        assert!(n >= $pool.len(), "{what}: {n} scans");
+    }};
+    (@key false, $k:ident, [$(#[$s:meta])*], $t:ty, [$(#[$m:meta])*]) => {
         #[derive(RowKey, Debug, Clone, PartialEq)]
-        struct K { pre: u8, $(#[$m])* v: $t, post: u8 }
+        struct $k { $(#[$s])* pre: u8, $(#[$m])* v: $t, post: u8 }
     };
-    (@key true, $t:ty, [$(#[$m:meta])*]) => {
+    (@key true, $k:ident, [$(#[$s:meta])*], $t:ty, [$(#[$m:meta])*]) => {
         #[derive(RowKey, Debug, Clone, PartialEq)]
-        struct K { pre: u8, $(#[$m])* v: $t }
+        struct $k { $(#[$s])* pre: u8, $(#[$m])* v: $t }
     };
-    (@keys false, $pre:expr, $v:expr) => {
-        [K { pre: $pre, v: $v.clone(), post: 0 }, K { pre: $pre, v: $v, post: 0xFF }]
+    (@keys false, $k:ident, $pre:expr, $v:expr) => {
+        [$k { pre: $pre, v: $v.clone(), post: 0 }, $k { pre: $pre, v: $v, post: 0xFF }]
     };
-    (@keys true, $pre:expr, $v:expr) => {
-        [K { pre: $pre, v: $v }]
+    (@keys true, $k:ident, $pre:expr, $v:expr) => {
+        [$k { pre: $pre, v: $v }]
     };
-    (@range true) => {
-        Some(&|lo, hi| K::scan().pre(1).v_range((lo, hi)).ranges())
+    (@range true, $k:ident) => {
+        Some(&|lo, hi| $k::scan().pre(1).v_range((lo, hi)).ranges())
     };
-    (@range false) => {
+    (@range false, $k:ident) => {
         None
     };
-    (@sw str) => {
+    (@sw str, $k:ident) => {
         Some(&|p: &[u8]| match std::str::from_utf8(p) {
-            Ok(p) => K::scan().pre(1).v_starts_with(p).ranges(),
+            Ok(p) => $k::scan().pre(1).v_starts_with(p).ranges(),
             // not a string prefix: a test of its own below
             Err(_) => ScanRanges::default(),
         })
     };
-    (@sw bytes) => {
-        Some(&|p: &[u8]| K::scan().pre(1).v_starts_with(p).ranges())
+    (@sw bytes, $k:ident) => {
+        Some(&|p: &[u8]| $k::scan().pre(1).v_starts_with(p).ranges())
     };
-    (@sw none) => {
+    (@sw none, $k:ident) => {
         None
     };
     (@starts str, $v:expr, $p:expr) => {

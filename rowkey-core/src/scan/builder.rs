@@ -633,21 +633,8 @@ impl ScanBuilder {
         if let (None, Some(s), None) = (&self.buckets, self.salt, self.fixed_salt()) {
             // the salt not fixed yet: one range per bucket
             let (width, n) = (s.width, s.buckets);
-            let (at, end) = (self.salt_at, self.salt_at + width);
-            let complete = self.complete;
-            let mut buf = self.buf;
-            if n == 0 {
-                return ScanRanges::default();
-            }
-            let mut out = Vec::with_capacity(n as usize);
-            for salt in 0..n - 1 {
-                salt::write_at(buf.get_mut(at..).unwrap_or_default(), salt, width);
-                let mut r = Vec::with_capacity(2 * buf.len() + usize::from(complete));
-                r.extend_from_slice(&buf);
-                out.push(prefix_in(r, complete));
-            }
-            salt::write_at(buf.get_mut(at..).unwrap_or_default(), n - 1, width);
-            out.push(prefix_in(buf, complete));
+            let end = self.salt_at + width;
+            let out = fan_out(self.buf, self.salt_at, width, n, self.complete);
             return ScanRanges::sorted_nonempty(out).with_salt_end(end);
         }
         let part = if self.complete {
@@ -759,6 +746,74 @@ fn finish_general(base: ScanBuilder, parts: Pieces) -> ScanRanges {
         }
     }
     ScanRanges::new(out).with_salt_end(salt_end)
+}
+
+/// One range per salt bucket `0..n`: `[p, successor(p))` (`[p, p ++ 0x00)` when `exact`), `p`
+/// being `head` with the salt (`width` bytes) written at `at`. Never empty; in salt order.
+///
+/// `head` becomes a template `p ++ p` whose salts are rewritten per bucket; each range is one
+/// exact copy of its bytes (no growth path, so no range is built in a `Vec` that is then moved
+/// and read back: a store-forwarding stall per range), and the last range is the template.
+fn fan_out(mut t: Vec<u8>, at: usize, width: usize, n: u32, exact: bool) -> Vec<ScanRange> {
+    let Some(last) = n.checked_sub(1) else {
+        return Vec::new();
+    };
+    let len = t.len();
+    t.extend_from_within(..);
+    if exact {
+        t.push(0);
+    }
+    // the successor of `p` bumps the last byte that is not 0xFF and drops those after it: its
+    // place changes with the salt only when everything after the salt is 0xFF
+    let set = |t: &mut Vec<u8>, salt: u32| {
+        salt::write_at(t.get_mut(at..).unwrap_or_default(), salt, width);
+        salt::write_at(t.get_mut(len + at..).unwrap_or_default(), salt, width);
+    };
+    let stop_end = |t: &[u8]| -> Option<usize> {
+        let stop = t.get(len..2 * len).unwrap_or_default();
+        stop.iter().rposition(|&b| b != 0xFF).map(|i| len + i + 1)
+    };
+    let mut out = Vec::with_capacity(n as usize);
+    for salt in 0..last {
+        set(&mut t, salt);
+        let r = if exact {
+            ScanRange::from_parts(t.clone(), len, true)
+        } else {
+            match stop_end(&t) {
+                Some(e) => {
+                    let mut r = t.get(..e).unwrap_or_default().to_vec();
+                    if let Some(b) = r.last_mut() {
+                        *b += 1;
+                    }
+                    ScanRange::from_parts(r, len, true)
+                }
+                None => {
+                    ScanRange::from_parts(t.get(..len).unwrap_or_default().to_vec(), len, false)
+                }
+            }
+        };
+        out.push(r);
+    }
+    set(&mut t, last);
+    if !exact {
+        let bounded = match stop_end(&t) {
+            Some(e) => {
+                t.truncate(e);
+                if let Some(b) = t.last_mut() {
+                    *b += 1;
+                }
+                true
+            }
+            None => {
+                t.truncate(len);
+                false
+            }
+        };
+        out.push(ScanRange::from_parts(t, len, bounded));
+    } else {
+        out.push(ScanRange::from_parts(t, len, true));
+    }
+    out
 }
 
 /// `[p, successor(p))`, or `[p, p ++ 0x00)` when `exact` (the range of the one key `p`), built

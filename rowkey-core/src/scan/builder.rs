@@ -769,50 +769,35 @@ fn fan_out(mut t: Vec<u8>, at: usize, width: usize, n: u32, exact: bool) -> Vec<
         salt::write_at(t.get_mut(at..).unwrap_or_default(), salt, width);
         salt::write_at(t.get_mut(len + at..).unwrap_or_default(), salt, width);
     };
-    let stop_end = |t: &[u8]| -> Option<usize> {
-        let stop = t.get(len..2 * len).unwrap_or_default();
-        stop.iter().rposition(|&b| b != 0xFF).map(|i| len + i + 1)
+    // where the range's bytes end, and whether it has a stop (`p` all 0xFF has none)
+    let stop = |t: &[u8]| -> (usize, bool) {
+        if exact {
+            return (2 * len + 1, true);
+        }
+        let p = t.get(len..2 * len).unwrap_or_default();
+        match p.iter().rposition(|&b| b != 0xFF) {
+            Some(i) => (len + i + 1, true),
+            None => (len, false),
+        }
+    };
+    let bump = |r: &mut [u8], bounded: bool| {
+        if let (true, false, Some(b)) = (bounded, exact, r.last_mut()) {
+            *b += 1;
+        }
     };
     let mut out = Vec::with_capacity(n as usize);
     for salt in 0..last {
         set(&mut t, salt);
-        let r = if exact {
-            ScanRange::from_parts(t.clone(), len, true)
-        } else {
-            match stop_end(&t) {
-                Some(e) => {
-                    let mut r = t.get(..e).unwrap_or_default().to_vec();
-                    if let Some(b) = r.last_mut() {
-                        *b += 1;
-                    }
-                    ScanRange::from_parts(r, len, true)
-                }
-                None => {
-                    ScanRange::from_parts(t.get(..len).unwrap_or_default().to_vec(), len, false)
-                }
-            }
-        };
-        out.push(r);
+        let (end, bounded) = stop(&t);
+        let mut r = t.get(..end).unwrap_or_default().to_vec();
+        bump(&mut r, bounded);
+        out.push(ScanRange::from_parts(r, len, bounded));
     }
     set(&mut t, last);
-    if !exact {
-        let bounded = match stop_end(&t) {
-            Some(e) => {
-                t.truncate(e);
-                if let Some(b) = t.last_mut() {
-                    *b += 1;
-                }
-                true
-            }
-            None => {
-                t.truncate(len);
-                false
-            }
-        };
-        out.push(ScanRange::from_parts(t, len, bounded));
-    } else {
-        out.push(ScanRange::from_parts(t, len, true));
-    }
+    let (end, bounded) = stop(&t);
+    t.truncate(end);
+    bump(&mut t, bounded);
+    out.push(ScanRange::from_parts(t, len, bounded));
     out
 }
 

@@ -92,12 +92,15 @@ pub trait RowKey: Sized {
     where
         Self: DecodeRowKey<'de>,
     {
-        if let Some(max_len) = Self::LAYOUT.max_len {
-            __private::check_decode_max_len(bytes.len(), max_len)?;
+        // A fixed-width layout checks the length once, up front: with it known, the fields'
+        // own length checks fold away. Any other length takes the same code out of line, for
+        // the precise error (the field and offset where the bytes run out or run over).
+        if let Some(width) = Self::LAYOUT.fixed_width {
+            if bytes.len() != width {
+                return __private::decode_cold(bytes);
+            }
         }
-        let (v, used) = Self::decode_visit(bytes, 0, &mut __private::NoVisit)?;
-        __private::check_end(used, bytes.len())?;
-        Ok(v)
+        __private::decode_whole(bytes)
     }
 
     /// A field-by-field, human-readable view of a key, e.g. `salt=8 host="web1" ts=17`. Bytes

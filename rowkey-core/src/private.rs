@@ -407,6 +407,29 @@ pub fn check_max_len(len: usize, max_len: usize) -> Result<(), EncodeError> {
     }
 }
 
+/// [`RowKey::from_row_key`](crate::RowKey::from_row_key): the whole key, its
+/// `max_len` and trailing bytes checked.
+#[inline(always)]
+pub fn decode_whole<'de, T: crate::RowKey + crate::DecodeRowKey<'de>>(
+    bytes: &'de [u8],
+) -> Result<T, DecodeError> {
+    if let Some(max_len) = T::LAYOUT.max_len {
+        check_decode_max_len(bytes.len(), max_len)?;
+    }
+    let (v, used) = T::decode_visit(bytes, 0, &mut NoVisit)?;
+    check_end(used, bytes.len())?;
+    Ok(v)
+}
+
+/// [`decode_whole`] out of line: a fixed-width key of the wrong length (always an error).
+#[cold]
+#[inline(never)]
+pub fn decode_cold<'de, T: crate::RowKey + crate::DecodeRowKey<'de>>(
+    bytes: &'de [u8],
+) -> Result<T, DecodeError> {
+    decode_whole(bytes)
+}
+
 /// `max_len` on decode: a key this layout would never write.
 #[inline(always)]
 pub fn check_decode_max_len(len: usize, max_len: usize) -> Result<(), DecodeError> {

@@ -106,3 +106,33 @@ fn scans_fan_out_until_the_salt_is_known() {
         x.metric == [0, 0, 1] && x.base_hour == 2 && x.tags == [0, 0, 1, 0, 0, 2]
     });
 }
+
+/// 256 buckets (a one-byte salt that reaches 0xFF) over the second field, so that fixing the
+/// first leaves the salt free: the fan-out's ranges are `salt ++ a`, and for `a = 0xFF` each
+/// stop carries into the salt byte — the last bucket's range (`0xFF 0xFF`) has no stop at all.
+#[derive(RowKey, Debug, Clone, Copy, PartialEq)]
+#[rowkey(salt(buckets = 256, fields(b)), allow_hotspot)]
+struct Pair {
+    a: u8,
+    b: u8,
+}
+
+#[test]
+fn fan_out_successors_carry_into_the_salt() {
+    for a in [0x00, 0x01, 0x7F, 0xFE, 0xFF] {
+        let ranges = Pair::scan().a(a).ranges();
+        assert_eq!(ranges.len(), 256, "a = {a:#04x}");
+        let last = ranges.iter().last().unwrap();
+        assert_eq!(last.start(), [0xFF, a]);
+        let stop = a.checked_add(1).map(|next| vec![0xFF, next]);
+        assert_eq!(last.stop(), stop.as_deref());
+        // every key of the layout (each in its own bucket), against the oracle `k.a == a`
+        for x in 0..=255u8 {
+            for b in 0..=255u8 {
+                let k = Pair { a: x, b };
+                let bytes = k.to_row_key().unwrap();
+                assert_eq!(ranges.contains(&bytes), x == a, "a = {a:#04x}, {k:?}");
+            }
+        }
+    }
+}

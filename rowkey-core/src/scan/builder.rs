@@ -4,7 +4,7 @@
 
 use core::ops::{Bound, RangeBounds};
 
-use super::{successor_in_place, ScanRange, ScanRanges};
+use super::{bump_last, successor_in_place, successor_len, ScanRange, ScanRanges};
 
 use crate::codec::{self, Codec, HashPlain};
 use crate::layout::{SaltKind, SaltLayout};
@@ -774,15 +774,14 @@ fn fan_out(mut t: Vec<u8>, at: usize, width: usize, n: u32, exact: bool) -> Vec<
         if exact {
             return (2 * len + 1, true);
         }
-        let p = t.get(len..2 * len).unwrap_or_default();
-        match p.iter().rposition(|&b| b != 0xFF) {
-            Some(i) => (len + i + 1, true),
+        match successor_len(t.get(len..2 * len).unwrap_or_default()) {
+            Some(n) => (len + n, true),
             None => (len, false),
         }
     };
     let bump = |r: &mut [u8], bounded: bool| {
-        if let (true, false, Some(b)) = (bounded, exact, r.last_mut()) {
-            *b += 1;
+        if bounded && !exact {
+            bump_last(r);
         }
     };
     let mut out = Vec::with_capacity(n as usize);

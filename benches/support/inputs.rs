@@ -13,30 +13,21 @@ pub const HOTSPOT_KEYS: usize = 1_000_000;
 
 /// 16 streams of `SimpleSalted` keys, one per bucket, each sorted.
 pub fn merge_streams() -> Vec<Vec<Vec<u8>>> {
-    let mut streams = vec![Vec::new(); 16];
-    for i in 0..MERGE_KEYS as u64 {
-        let k = SimpleSalted {
-            user_id: i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40,
-            ts: TS + (i % 1000) as i64,
-        };
-        let b = k.to_row_key().unwrap();
-        streams[usize::from(b[0])].push(b.to_vec());
-    }
-    for s in &mut streams {
-        s.sort();
-    }
-    streams
+    merge_streams_with(1)
 }
 
 /// As [`merge_streams`], but 800 users with 20 rows each (a time series per user): each user's
 /// rows sit in one bucket, so the merge meets runs of 20 rows from one stream.
 pub fn merge_streams_runs() -> Vec<Vec<Vec<u8>>> {
+    merge_streams_with(20)
+}
+
+/// `MERGE_KEYS` keys of [`series_key`] (the redb read's table holds the same keys),
+/// split into their buckets, each bucket sorted.
+fn merge_streams_with(rows_per_user: u64) -> Vec<Vec<Vec<u8>>> {
     let mut streams = vec![Vec::new(); 16];
     for i in 0..MERGE_KEYS as u64 {
-        let k = SimpleSalted {
-            user_id: (i / 20).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40,
-            ts: TS + (i % 20) as i64,
-        };
+        let k = series_key(i, rows_per_user);
         let b = k.to_row_key().unwrap();
         streams[usize::from(b[0])].push(b.to_vec());
     }

@@ -42,6 +42,15 @@ pub const TS: i64 = 1_700_000_000_000;
 pub const ORDER_NO: u32 = 987_654;
 pub const USER: u64 = 42_424_242;
 
+/// Row `i` of the merge and read inputs: `rows_per_user` consecutive rows per user (a time
+/// series; user ids spread by a multiplicative hash), timestamps cycling over 1000 ms.
+pub fn series_key(i: u64, rows_per_user: u64) -> SimpleSalted {
+    SimpleSalted {
+        user_id: (i / rows_per_user).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40,
+        ts: TS + (i % 1000) as i64,
+    }
+}
+
 pub fn order_key() -> OrderKey {
     OrderKey {
         seller_id: SELLER,

@@ -42,10 +42,7 @@ fn read_db_with(rows_per_user: u64) -> Database {
     {
         let mut t = txn.open_table(ROWS).unwrap();
         for i in 0..READ_ROWS as u64 {
-            let k = SimpleSalted {
-                user_id: (i / rows_per_user).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40,
-                ts: TS + (i % 1000) as i64,
-            };
+            let k = series_key(i, rows_per_user);
             let mut v = [0u8; 16];
             v[..8].copy_from_slice(&i.to_be_bytes());
             t.insert(&k.to_row_key().unwrap()[..], &v[..]).unwrap();
@@ -65,6 +62,17 @@ fn bounds(r: &ScanRange) -> (Bound<&[u8]>, Bound<&[u8]>) {
         Bound::Included(r.start()),
         r.stop().map_or(Bound::Unbounded, Bound::Excluded),
     )
+}
+
+/// One redb iterator per range, all open at once.
+fn open_ranges<'a>(
+    t: &'a redb::ReadOnlyTable<&'static [u8], &'static [u8]>,
+    ranges: &ScanRanges,
+) -> Vec<redb::Range<'a, &'static [u8], &'static [u8]>> {
+    ranges
+        .iter()
+        .map(|r| t.range::<&[u8]>(bounds(r)).unwrap())
+        .collect()
 }
 
 /// redb's own iterator, range after range: the bytes of every row. Returns the rows read.
@@ -87,10 +95,7 @@ pub fn raw(db: &Database, ranges: &ScanRanges) -> usize {
 pub fn raw_interleaved(db: &Database, ranges: &ScanRanges) -> usize {
     let txn = db.begin_read().unwrap();
     let t = txn.open_table(ROWS).unwrap();
-    let mut its: Vec<_> = ranges
-        .iter()
-        .map(|r| t.range::<&[u8]>(bounds(r)).unwrap())
-        .collect();
+    let mut its = open_ranges(&t, ranges);
     let mut n = 0;
     while !its.is_empty() {
         its.retain_mut(|it| match it.next() {
@@ -111,9 +116,9 @@ pub fn raw_interleaved(db: &Database, ranges: &ScanRanges) -> usize {
 pub fn raw_interleaved_held(db: &Database, ranges: &ScanRanges) -> usize {
     let txn = db.begin_read().unwrap();
     let t = txn.open_table(ROWS).unwrap();
-    let mut its: Vec<_> = ranges
-        .iter()
-        .map(|r| (t.range::<&[u8]>(bounds(r)).unwrap(), None))
+    let mut its: Vec<_> = open_ranges(&t, ranges)
+        .into_iter()
+        .map(|it| (it, None))
         .collect();
     let mut n = 0;
     while !its.is_empty() {
@@ -193,13 +198,9 @@ pub fn hand_merged(db: &Database, ranges: &ScanRanges) -> usize {
 
     let txn = db.begin_read().unwrap();
     let t = txn.open_table(ROWS).unwrap();
-    let mut its: Vec<_> = ranges
-        .iter()
-        .map(|r| t.range::<&[u8]>(bounds(r)).unwrap())
-        .collect();
-    let mut values: Vec<Option<redb::AccessGuard<'_, &'static [u8]>>> =
-        its.iter().map(|_| None).collect();
+    let mut its = open_ranges(&t, ranges);
     type Guard<'a> = redb::AccessGuard<'a, &'static [u8]>;
+    let mut values: Vec<Option<Guard<'_>>> = its.iter().map(|_| None).collect();
     // the next row of stream `i`: its value held, its decoded key (and `i`) for the heap
     fn pull<'a>(
         i: usize,

@@ -110,15 +110,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .ranges(),
     )?;
     // Not served: "all clicks of every user" would need event_type first (or a second table),
-    // because uid (and its hash) come first. The builder makes the wrong scan unwritable:
-    // a range over a hashed field does not exist as a method:
+    // because uid (and its hash) come first. The builder makes the wrong scan unwritable: a
+    // range over a hashed field does not compile, and the error says why:
     //
     //     EventKey::scan().uid_range(1..100);
-    //     // error[E0599]: no method named `uid_range` found for struct `__EventKeyScan_uid`
+    //     // error[E0277]: rowkey: no range scan on `uid` of `EventKey`: #[hash_prefix] puts a
+    //     //   hash of the value first, so a range of values is scattered over the whole key space
     //
     // and neither does skipping a field:
     //
     //     EventKey::scan().event_type(EventType::Click);
-    //     // error[E0599]: no method named `event_type` found for struct `__EventKeyScan_uid`
+    //     // error[E0277]: rowkey: `EventKey::scan()` fixes fields in key order, and `event_type`
+    //     //   comes after `uid`, which is not fixed yet
+    //
+    // (tests/ui/fail/scan/ holds the full messages.)
     Ok(())
 }

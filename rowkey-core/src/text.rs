@@ -2,7 +2,8 @@
 //!
 //! `#[derive(RowKey)]` implements [`FromText`] for every key type (a nested key reads its fields
 //! as `outer.inner=value`; a fieldless enum reads a variant name or its numeric code) and
-//! [`TextFields`] for every non-generic struct key: encoding a key and building a scan from
+//! [`TextFields`] for every struct key that owns its data (no lifetime parameters; type
+//! parameters are fine: register `Tagged<u32>`): encoding a key and building a scan from
 //! `field=value` pairs. The generated code is a few calls into this module; the value parsers
 //! live here.
 //!
@@ -445,7 +446,8 @@ pub trait FromText: Sized {
 }
 
 /// Encoding and scanning a key from `field=value` text. `#[derive(RowKey)]` implements it for
-/// every struct key without generic parameters.
+/// every struct key without lifetime parameters (a generic key once its type parameters are
+/// given, e.g. `Tagged<u32>`).
 pub trait TextFields: crate::RowKey {
     /// `(field, expected text)` of each top-level field, in key order.
     fn fields() -> Vec<(&'static str, String)>;
@@ -478,12 +480,13 @@ pub fn encode_key<K: crate::RowKey>(key: &K) -> Result<Vec<u8>, TextError> {
         .map_err(|e| TextError::new(e.field(), e.to_string()))
 }
 
-/// The error a generic key gives: the key tool takes concrete, non-generic keys only.
-pub fn generic_unsupported(path: &str, name: &str) -> TextError {
+/// The error a borrowed key (one with lifetime parameters) gives: the key tool builds keys
+/// from text it does not keep, so it reads owned keys only.
+pub fn borrowed_unsupported(path: &str, name: &str) -> TextError {
     TextError::new(
         path,
         format!(
-            "`{name}` has generic or lifetime parameters: the key tool reads non-generic keys only"
+            "`{name}` borrows (it has lifetime parameters): the key tool reads owned keys only, e.g. `String` for `&str`"
         ),
     )
 }

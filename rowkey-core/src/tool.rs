@@ -65,7 +65,8 @@ type SampleSplitFn = fn(&[Vec<u8>], usize) -> Result<Vec<Vec<u8>>, plan::PlanErr
 /// One key type the tool knows: its name, layout and the functions it needs.
 #[derive(Clone, Copy)]
 pub struct KeyType {
-    /// The type name (`T::LAYOUT.name`).
+    /// The name the tool knows the type by: `T::LAYOUT.name`, with the type parameters of a
+    /// generic key (`Tagged<u32>`, paths left out).
     pub name: &'static str,
     /// The layout.
     pub layout: &'static Layout,
@@ -84,7 +85,7 @@ impl KeyType {
         T: RowKey + TextFields + for<'de> DecodeRowKey<'de>,
     {
         KeyType {
-            name: T::LAYOUT.name,
+            name: type_name_of::<T>(),
             layout: T::LAYOUT,
             fields: T::fields,
             decode: decode_fields::<T>,
@@ -94,6 +95,44 @@ impl KeyType {
             sample_split_points: |keys, n| T::split_points_from_sample(keys, n),
         }
     }
+}
+
+/// `T::LAYOUT.name`, or for a generic key its type as written without paths
+/// (`Tagged<String>` for `my_crate::Tagged<alloc::string::String>`): interned, one leaked
+/// string per generic type the process registers.
+fn type_name_of<T: RowKey>() -> &'static str {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    let full = std::any::type_name::<T>();
+    if !full.contains('<') {
+        return T::LAYOUT.name;
+    }
+    static NAMES: OnceLock<Mutex<HashMap<&'static str, &'static str>>> = OnceLock::new();
+    let mut names = NAMES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    names
+        .entry(full)
+        .or_insert_with(|| Box::leak(short_type_name(full).into_boxed_str()))
+}
+
+/// A type name with every path cut to its last segment: `a::B<c::D, [u8; 4]>` → `B<D, [u8; 4]>`.
+fn short_type_name(full: &str) -> String {
+    let mut out = String::with_capacity(full.len());
+    let mut word = String::new();
+    for ch in full.chars().chain(std::iter::once('\0')) {
+        if ch.is_alphanumeric() || ch == '_' || ch == ':' {
+            word.push(ch);
+            continue;
+        }
+        out.push_str(word.rsplit("::").next().unwrap_or_default());
+        word.clear();
+        if ch != '\0' {
+            out.push(ch);
+        }
+    }
+    out
 }
 
 impl KeyType {
@@ -110,7 +149,7 @@ impl std::fmt::Debug for KeyType {
 }
 
 /// The key types of a tool: implemented for tuples `(A,)` … `(A, B, C, D, E, F, G, H)` of
-/// derived keys without generic parameters.
+/// derived struct keys without lifetime parameters (generic keys with their parameters given).
 pub trait KeyTypes {
     /// The types, in order.
     fn key_types() -> Vec<KeyType>;
@@ -258,6 +297,13 @@ fn run_with<K: KeyTypes>(
     progress: bool,
 ) -> i32 {
     let types = K::key_types();
+    if let Some(name) = shared_name(&types) {
+        let _ = writeln!(
+            stderr,
+            "error: two key types are named {name}: the tool cannot tell them apart (register one of them only)"
+        );
+        return 2;
+    }
     let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
     let bin = args
         .first()
@@ -689,6 +735,16 @@ fn key_type<'t>(types: &'t [KeyType], m: &ArgMatches) -> Result<&'t KeyType, Fai
         .iter()
         .find(|t| t.name == name)
         .ok_or_else(|| Failure::msg(format!("no key type {name}")))
+}
+
+/// The first name two registered key types share (`a::Key` and `b::Key`): the tool could not
+/// tell them apart on its command line.
+fn shared_name(types: &[KeyType]) -> Option<&'static str> {
+    types
+        .iter()
+        .enumerate()
+        .find(|&(i, t)| types.iter().take(i).any(|u| u.name == t.name))
+        .map(|(_, t)| t.name)
 }
 
 fn strings<'m>(m: &'m ArgMatches, id: &str) -> Vec<&'m str> {
@@ -1658,4 +1714,23 @@ fn read_dump_from(
 pub fn read_dump(r: &mut dyn BufRead, f: &mut dyn FnMut(&[u8])) -> Result<(), String> {
     let mut sink = io::sink();
     read_dump_from(r, None, None, f, Progress::new(false, None), &mut sink).map(|_| ())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short_type_name;
+
+    #[test]
+    fn type_names_lose_their_paths() {
+        assert_eq!(short_type_name("keytool::Tagged<u32>"), "Tagged<u32>");
+        assert_eq!(
+            short_type_name("a::b::Tagged<alloc::string::String, [u8; 4]>"),
+            "Tagged<String, [u8; 4]>"
+        );
+        assert_eq!(
+            short_type_name("x::Pair<core::option::Option<x::Kind>, (u8, i64)>"),
+            "Pair<Option<Kind>, (u8, i64)>"
+        );
+        assert_eq!(short_type_name("Plain"), "Plain");
+    }
 }

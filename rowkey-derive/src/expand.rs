@@ -35,14 +35,17 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             let bounds = codegen::generic_bounds(&p, &key, &krate);
             let impls = codegen::key::expand(&p, &key, &krate, *tuple);
             let scan = codegen::scan::expand(&p, &key, &krate, &bounds.enc);
-            quote!(#impls #scan)
+            let text = codegen::text::expand_struct(&p, &krate, fields, *tuple, &bounds.all);
+            quote!(#impls #scan #text)
         }
         Body::Enum { variants, repr } => {
-            codegen::enums::expand(&p, &krate, variants, repr.as_ref())
+            let text = codegen::text::expand_enum(&p, &krate, variants);
+            let impls = codegen::enums::expand(&p, &krate, variants, repr.as_ref());
+            quote!(#impls #text)
         }
+        // a tagged enum's text form is its variants' (not offered by the tool)
         Body::Tagged { variants } => codegen::tagged::expand(&p, &krate, variants),
     };
-    let text = codegen::text::expand(&p, &krate);
     quote! {
         #[automatically_derived]
         #[allow(
@@ -58,7 +61,6 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
         )]
         const _: () = {
             #body
-            #text
         };
     }
 }

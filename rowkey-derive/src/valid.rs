@@ -420,7 +420,8 @@ fn check_max_len(cx: &Ctxt, input: &Input, fields: &[Field]) {
         return;
     };
     let (max, span) = m.value;
-    let mut total = salt_width(input, fields);
+    let prefix = input.attrs.prefix.as_ref().map_or(0, |a| a.value.len());
+    let mut total = prefix + salt_width(input, fields);
     for f in fields {
         match crate::prop::syntactic_width(f) {
             Some(w) => total += w,

@@ -42,23 +42,7 @@ pub fn layout(p: &Input, key: &KeyProp, krate: &TokenStream) -> TokenStream {
             )
         })
         .collect();
-    let salt_width = match &key.salt {
-        Some(s) => {
-            let b = s.buckets;
-            quote!(#krate::salt::width(#b))
-        }
-        None => quote!(0),
-    };
-    let prefix_len = p.attrs.prefix.as_ref().map_or(0, |a| a.value.len());
-    let width_sum = key.fields.iter().fold(
-        quote!(::core::option::Option::Some(#prefix_len + #salt_width)),
-        |acc, fp| {
-            let (codec, ty) = (&fp.codec, fp.f.ty);
-            let h = fp.hash.map_or(0, |(l, _)| l);
-            let w = respan(quote!(<#codec as #pv::Codec<#ty>>::WIDTH), fp.span);
-            quote!(#pv::add_width(#pv::add_width(#acc, ::core::option::Option::Some(#h)), #w))
-        },
-    );
+    let width_sum = width_sum(p, key, krate);
     let salt = super::salt_layout(key, krate);
     let max_len = match p.attrs.max_len.as_ref().map(|m| m.value.0) {
         Some(m) => quote!(::core::option::Option::Some(#m)),
@@ -75,6 +59,29 @@ pub fn layout(p: &Input, key: &KeyProp, krate: &TokenStream) -> TokenStream {
             max_len: #max_len,
         }
     }
+}
+
+/// The key's fixed width as an `Option<usize>` constant expression (`None`: variable), from
+/// the fields' codecs: usable where only the codec bounds hold (the checks of a generic key).
+fn width_sum(p: &Input, key: &KeyProp, krate: &TokenStream) -> TokenStream {
+    let pv = quote!(#krate::__private);
+    let salt_width = match &key.salt {
+        Some(s) => {
+            let b = s.buckets;
+            quote!(#krate::salt::width(#b))
+        }
+        None => quote!(0),
+    };
+    let prefix_len = p.attrs.prefix.as_ref().map_or(0, |a| a.value.len());
+    key.fields.iter().fold(
+        quote!(::core::option::Option::Some(#prefix_len + #salt_width)),
+        |acc, fp| {
+            let (codec, ty) = (&fp.codec, fp.f.ty);
+            let h = fp.hash.map_or(0, |(l, _)| l);
+            let w = respan(quote!(<#codec as #pv::Codec<#ty>>::WIDTH), fp.span);
+            quote!(#pv::add_width(#pv::add_width(#acc, ::core::option::Option::Some(#h)), #w))
+        },
+    )
 }
 
 /// The checks: items for a non-generic key (checked where the key is defined), or statements
@@ -141,8 +148,15 @@ pub fn checks(p: &Input, key: &KeyProp, krate: &TokenStream) -> Checks {
              in every cell of the row; shorten fields (codes instead of names, binary instead of decimal) or raise max_len"
         );
         let span = m.value.1;
+        // a generic key's width is known once its type parameters are: from the codecs, at
+        // monomorphization (its `LAYOUT` needs bounds the encoder does not have)
+        let width = if generic {
+            width_sum(p, key, krate)
+        } else {
+            quote!(<#name as #krate::RowKey>::LAYOUT.fixed_width)
+        };
         quote_spanned! {span=>
-            if let ::core::option::Option::Some(__w) = <#name as #krate::RowKey>::LAYOUT.fixed_width {
+            if let ::core::option::Option::Some(__w) = #width {
                 ::core::assert!(__w <= #max, #msg);
             }
         }
@@ -150,7 +164,7 @@ pub fn checks(p: &Input, key: &KeyProp, krate: &TokenStream) -> Checks {
     if generic {
         Checks {
             items: None,
-            inline: Some(quote!(const { #(#delimit)* })),
+            inline: Some(quote!(const { #(#delimit)* #max_len })),
         }
     } else {
         Checks {

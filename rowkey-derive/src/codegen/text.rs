@@ -1,6 +1,6 @@
 //! Keys from text, for the key tool (`rowkey::tool`): `impl rowkey::text::FromText` for every key
 //! (a nested key reads `outer.inner=value` pairs, a fieldless enum a variant name or code) and
-//! `impl rowkey::text::TextFields` for every struct key without generic parameters.
+//! `impl rowkey::text::TextFields` for every struct key without lifetime parameters.
 //!
 //! The generated code is small and unconditional (a derive cannot see the user's features): it
 //! parses each field with `FromText` and drives the typed scan builder `T::scan()` that
@@ -10,56 +10,58 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::ast::{Body, Field, Input, TyKind};
+use crate::ast::{Field, Input, TyKind, Variant};
 
-/// The hook called from `expand.rs`: tokens placed inside the derive's `const _` block.
-pub fn expand(p: &Input, krate: &TokenStream) -> TokenStream {
-    match &p.body {
-        Body::Struct { fields, tuple } => expand_struct(p, krate, fields, *tuple),
-        // a tagged enum's text form is its variants' (not offered by the tool)
-        Body::Tagged { .. } => TokenStream::new(),
-        Body::Enum { variants, .. } => {
-            let name = p.name();
-            let name_str = crate::ast::unraw(name);
-            let tx = quote!(#krate::text);
-            let (impl_g, ty_g, where_c) = p.original.generics.split_for_impl();
-            let idents: Vec<_> = variants.iter().map(|v| v.ident).collect();
-            let names: Vec<String> = idents.iter().map(|i| crate::ast::unraw(i)).collect();
-            let idx: Vec<usize> = (0..idents.len()).collect();
-            let expected = format!(
-                "a variant of {name_str}: {} (or its numeric code)",
-                names.join(", ")
-            );
-            quote! {
-                impl #impl_g #tx::FromText for #name #ty_g #where_c {
-                    const EXPECTED: &'static ::core::primitive::str = #expected;
-                    fn parse_text(__s: &::core::primitive::str) -> ::core::result::Result<Self, #krate::__private::std::string::String> {
-                        match #tx::enum_index(__s, &[#(#names),*], &[#(#name::#idents as ::core::primitive::i128),*])? {
-                            #(#idx => ::core::result::Result::Ok(#name::#idents),)*
-                            _ => ::core::result::Result::Err(#krate::__private::std::string::String::new()),
-                        }
-                    }
+/// `FromText` for a fieldless enum: a variant name or its numeric code.
+pub fn expand_enum(p: &Input, krate: &TokenStream, variants: &[Variant]) -> TokenStream {
+    let name = p.name();
+    let name_str = crate::ast::unraw(name);
+    let tx = quote!(#krate::text);
+    let (impl_g, ty_g, where_c) = p.original.generics.split_for_impl();
+    let idents: Vec<_> = variants.iter().map(|v| v.ident).collect();
+    let names: Vec<String> = idents.iter().map(|i| crate::ast::unraw(i)).collect();
+    let idx: Vec<usize> = (0..idents.len()).collect();
+    let expected = format!(
+        "a variant of {name_str}: {} (or its numeric code)",
+        names.join(", ")
+    );
+    quote! {
+        impl #impl_g #tx::FromText for #name #ty_g #where_c {
+            const EXPECTED: &'static ::core::primitive::str = #expected;
+            fn parse_text(__s: &::core::primitive::str) -> ::core::result::Result<Self, #krate::__private::std::string::String> {
+                match #tx::enum_index(__s, &[#(#names),*], &[#(#name::#idents as ::core::primitive::i128),*])? {
+                    #(#idx => ::core::result::Result::Ok(#name::#idents),)*
+                    _ => ::core::result::Result::Err(#krate::__private::std::string::String::new()),
                 }
             }
         }
     }
 }
 
-fn has_generics(p: &Input) -> bool {
-    !p.original.generics.params.is_empty()
+fn has_lifetimes(p: &Input) -> bool {
+    p.original.generics.lifetimes().next().is_some()
 }
 
-/// Why a range is refused on a field (the typed builder's refusals, as text).
-fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) -> TokenStream {
+/// `FromText` and `TextFields` for a struct key: `where_key` is the bounds of the derive's
+/// `RowKey` impl (which also give the scan builder's), to which each field type's `FromText`
+/// is added.
+pub fn expand_struct(
+    p: &Input,
+    krate: &TokenStream,
+    fields: &[Field],
+    tuple: bool,
+    where_key: &syn::WhereClause,
+) -> TokenStream {
     let name = p.name();
     let name_str = crate::ast::unraw(name);
     let tx = quote!(#krate::text);
     let string = quote!(#krate::__private::std::string::String);
     let result = quote!(::core::result::Result);
     let expected_nested = format!("a nested key ({name_str}): give its fields as field.sub=value");
+    let (impl_g, ty_g, where_c) = p.original.generics.split_for_impl();
 
-    if has_generics(p) {
-        let (impl_g, ty_g, where_c) = p.original.generics.split_for_impl();
+    // A borrowed key cannot be built from text that does not outlive it.
+    if has_lifetimes(p) {
         return quote! {
             impl #impl_g #tx::FromText for #name #ty_g #where_c {
                 const EXPECTED: &'static ::core::primitive::str = #expected_nested;
@@ -67,7 +69,7 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
                     #result::Err(#tx::nested_text(#name_str))
                 }
                 fn from_args(_: &mut #tx::TextArgs, __p: &::core::primitive::str) -> #result<Self, #tx::TextError> {
-                    #result::Err(#tx::generic_unsupported(__p, #name_str))
+                    #result::Err(#tx::borrowed_unsupported(__p, #name_str))
                 }
             }
         };
@@ -159,15 +161,22 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
     // The field types' `FromText` as higher-ranked bounds: checked where the impls are used,
     // not here, so a field type that is not a key field reports its own error only (no
     // follow-on errors from this impl).
-    let bounds: Vec<TokenStream> = fields
+    let bounds: Vec<syn::WherePredicate> = fields
         .iter()
         .map(|f| {
             let ty = f.ty;
-            quote!(for<'__t> #ty: #tx::FromText)
+            syn::parse_quote!(for<'__t> #ty: #tx::FromText)
         })
         .collect();
+    let with_bounds = |w: Option<&syn::WhereClause>| {
+        let mut w = w.cloned().unwrap_or_else(|| syn::parse_quote!(where));
+        w.predicates.extend(bounds.iter().cloned());
+        w
+    };
+    let where_text = with_bounds(where_c);
+    let where_fields = with_bounds(Some(where_key));
     quote! {
-        impl #tx::FromText for #name where #(#bounds),* {
+        impl #impl_g #tx::FromText for #name #ty_g #where_text {
             const EXPECTED: &'static ::core::primitive::str = #expected_nested;
             fn parse_text(_: &::core::primitive::str) -> #result<Self, #string> {
                 #result::Err(#tx::nested_text(#name_str))
@@ -177,7 +186,7 @@ fn expand_struct(p: &Input, krate: &TokenStream, fields: &[Field], tuple: bool) 
             }
         }
 
-        impl #tx::TextFields for #name where #(#bounds),* {
+        impl #impl_g #tx::TextFields for #name #ty_g #where_fields {
             fn fields() -> #krate::__private::std::vec::Vec<(&'static ::core::primitive::str, #string)> {
                 ::core::convert::From::from([#(#field_rows),*])
             }

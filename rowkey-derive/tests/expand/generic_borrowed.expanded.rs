@@ -831,7 +831,7 @@ const _: () = {
             __p: &::core::primitive::str,
         ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
             ::core::result::Result::Err(
-                ::rowkey::text::generic_unsupported(__p, "Tagged"),
+                ::rowkey::text::borrowed_unsupported(__p, "Tagged"),
             )
         }
     }

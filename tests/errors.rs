@@ -472,7 +472,7 @@ fn decode_truncated() {
             needed: 5,
             available: 3,
         },
-        "cannot decode field `b` at byte 7: key ends early: needs 5 more byte(s), 3 left",
+        "cannot decode field `b` at byte 7: key ends early: needs 5 more byte(s) (the field has 3)",
     );
     let e = decode_err::<Two>(&[]);
     assert_decode(
@@ -483,7 +483,7 @@ fn decode_truncated() {
             needed: 4,
             available: 0,
         },
-        "cannot decode field `a` at byte 0: key ends early: needs 4 more byte(s), 0 left",
+        "cannot decode field `a` at byte 0: key ends early: needs 4 more byte(s) (the field has 0)",
     );
     // padded string
     let e = decode_err::<Host>(b"ab");
@@ -495,7 +495,7 @@ fn decode_truncated() {
             needed: 2,
             available: 2,
         },
-        "cannot decode field `name` at byte 2: key ends early: needs 2 more byte(s), 2 left",
+        "cannot decode field `name` at byte 2: key ends early: needs 2 more byte(s) (the field has 2)",
     );
     // decimal digits
     let e = decode_err::<Padding>(b"01");
@@ -510,7 +510,7 @@ fn decode_truncated() {
             needed: 1,
             available: 0,
         },
-        "cannot decode field `maybe` at byte 3: key ends early: needs 1 more byte(s), 0 left",
+        "cannot decode field `maybe` at byte 3: key ends early: needs 1 more byte(s) (the field has 0)",
     );
     // Option payload
     let e = decode_err::<Flags>(&[0, 1, 1, 1]);
@@ -525,7 +525,7 @@ fn decode_truncated() {
             needed: 1,
             available: 0,
         },
-        "cannot decode field `salt` at byte 0: key ends early: needs 1 more byte(s), 0 left",
+        "cannot decode field `salt` at byte 0: key ends early: needs 1 more byte(s) (the field has 0)",
     );
     let e = decode_err::<Salt1000>(&[1]);
     assert_eq!((e.field(), e.offset()), ("salt", 1));
@@ -546,7 +546,7 @@ fn decode_truncated() {
             needed: 2,
             available: 2,
         },
-        "cannot decode field `user` at byte 3: key ends early: needs 2 more byte(s), 2 left",
+        "cannot decode field `user` at byte 3: key ends early: needs 2 more byte(s) (the field has 2)",
     );
     // nested
     let e = decode_err::<Outer>(b"\x01h\x00a");
@@ -558,7 +558,7 @@ fn decode_truncated() {
             needed: 1,
             available: 1,
         },
-        "cannot decode field `inner.dc` at byte 4: key ends early: needs 1 more byte(s), 1 left",
+        "cannot decode field `inner.dc` at byte 4: key ends early: needs 1 more byte(s) (the field has 1)",
     );
     let e = decode_err::<Outer>(b"\x01h\x00ab\x00");
     assert_eq!((e.field(), e.offset()), ("tail", 6));

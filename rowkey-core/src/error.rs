@@ -3,6 +3,27 @@
 use core::fmt;
 
 /// Why a value could not be encoded.
+///
+/// ```
+/// use rowkey::{EncodeErrorKind, RowKey};
+///
+/// #[derive(RowKey)]
+/// struct Order {
+///     #[pad(3, fill = b' ')]
+///     region: String,
+///     #[reverse_ts]
+///     ts: i64,
+/// }
+///
+/// let err = Order { region: "eu1".into(), ts: -5 }.to_row_key().unwrap_err();
+/// assert_eq!(err.field(), "ts");
+/// match err.kind() {
+///     EncodeErrorKind::TimestampOutOfRange { value } => assert_eq!(*value, -5),
+///     other => panic!("unexpected {other}"),
+/// }
+/// let err = Order { region: "eu ".into(), ts: 5 }.to_row_key().unwrap_err();
+/// assert_eq!(err.kind(), &EncodeErrorKind::EndsWithFill { fill: b' ' });
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EncodeErrorKind {
@@ -117,7 +138,16 @@ struct EncodeErrorInner {
 }
 
 impl EncodeError {
-    /// An error for `field`.
+    /// An error for `field` (for a codec of your own; derived code builds these for you).
+    ///
+    /// ```
+    /// use rowkey::{EncodeError, EncodeErrorKind};
+    ///
+    /// let e = EncodeError::new("name", EncodeErrorKind::TooLong { len: 6, max: 4 })
+    ///     .in_field("host"); // raised inside a nested key's field `host`
+    /// assert_eq!(e.field(), "host.name");
+    /// assert_eq!(e.kind(), &EncodeErrorKind::TooLong { len: 6, max: 4 });
+    /// ```
     #[cold]
     pub fn new(field: &str, kind: EncodeErrorKind) -> Self {
         Self {
@@ -168,14 +198,36 @@ impl fmt::Display for EncodeError {
 impl std::error::Error for EncodeError {}
 
 /// Why bytes could not be decoded.
+///
+/// ```
+/// use rowkey::{DecodeErrorKind, RowKey};
+///
+/// #[derive(RowKey, Debug)]
+/// struct Event {
+///     uid: u32,
+///     flag: bool,
+/// }
+///
+/// let err = Event::from_row_key(b"\x00\x00").unwrap_err();
+/// // the offset is where the bytes ran out; the field has 2 bytes and needs 2 more
+/// assert_eq!((err.field(), err.offset()), ("uid", 2));
+/// assert_eq!(err.kind(), &DecodeErrorKind::Truncated { needed: 2, available: 2 });
+///
+/// let err = Event::from_row_key(b"\x00\x00\x00\x07\x02").unwrap_err();
+/// assert_eq!((err.field(), err.offset()), ("flag", 4));
+/// assert!(matches!(err.kind(), DecodeErrorKind::InvalidByte { byte: 2, .. }));
+///
+/// let err = Event::from_row_key(b"\x00\x00\x00\x07\x01!").unwrap_err();
+/// assert_eq!(err.kind(), &DecodeErrorKind::TrailingBytes { count: 1 });
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum DecodeErrorKind {
-    /// The key ends before the field does.
+    /// The key ends before the field does (the error's offset is the end of the key).
     Truncated {
-        /// Bytes the field needs at least.
+        /// How many bytes more the field needs, at least.
         needed: usize,
-        /// Bytes left.
+        /// How many bytes the field has: from its start to the end of the key.
         available: usize,
     },
     /// Bytes are left after the last field.
@@ -240,7 +292,7 @@ impl fmt::Display for DecodeErrorKind {
         match self {
             Self::Truncated { needed, available } => write!(
                 f,
-                "key ends early: needs {needed} more byte(s), {available} left"
+                "key ends early: needs {needed} more byte(s) (the field has {available})"
             ),
             Self::TrailingBytes { count } => write!(f, "{count} unexpected byte(s) after the last field"),
             Self::InvalidByte { byte, expected } => {
@@ -310,7 +362,19 @@ struct DecodeErrorInner {
 }
 
 impl DecodeError {
-    /// An error at `offset` (relative to where the current decoder started), not yet tied to a field.
+    /// An error at `offset` (relative to where the current decoder started), not yet tied to a
+    /// field (for a codec of your own; derived code builds these for you).
+    ///
+    /// ```
+    /// use rowkey::{DecodeError, DecodeErrorKind};
+    ///
+    /// // a codec's value needs 4 bytes, 2 are left; its field `port` starts at byte 10 of a
+    /// // nested key `addr` that starts at byte 3 of the whole key
+    /// let e = DecodeError::truncated(0, 4, 2).in_field("port", 10).in_field("addr", 3);
+    /// assert_eq!((e.field(), e.offset()), ("addr.port", 13));
+    /// let e = DecodeError::new(DecodeErrorKind::InvalidUtf8, 1).shifted(4);
+    /// assert_eq!(e.offset(), 5);
+    /// ```
     #[cold]
     pub fn new(kind: DecodeErrorKind, offset: usize) -> Self {
         Self {

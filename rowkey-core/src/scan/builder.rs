@@ -252,13 +252,36 @@ pub struct ScanBuilder {
     complete: bool,
 }
 
-/// A finished scan: call [`ranges`](Scan::ranges).
+/// A finished scan, untyped: call [`ranges`](Scan::ranges).
 ///
-/// Returned by the `_range` and `_starts_with` methods of a typed scan builder, which end the
-/// chain.
+/// The `_range` and `_starts_with` methods of a typed scan builder end the chain in a typed
+/// end stage (on which any further field method is a compile error); its `into_scan()` gives
+/// this untyped scan, e.g. to keep scans of different key types in one collection.
 ///
 /// The ranges are computed when the scan ends (the builder and the pieces of the last field are
 /// consumed there, not moved on), so a `Scan` is just its ranges.
+///
+/// ```
+/// use rowkey::scan::Scan;
+/// use rowkey::RowKey;
+///
+/// #[derive(RowKey)]
+/// struct Log {
+///     #[sep]
+///     host: String,
+///     ts: u64,
+/// }
+///
+/// let scans: Vec<Scan> = vec![
+///     Log::scan().host("web1").ts_range(100..200).into_scan(),
+///     Log::scan().host_starts_with("db").into_scan(),
+/// ];
+/// let ranges = scans[0].clone().ranges();
+/// assert_eq!(ranges.len(), 1);
+/// assert!(ranges.contains(&Log { host: "web1".into(), ts: 150 }.to_row_key()?));
+/// assert!(!ranges.contains(&Log { host: "web12".into(), ts: 150 }.to_row_key()?));
+/// # Ok::<(), rowkey::EncodeError>(())
+/// ```
 #[derive(Debug, Clone)]
 #[must_use = "call .ranges() to get the byte ranges to scan"]
 pub struct Scan {

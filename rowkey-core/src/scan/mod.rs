@@ -68,6 +68,24 @@ pub(crate) fn successor_in_place(buf: &mut Vec<u8>, from: usize) -> bool {
 }
 
 /// One `[start, stop)` byte range. Start and stop share one allocation.
+///
+/// ```
+/// use rowkey::ScanRange;
+///
+/// let r = ScanRange::new(b"a", Some(b"c"));
+/// assert_eq!((r.start(), r.stop()), (&b"a"[..], Some(&b"c"[..])));
+/// assert!(r.contains(b"b\xFF") && !r.contains(b"c"));
+/// assert!(!r.is_empty() && ScanRange::new(b"c", Some(b"a")).is_empty());
+///
+/// // every key starting with 0xFF: no stop row (the end of the table)
+/// let tail = ScanRange::prefix(b"\xFF");
+/// assert_eq!(tail.stop(), None);
+/// // HBase's convention: an empty stop row is the end of the table
+/// assert_eq!(tail.to_start_stop(), (b"\xFF".to_vec(), Vec::new()));
+/// let (lo, hi) = r.to_bounds();
+/// assert_eq!(lo, std::ops::Bound::Included(b"a".to_vec()));
+/// assert_eq!(hi, std::ops::Bound::Excluded(b"c".to_vec()));
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct ScanRange {
     buf: Vec<u8>,
@@ -196,6 +214,42 @@ impl fmt::Debug for ScanRange {
 
 /// The ranges of one logical scan, sorted by start row and non-overlapping (one per salt bucket
 /// when the scan fans out).
+///
+/// ```
+/// use rowkey::{RowKey, ScanRange, ScanRanges};
+///
+/// #[derive(RowKey)]
+/// struct Event {
+///     #[salt(buckets = 4)]
+///     host: u32,
+///     seq: u64,
+/// }
+///
+/// // a fixed salted field: one range; nothing fixed: one range per bucket
+/// let one = Event::scan().host(7).ranges();
+/// assert_eq!(one.len(), 1);
+/// let all = Event::scan().ranges();
+/// assert_eq!(all.len(), 4);
+/// assert_eq!(all.salt_end(), 1); // merge results after the 1-byte salt
+/// let key = Event { host: 7, seq: 1 }.to_row_key()?;
+/// assert!(one.contains(&key) && all.contains(&key));
+/// for r in all.iter() {
+///     assert_eq!(r.start().len(), 1); // each bucket's salt byte
+/// }
+/// assert_eq!(all.as_slice()[0].start(), [0]);
+///
+/// // ranges of your own: sorted, empty ones dropped
+/// let mine = ScanRanges::new(vec![
+///     ScanRange::new(b"m", Some(b"n")),
+///     ScanRange::new(b"a", Some(b"b")),
+///     ScanRange::new(b"z", Some(b"z")),
+/// ]);
+/// assert_eq!(mine.len(), 2);
+/// assert_eq!(mine.iter().next().unwrap().start(), b"a");
+/// assert!(ScanRanges::one(ScanRange::new(b"z", Some(b"a"))).is_empty());
+/// assert_eq!(mine.with_salt_end(1).salt_end(), 1);
+/// # Ok::<(), rowkey::EncodeError>(())
+/// ```
 #[derive(Clone, PartialEq, Eq, Default)]
 pub struct ScanRanges {
     ranges: Ranges,

@@ -25,6 +25,28 @@
 //! ```
 
 /// The layout of one key type.
+///
+/// ```
+/// use rowkey::layout::{HashPrefix, Layout, SaltLayout};
+/// use rowkey::RowKey;
+///
+/// #[derive(RowKey)]
+/// #[rowkey(prefix = b"ev:", salt(buckets = 300))]
+/// struct Event {
+///     #[hash_prefix(4)]
+///     uid: u64,
+///     seq: u32,
+/// }
+///
+/// let l: &Layout = Event::LAYOUT;
+/// assert_eq!(SaltLayout::width_for(300), 2); // more than 256 buckets: a 2-byte salt
+/// assert_eq!(l.salt_end(), 3 + 2); // prefix and salt come before the logical key
+/// let uid = &l.fields[0];
+/// assert_eq!(uid.hash_prefix, Some(HashPrefix { width: 4, raw: false }));
+/// assert_eq!((uid.width, uid.total_width()), (Some(8), Some(12)));
+/// assert_eq!(Layout::key_width_of_fields(l.fields), Some(12 + 4));
+/// assert_eq!(l.fixed_width, Some(3 + 2 + 16));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Layout {
     /// The Rust type name.

@@ -21,6 +21,29 @@
 use core::cmp::Ordering;
 
 /// An item of a scan result stream: something with a row key.
+///
+/// Implemented for byte strings, `(key, value)` pairs and `Result`s of those (an `Err` is
+/// yielded first); implement it for a client's own row type:
+///
+/// ```
+/// use rowkey::merge::{merge, MergeKey};
+///
+/// struct Row {
+///     key: Vec<u8>,
+///     cells: usize,
+/// }
+///
+/// impl MergeKey for Row {
+///     fn merge_key(&self) -> &[u8] {
+///         &self.key
+///     }
+/// }
+///
+/// let b0 = vec![Row { key: b"\x00b".to_vec(), cells: 2 }];
+/// let b1 = vec![Row { key: b"\x01a".to_vec(), cells: 1 }];
+/// let cells: Vec<usize> = merge([b0.into_iter(), b1.into_iter()], 1).map(|r| r.cells).collect();
+/// assert_eq!(cells, [1, 2]);
+/// ```
 pub trait MergeKey {
     /// The full row key (salt included).
     fn merge_key(&self) -> &[u8];
@@ -186,11 +209,11 @@ where
     m
 }
 
-/// The iterator of [`merge`] (and, with `REV = true`, of [`merge_rev`]): a tournament (loser)
-/// tree over the streams' head items — each internal node holds the loser of the match played
-/// there, the root slot the overall winner — so that replacing the winner's head costs one
-/// comparison per level (⌈log₂ streams⌉), on cached 8-byte key prefixes; ties are broken by
-/// stream order.
+/// The iterator of [`merge`] (and, with `REV = true`, of [`merge_rev`]; see their examples):
+/// a tournament (loser) tree over the streams' head items — each internal node holds the loser
+/// of the match played there, the root slot the overall winner — so that replacing the
+/// winner's head costs one comparison per level (⌈log₂ streams⌉), on cached 8-byte key
+/// prefixes; ties are broken by stream order.
 pub struct Merge<I: Iterator, const REV: bool = false> {
     streams: Vec<I>,
     heads: Vec<Option<I::Item>>,
@@ -436,6 +459,18 @@ mod stream {
 
     /// [`merge_streams`] for streams each in **descending** key order (reverse scans): one
     /// descending stream.
+    ///
+    /// ```
+    /// # futures::executor::block_on(async {
+    /// use futures::{stream, StreamExt};
+    /// use rowkey::merge::merge_streams_rev;
+    ///
+    /// let a = stream::iter(vec![b"\x00d".to_vec(), b"\x00b".to_vec()]);
+    /// let b = stream::iter(vec![b"\x01c".to_vec(), b"\x01a".to_vec()]);
+    /// let newest: Vec<_> = merge_streams_rev(vec![a, b], 1).take(2).collect().await;
+    /// assert_eq!(newest, [&b"\x00d"[..], b"\x01c"]);
+    /// # });
+    /// ```
     pub fn merge_streams_rev<S>(
         streams: impl IntoIterator<Item = S>,
         skip: usize,

@@ -805,6 +805,85 @@ fn record_hash(key: &[u8], value: &[u8]) -> u128 {
 /// [module docs](self)). Holds no state of its own beyond its settings: everything that must
 /// survive a crash is in the store, so a migration dropped at any point and created again
 /// continues where the checkpoint says.
+///
+/// An operator's session, into a second table, with a mapping that is not a `From` impl:
+///
+/// ```
+/// # #[cfg(feature = "redb")]
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use redb::{Database, TableDefinition};
+/// use rowkey::migrate::{redb::RedbStore, Checkpoint, Migration, Phase, Side};
+/// use rowkey::RowKey;
+///
+/// // the legacy layout: the newest events first, all in one hot region
+/// #[derive(RowKey, Debug, Clone, PartialEq)]
+/// #[rowkey(allow_hotspot)]
+/// struct Old {
+///     #[reverse_ts]
+///     ts: i64,
+///     user: u32,
+/// }
+///
+/// // the hotspot fixed: the same key, salted (logical order kept, which the dual read needs;
+/// // moving `user` first would not keep it, see the module docs)
+/// #[derive(RowKey, Debug, Clone, PartialEq)]
+/// #[rowkey(salt(buckets = 4))]
+/// struct New {
+///     #[reverse_ts]
+///     ts: i64,
+///     user: u32,
+/// }
+///
+/// const OLD: TableDefinition<&[u8], &[u8]> = TableDefinition::new("events");
+/// let db = Database::builder().create_with_backend(redb::backends::InMemoryBackend::new())?;
+/// let tx = db.begin_write()?;
+/// {
+///     let mut t = tx.open_table(OLD)?;
+///     for i in 0..40i64 {
+///         t.insert(&Old { ts: 1_000 + i, user: (i % 5) as u32 }.to_row_key()?[..], &b"v"[..])?;
+///     }
+/// }
+/// tx.commit()?;
+///
+/// let store = RedbStore::two_tables(&db, "events", "events_v2", "events-v2");
+/// let m = Migration::new(&store, |o: Old| New { ts: o.ts, user: o.user }).batch_size(16);
+/// // before anything is written: how the rows would spread over 4 regions
+/// let dry = m.dry_run(4, 4)?;
+/// assert_eq!(dry.rows, 40);
+/// assert_eq!(dry.after.empty_regions(), 0);
+/// println!("{dry}");
+///
+/// let rows = m.count_source()?;
+/// let m = m.expect_rows(rows); // for the progress percentage and ETA
+/// assert!(m.checkpoint()?.is_none()); // not started
+/// m.run_batches(1, |p| println!("{} rows, {:.0}/s, eta {:?}", p.rows, p.rows_per_sec(), p.eta()))?;
+/// let cp: Checkpoint = m.checkpoint()?.unwrap();
+/// assert_eq!((cp.phase, cp.copied), (Phase::Copy, 16));
+/// assert_eq!(Checkpoint::decode(&cp.encode())?, cp);
+///
+/// // reads during the copy see all 40 records once, newest first; page after the 10th
+/// let page: Vec<_> = m.dual_read_all().take(10).collect::<Result<_, _>>()?;
+/// assert_eq!(page.len(), 10);
+/// let last = &page[9].key;
+/// let rest = m.dual_read_after(
+///     rowkey::migrate::all_ranges(New::LAYOUT),
+///     rowkey::migrate::all_ranges(Old::LAYOUT),
+///     last,
+///     |n| Old { ts: n.ts, user: n.user },
+/// )?;
+/// let rest: Vec<_> = rest.collect::<Result<_, _>>()?;
+/// assert_eq!(rest.len(), 30);
+/// assert!(page.iter().chain(&rest).any(|r| r.from == Side::Destination));
+///
+/// m.run(|_| {})?;
+/// let verified = m.verify()?;
+/// assert!(verified.report().is_match());
+/// let retired = m.retire_batches(&verified, 1, |_| {})?; // one batch now, the rest later
+/// assert_eq!((retired.phase, retired.complete), (Phase::Retire, false));
+/// # Ok(()) }
+/// # #[cfg(not(feature = "redb"))]
+/// # fn main() {}
+/// ```
 pub struct Migration<S, A, B, F> {
     store: S,
     map: F,

@@ -66,6 +66,44 @@ use crate::{DecodeError, DecodeRowKey, RowKey};
 
 /// An error of a typed read: a row whose key does not decode as `T` (the key is kept), or an
 /// error of the store.
+///
+/// ```
+/// use rowkey::read::{Read, ReadError, Rows};
+/// use rowkey::RowKey;
+///
+/// #[derive(RowKey, Debug, PartialEq)]
+/// struct Job {
+///     #[salt(buckets = 2)]
+///     id: u32,
+/// }
+///
+/// let read = Read::<Job>::new(Job::scan().ranges());
+/// assert_eq!(read.salt_width(), 1);
+/// let key = |id| Job { id }.to_row_key().unwrap().to_vec();
+/// // one source per range, each row a `Result` from the store
+/// let bucket_of = |id| usize::from(key(id)[0]);
+/// let mut sources = vec![Vec::new(), Vec::new()];
+/// for id in [1, 2, 3] {
+///     sources[bucket_of(id)].push(Ok((key(id), "v")));
+/// }
+/// sources[bucket_of(9)].push(Ok((vec![bucket_of(9) as u8, 0xFF], "bad key")));
+/// sources[1 - bucket_of(9)].push(Err("connection reset"));
+/// let rows: Rows<Job, _> = read.try_rows(sources.into_iter().map(Vec::into_iter));
+/// let mut store_errors = 0;
+/// let mut jobs = Vec::new();
+/// for row in rows {
+///     match row {
+///         Ok((job, _value)) => jobs.push(job.id),
+///         Err(ReadError::Store(e)) => { assert_eq!(e, "connection reset"); store_errors += 1 }
+///         Err(ReadError::Decode { key, error }) => {
+///             assert_eq!(key.len(), 2);
+///             assert_eq!(error.field(), "id");
+///         }
+///     }
+/// }
+/// assert_eq!(store_errors, 1);
+/// assert!(jobs.windows(2).all(|w| w[0] < w[1])); // logical order across the buckets
+/// ```
 #[derive(Debug)]
 pub enum ReadError<E = Infallible> {
     /// A key in the scanned ranges is not a valid `T` key.

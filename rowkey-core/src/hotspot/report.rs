@@ -22,6 +22,35 @@ pub struct RegionStats {
 ///
 /// `Display` prints a per-region table with a summary line; [`Report::side_by_side`] compares
 /// two layouts.
+///
+/// ```
+/// use rowkey::hotspot::{Analyzer, HotspotError, RegionStats};
+///
+/// // two regions split at "m"; a heatmap of 10 one-second slices
+/// let mut a = Analyzer::new([b"m"])?
+///     .with_name("hosts")
+///     .with_time_span(0, 10_000, 10)?;
+/// assert_eq!((a.regions(), a.split_points()), (2, &[b"m".to_vec()][..]));
+/// a.add_with(b"alpha", Some(1_000), 100); // a 100-byte row at t = 1 s
+/// a.add_with(b"beta", Some(2_000), 100);
+/// a.add_with(b"zulu", None, 50); // no time: counted, not in the heatmap
+/// a.add_with(b"zeta", Some(99_000), 50); // after the span
+/// let r = a.report();
+/// assert_eq!(r.name(), "hosts");
+/// assert_eq!((r.total_keys(), r.total_bytes()), (4, 300));
+/// assert_eq!((r.untimed_keys(), r.outside_span_keys()), (1, 1));
+/// let first: &RegionStats = r.region(0).unwrap();
+/// assert_eq!((first.start.as_slice(), first.stop.as_deref()), (&b""[..], Some(&b"m"[..])));
+/// assert_eq!((first.keys, first.bytes), (2, 200));
+/// assert_eq!(r.regions().len(), 2);
+/// assert_eq!(r.share(1), 0.5);
+/// assert_eq!(r.max_mean_skew(), 1.0); // 2 keys each: even by count
+/// assert!(r.max_mean_skew_bytes() > 1.3); // 200 vs 100 bytes: not by size
+/// assert_eq!(r.coefficient_of_variation(), 0.0);
+/// assert!(r.heatmap_svg().starts_with("<svg"));
+/// // r.write_heatmap_svg("hot.svg")?; writes the same to a file
+/// # Ok::<(), HotspotError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Report {
     pub(super) name: String,

@@ -228,6 +228,44 @@ impl fmt::Display for LintReport {
 
 /// Checks a plan (split points) against a layout, a sample and a data size. See the
 /// [module documentation](self).
+///
+/// ```
+/// use rowkey::plan::lint::DEFAULT_SKEW_THRESHOLD;
+/// use rowkey::plan::{FindingKind, Lint, Severity};
+/// use rowkey::RowKey;
+///
+/// #[derive(RowKey)]
+/// struct Order {
+///     #[salt(buckets = 4)]
+///     shop: u32,
+///     no: u64,
+/// }
+///
+/// // 4 regions, one per salt bucket; a sample of one shop, so of one bucket
+/// let splits = Order::split_points(4)?;
+/// let sample: Vec<Vec<u8>> = (0..100u64)
+///     .map(|no| Order { shop: 7, no }.to_row_key().unwrap().to_vec())
+///     .collect();
+/// let report = Lint::new(&splits)
+///     .layout(Order::LAYOUT)
+///     .sample(&sample)
+///     .skew_threshold(DEFAULT_SKEW_THRESHOLD)
+///     .data_size(400 << 30, 10 << 30) // 400 GiB at 10 GiB per region: 40 regions
+///     .run();
+/// assert_eq!(report.regions(), 4);
+/// assert_eq!(report.expected_shares(), Some(&[0.25; 4][..])); // the salt spreads evenly
+/// assert_eq!(report.regions_of(FindingKind::EmptyInSample).len(), 3); // an error
+/// assert!(report.has_errors());
+/// let too_few = report
+///     .findings()
+///     .iter()
+///     .find(|f| f.kind == FindingKind::TooFewRegions)
+///     .unwrap();
+/// assert_eq!(too_few.severity, Severity::Warning);
+/// assert_eq!(too_few.kind.code(), "too-few-regions");
+/// println!("{}: {}", too_few.message, too_few.advice);
+/// # Ok::<(), rowkey::plan::PlanError>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Lint<'a> {
     splits: Vec<Vec<u8>>,

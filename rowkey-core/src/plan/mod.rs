@@ -53,6 +53,33 @@ use crate::hbase::{ruby_single_quoted, shell_split_literal, to_string_binary};
 use crate::layout::{HashPrefix, Layout, SaltLayout};
 
 /// Why split points could not be planned.
+///
+/// ```
+/// use rowkey::plan::{hex_string_split_range, PlanError, MAX_REGIONS};
+/// use rowkey::RowKey;
+///
+/// #[derive(RowKey)]
+/// struct Log {
+///     #[sep]
+///     host: String,
+///     seq: u64,
+/// }
+///
+/// // nothing in the layout spreads the keys: the split points must come from real keys
+/// match Log::split_points(8) {
+///     Err(PlanError::NeedsSample { layout, salt_buckets }) => {
+///         assert_eq!((layout, salt_buckets), ("Log", None));
+///         let sample = ["a", "b", "c", "d"].map(|h| Log { host: h.into(), seq: 0 }.to_row_key().unwrap());
+///         assert_eq!(Log::split_points_from_sample(&sample, 2)?.len(), 1);
+///     }
+///     other => panic!("{other:?}"),
+/// }
+/// assert!(matches!(
+///     hex_string_split_range(MAX_REGIONS + 1, "00", "ff"),
+///     Err(PlanError::RegionLimit { .. })
+/// ));
+/// # Ok::<(), PlanError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PlanError {

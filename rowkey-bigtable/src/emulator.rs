@@ -102,6 +102,21 @@ pub fn find_binary() -> Result<PathBuf, EmulatorError> {
 }
 
 /// A running emulator, stopped when dropped (or when this process exits).
+///
+/// ```
+/// use rowkey_bigtable::emulator::{find_binary, Emulator, EmulatorError, EMULATOR_PACKAGE};
+///
+/// // a test that needs the emulator fails loudly without it, naming the package to install
+/// let binary = find_binary().unwrap_or_else(|e: EmulatorError| panic!("{e} ({EMULATOR_PACKAGE})"));
+/// assert!(binary.ends_with("cbtemulator"));
+/// let emulator = Emulator::start()?;
+/// assert!(emulator.addr().ip().is_loopback());
+/// assert_eq!(emulator.endpoint(), emulator.addr().to_string());
+/// let addr = emulator.addr();
+/// assert!(std::net::TcpStream::connect(addr).is_ok());
+/// emulator.stop(); // or drop it
+/// # Ok::<(), EmulatorError>(())
+/// ```
 pub struct Emulator {
     addr: SocketAddr,
     endpoint: String,

@@ -44,6 +44,30 @@ pub enum Error {
 }
 
 /// The failed entries of a [`Batch`](crate::Batch) write.
+///
+/// ```
+/// use rowkey_bigtable::{emulator::Emulator, Batch, Cell, Client, Error, FailedWrite};
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Error> {
+/// let emulator = Emulator::start()?;
+/// let client = Client::emulator(emulator.endpoint(), "p", "i")?;
+/// client.admin().await?.create_table("t", &["ok"], &[]).await?;
+/// let table = client.table("t");
+/// let mut batch = Batch::new();
+/// batch.put_raw(&table, b"a".to_vec(), [Cell::new("ok", "q", "1")]);
+/// batch.put_raw(&table, b"b".to_vec(), [Cell::new("no_such_family", "q", "1")]);
+/// match batch.apply().await {
+///     Err(Error::Write(w)) => {
+///         assert_eq!(w.written, 1);
+///         let FailedWrite { table, index, key, code, message } = &w.failed[0];
+///         assert_eq!((table.as_str(), *index, key.as_slice()), ("t", 1, &b"b"[..]));
+///         println!("{code:?}: {message}");
+///     }
+///     other => panic!("{other:?}"),
+/// }
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WriteFailures {
     /// Entries written.

@@ -43,6 +43,19 @@ pub struct SampledRow {
 }
 
 /// A random sample of a table's rows, from [`Table::sample_keys`].
+///
+/// ```
+/// use rowkey_bigtable::hotspot::{KeySample, SampledRow};
+///
+/// let row = |key: &[u8], time_ms| SampledRow { key: key.to_vec(), time_ms: Some(time_ms), bytes: 100 };
+/// let sample = KeySample { rate: 0.5, rows: vec![row(b"a", 1_000), row(b"b", 2_000), row(b"x", 2_500)] };
+/// let view = sample.analyzer(&[b"m".to_vec()], 2)?; // two regions, two time slices
+/// let report = view.report();
+/// assert_eq!((report.region(0).unwrap().keys, report.region(1).unwrap().keys), (2, 1));
+/// // sampled at 1 in 2: about 4 rows in the first region
+/// assert_eq!(report.region(0).unwrap().keys as f64 / sample.rate, 4.0);
+/// # Ok::<(), rowkey_bigtable::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct KeySample {
     /// The sampling rate asked for (each row was kept with this probability).
@@ -135,6 +148,21 @@ impl Table {
 /// bytes between the previous sample and itself (its `offset_bytes` minus the previous one),
 /// counted in the region holding its key; the final empty key (end of table) counts in the last
 /// region. Per-region **bytes** are the meaningful figure; key counts are sample counts.
+///
+/// ```
+/// use rowkey_bigtable::{hotspot::from_row_key_samples, RowKeySample};
+///
+/// // what SampleRowKeys might answer: 3 MB before "g", 4 MB more before "t", 1 MB to the end
+/// let samples = [
+///     RowKeySample { key: b"g".to_vec(), offset_bytes: 3_000_000 },
+///     RowKeySample { key: b"t".to_vec(), offset_bytes: 7_000_000 },
+///     RowKeySample { key: Vec::new(), offset_bytes: 8_000_000 },
+/// ];
+/// let view = from_row_key_samples(&samples, &[b"m".to_vec()])?;
+/// let r = view.report();
+/// assert_eq!((r.region(0).unwrap().bytes, r.region(1).unwrap().bytes), (3_000_000, 5_000_000));
+/// # Ok::<(), rowkey_bigtable::Error>(())
+/// ```
 ///
 /// # Errors
 ///

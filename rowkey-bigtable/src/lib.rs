@@ -178,6 +178,23 @@ impl Client {
     /// Wrap a connection made with `bigtable_rs` directly (custom channel count, timeout or
     /// token provider). `emulator` is the emulator's `host:port` when the connection goes to
     /// one (the admin API needs to know), `None` for Cloud Bigtable.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use rowkey_bigtable::bigtable_rs::bigtable::BigTableConnection;
+    /// use rowkey_bigtable::Client;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // one channel and a 5-second timeout; no request is made yet
+    /// let conn = BigTableConnection::new_with_emulator(
+    ///     "127.0.0.1:8086", "p", "i", false, 1, Some(Duration::from_secs(5)),
+    /// )?;
+    /// let client = Client::with_connection(conn, "p", "i", Some("127.0.0.1:8086"))
+    ///     .with_app_profile("batch-jobs"); // data requests go through this app profile
+    /// assert_eq!(client.table("t").name(), "projects/p/instances/i/tables/t");
+    /// # Ok(()) }
+    /// ```
     pub fn with_connection(
         conn: BigTableConnection,
         project: &str,
@@ -228,6 +245,78 @@ impl Client {
 }
 
 /// One table. Cheap to clone; clones share the connection.
+///
+/// Writing, reading in the ways a [`Read`] offers, and deleting, on the emulator:
+///
+/// ```
+/// use rowkey::RowKey;
+/// use rowkey_bigtable::v2::{row_filter::Filter, RowFilter};
+/// use rowkey_bigtable::{emulator::Emulator, Batch, Cell, Client};
+///
+/// #[derive(RowKey, Debug, Clone, PartialEq)]
+/// struct Reading {
+///     #[salt(buckets = 4)]
+///     sensor: u32,
+///     #[reverse_ts]
+///     at_ms: i64,
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), rowkey_bigtable::Error> {
+/// let emulator = Emulator::start()?; // on a free loopback port; stopped when dropped
+/// let client = Client::emulator(emulator.endpoint(), "p", "i")?;
+/// assert_eq!((client.project(), client.instance()), ("p", "i"));
+/// assert_eq!(client.emulator_endpoint(), Some(emulator.endpoint()));
+/// let admin = client.admin().await?;
+/// admin.create_table_for::<Reading>("readings", &["r"], 4).await?;
+/// assert_eq!(admin.list_tables().await?, ["readings"]);
+/// let table = client.table("readings");
+/// assert_eq!(table.id(), "readings");
+/// assert_eq!(table.name(), "projects/p/instances/i/tables/readings");
+///
+/// let mut batch = Batch::new();
+/// for sensor in 0..3 {
+///     for at_ms in 1..=5 {
+///         // two versions of the cell: a read can keep the newest only
+///         let cells = [Cell::new("r", "v", "old").at(1_000), Cell::new("r", "v", "new").at(2_000)];
+///         batch.put(&table, &Reading { sensor, at_ms }, cells)?;
+///     }
+/// }
+/// batch.put_raw(&table, b"\x00not a reading".to_vec(), [Cell::new("r", "v", "?")]);
+/// assert_eq!(batch.len(), 16);
+/// assert!(batch.len() <= Batch::MAX_MUTATIONS);
+/// assert_eq!(batch.apply().await?, 16);
+///
+/// // sensor 1, newest first, the newest cell of each column only
+/// let newest = RowFilter { filter: Some(Filter::CellsPerColumnLimitFilter(1)) };
+/// let ranges = Reading::scan().sensor(1).ranges();
+/// let rows = table.read::<Reading>(&ranges).filter(newest).limit(2).collect().await?;
+/// assert_eq!(rows.len(), 2);
+/// assert_eq!((rows[0].0.at_ms, rows[0].1.cells.len()), (5, 1));
+/// assert_eq!(rows[0].1.value("r", b"v"), Some(&b"new"[..]));
+/// // the next page, by the last key's bytes; keys only
+/// let last = rows[1].0.to_row_key()?;
+/// let rest = table.read::<Reading>(&ranges).after_key(&last).keys().await?;
+/// assert_eq!(rest.iter().map(|r| r.at_ms).collect::<Vec<_>>(), [3, 2, 1]);
+///
+/// // every row of every bucket in one request, in byte order (the foreign row included: it
+/// // is a decode error item, and the stream goes on)
+/// let all = table.read::<Reading>(&Reading::scan().ranges()).single_request().chunk_rows(4);
+/// let items: Vec<_> = futures_util::StreamExt::collect(all.stream()).await;
+/// assert_eq!(items.len(), 16);
+/// assert_eq!(items.iter().filter(|i| i.is_err()).count(), 1);
+///
+/// let samples = table.sample_row_keys().await?;
+/// assert!(samples.iter().all(|s| s.offset_bytes >= 0));
+///
+/// let mut batch = Batch::new();
+/// batch.delete(&table, &Reading { sensor: 1, at_ms: 5 })?;
+/// batch.delete_raw(&table, b"\x00not a reading".to_vec());
+/// batch.apply().await?;
+/// assert_eq!(table.read::<Reading>(&Reading::scan().ranges()).keys().await?.len(), 14);
+/// admin.delete_table("readings").await?;
+/// # Ok(()) }
+/// ```
 #[derive(Clone)]
 pub struct Table {
     bt: BigTable,

@@ -94,6 +94,25 @@ pub const CHECKPOINT_QUALIFIER: &[u8] = b"checkpoint";
 
 /// A migration's tables on Bigtable: a source and a destination table (or one table for both),
 /// and a checkpoint row in a table of checkpoints. See the [module docs](self).
+///
+/// ```no_run
+/// # async fn demo(client: rowkey_bigtable::Client) -> Result<(), rowkey_bigtable::Error> {
+/// use rowkey_bigtable::migrate::{BigtableStore, CHECKPOINT_FAMILY, CHECKPOINT_QUALIFIER};
+///
+/// // a v1 table copied into a new v2 table; the checkpoint is the cell
+/// // `m:checkpoint` of row "events-v1-to-v2" in the table "migrations"
+/// client.admin().await?.create_table("migrations", &[CHECKPOINT_FAMILY], &[]).await?;
+/// let store = BigtableStore::two_tables(
+///     tokio::runtime::Handle::current(),
+///     &client.table("events_v1"),
+///     &client.table("events_v2"),
+///     &client.table("migrations"),
+///     "events-v1-to-v2",
+/// );
+/// assert_eq!((store.source().id(), store.destination().id()), ("events_v1", "events_v2"));
+/// assert_eq!(CHECKPOINT_QUALIFIER, b"checkpoint");
+/// # Ok(()) }
+/// ```
 #[derive(Clone)]
 pub struct BigtableStore {
     handle: Handle,

@@ -3,6 +3,13 @@
 
 /// The plain bytes `#[hash_prefix]` hashes: UTF-8 for strings, raw bytes, Java `Bytes.toBytes`
 /// big-endian two's complement for integers, UTF-8 for `char`.
+///
+/// ```
+/// use rowkey::hash_prefix::HashPlain;
+///
+/// assert_eq!((-2i32).with_plain(|b| b.to_vec()), [0xFF, 0xFF, 0xFF, 0xFE]); // Bytes.toBytes(-2)
+/// assert_eq!("é".to_string().with_plain(|b| b.len()), 2);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "rowkey: #[hash_prefix] cannot hash a field of type `{Self}`",
     note = "#[hash_prefix] works on integers, char, strings and bytes (their plain bytes are hashed)"
@@ -23,6 +30,11 @@ pub(crate) fn hex_digit(n: u8, alpha: u8) -> u8 {
 }
 
 /// MD5 digest of `bytes`.
+///
+/// ```
+/// let d = rowkey::hash_prefix::md5(b"foo0001");
+/// assert_eq!(&d[..3], [0x95, 0xf1, 0x8c]); // md5("foo0001") = 95f18c…
+/// ```
 #[inline]
 pub fn md5(bytes: &[u8]) -> [u8; 16] {
     use md5::{Digest, Md5};

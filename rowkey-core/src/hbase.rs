@@ -85,6 +85,10 @@ pub enum StringBinaryErrorKind {
 /// let err = from_string_binary(r"ab\xZZ").unwrap_err();
 /// assert_eq!(err.offset(), 2);
 /// assert_eq!(err.kind(), StringBinaryErrorKind::InvalidHexDigit { found: 'Z' });
+/// // offsets in characters and in bytes differ after non-ASCII text
+/// let short = from_string_binary(r"é\x1").unwrap_err();
+/// assert_eq!((short.offset(), short.byte_offset()), (1, 2));
+/// assert_eq!(short.kind(), StringBinaryErrorKind::TruncatedEscape);
 /// assert_eq!(
 ///     err.to_string(),
 ///     r"malformed escape at character 2: `\x` must be followed by two hex digits, found 'Z'"

@@ -181,7 +181,18 @@ impl PhoenixHash {
         h
     }
 
-    /// Feed bytes.
+    /// Feed bytes: a salted prefix may be hashed field by field.
+    ///
+    /// ```
+    /// use rowkey::salt::PhoenixHash;
+    ///
+    /// let mut h = PhoenixHash::new();
+    /// h.update(b"web");
+    /// h.update(b"1");
+    /// assert_eq!(h.hash_code(), PhoenixHash::of(b"web1").hash_code());
+    /// // Java: Arrays.hashCode(new byte[] {'a'}) == 31 + 97
+    /// assert_eq!(PhoenixHash::of(b"a").hash_code(), 128);
+    /// ```
     #[inline(always)]
     pub fn update(&mut self, bytes: &[u8]) {
         self.h = step(self.h, bytes);

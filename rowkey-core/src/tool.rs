@@ -150,6 +150,32 @@ impl std::fmt::Debug for KeyType {
 
 /// The key types of a tool: implemented for tuples `(A,)` … `(A, B, C, D, E, F, G, H)` of
 /// derived struct keys without lifetime parameters (generic keys with their parameters given).
+///
+/// ```
+/// use rowkey::tool::{KeyType, KeyTypes};
+/// use rowkey::RowKey;
+///
+/// #[derive(RowKey)]
+/// struct Event {
+///     #[salt(buckets = 8)]
+///     host: u32,
+///     seq: u64,
+/// }
+///
+/// #[derive(RowKey)]
+/// struct Tagged<T> {
+///     id: u64,
+///     tag: T,
+/// }
+///
+/// let types: Vec<KeyType> = <(Event, Tagged<u16>)>::key_types();
+/// let names: Vec<&str> = types.iter().map(|t| t.name).collect();
+/// assert_eq!(names, ["Event", "Tagged<u16>"]);
+/// let event = KeyType::of::<Event>();
+/// assert_eq!(event.layout.salt.unwrap().buckets, 8);
+/// let fields = event.fields(); // what `keytool encode Event --help` lists
+/// assert_eq!(fields.iter().map(|(name, _)| *name).collect::<Vec<_>>(), ["host", "seq"]);
+/// ```
 pub trait KeyTypes {
     /// The types, in order.
     fn key_types() -> Vec<KeyType>;

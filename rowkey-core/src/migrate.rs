@@ -226,6 +226,84 @@ pub struct Batch {
 ///   puts, deletes, checkpoint — is what makes a crash safe);
 /// - the async client is driven by blocking on its futures (a runtime handle inside the
 ///   store); call the migration from a blocking thread (`spawn_blocking`), not inside a task.
+///
+/// # A store of your own
+///
+/// Two in-memory tables (a store with no durability to speak of, but every rule above holds):
+///
+/// ```
+/// use std::cell::RefCell;
+/// use std::collections::BTreeMap;
+/// use std::convert::Infallible;
+/// use std::ops::Bound;
+/// use rowkey::migrate::{Migration, Row, Side, Store};
+/// use rowkey::RowKey;
+///
+/// #[derive(Default)]
+/// struct Mem {
+///     old: RefCell<BTreeMap<Vec<u8>, Vec<u8>>>,
+///     new: RefCell<BTreeMap<Vec<u8>, Vec<u8>>>,
+///     checkpoint: RefCell<Option<Vec<u8>>>,
+/// }
+///
+/// impl Store for Mem {
+///     type Error = Infallible;
+///     fn same_table(&self) -> bool {
+///         false
+///     }
+///     fn scan(&self, side: Side, start: &[u8], stop: Option<&[u8]>, limit: usize) -> Result<Vec<Row>, Infallible> {
+///         let table = match side {
+///             Side::Source => self.old.borrow(),
+///             Side::Destination => self.new.borrow(),
+///         };
+///         let hi = stop.map_or(Bound::Unbounded, Bound::Excluded);
+///         Ok(table
+///             .range::<[u8], _>((Bound::Included(start), hi))
+///             .take(limit)
+///             .map(|(k, v)| (k.clone(), v.clone()))
+///             .collect())
+///     }
+///     fn put(&self, rows: &[Row]) -> Result<(), Infallible> {
+///         self.new.borrow_mut().extend(rows.iter().cloned());
+///         Ok(())
+///     }
+///     fn delete(&self, keys: &[Vec<u8>]) -> Result<(), Infallible> {
+///         let mut old = self.old.borrow_mut();
+///         keys.iter().for_each(|k| drop(old.remove(k)));
+///         Ok(())
+///     }
+///     fn load_checkpoint(&self) -> Result<Option<Vec<u8>>, Infallible> {
+///         Ok(self.checkpoint.borrow().clone())
+///     }
+///     fn save_checkpoint(&self, blob: &[u8]) -> Result<(), Infallible> {
+///         *self.checkpoint.borrow_mut() = Some(blob.to_vec());
+///         Ok(())
+///     }
+/// }
+///
+/// #[derive(RowKey, Debug, Clone, PartialEq)]
+/// struct V1 {
+///     #[salt(buckets = 2)]
+///     id: u32,
+/// }
+///
+/// #[derive(RowKey, Debug, Clone, PartialEq)]
+/// struct V2 {
+///     #[salt(buckets = 8)]
+///     id: u32,
+/// }
+///
+/// let store = Mem::default();
+/// for id in 0..50 {
+///     store.old.borrow_mut().insert(V1 { id }.to_row_key()?.to_vec(), id.to_be_bytes().to_vec());
+/// }
+/// let m = Migration::new(&store, |v: V1| V2 { id: v.id }).batch_size(7);
+/// m.run(|_| {})?;
+/// let verified = m.verify()?;
+/// m.retire_source(&verified, |_| {})?;
+/// assert_eq!((store.old.borrow().len(), store.new.borrow().len()), (0, 50));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait Store {
     /// The store's error.
     type Error: std::error::Error + 'static;

@@ -841,6 +841,12 @@ matrix!(matrix_decimal_desc, u64, [#[pad(12)] #[desc]], pool: ints(), eq: |x| x,
 matrix!(matrix_reverse_ts, i64, [#[reverse_ts]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_reverse_ts_desc, u64, [#[reverse_ts] #[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_option_reverse_ts, Option<i64>, [#[reverse_ts]], pool: ints::<Option<i64>>(), eq: |x| x, range: true, sw: none, last: false);
+// every width: values beyond i64 (above every timestamp) and, for u128, beyond i128
+matrix!(matrix_reverse_ts_u128, u128, [#[reverse_ts]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_reverse_ts_i128_desc, i128, [#[reverse_ts] #[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_reverse_ts_i8, i8, [#[reverse_ts]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_reverse_ts_u32, u32, [#[reverse_ts]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_option_reverse_ts_u128, Option<u128>, [#[reverse_ts]], pool: ints::<Option<u128>>(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_option_u32, Option<u32>, [], pool: ints::<Option<u32>>(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_option_i16_desc, Option<i16>, [#[desc]], pool: ints::<Option<i16>>(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_option_string_sep, Option<String>, [#[sep]], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: none, last: false);

@@ -61,7 +61,7 @@ pub enum EncodeErrorKind {
     },
     /// `#[reverse_ts]`: the timestamp is negative or does not fit `i64`.
     TimestampOutOfRange {
-        /// The value.
+        /// The value (`i128::MAX` for a `u128` above it).
         value: i128,
     },
     /// `#[rowkey(max_len = N)]`: the encoded key is longer than the budget.
@@ -97,7 +97,9 @@ impl fmt::Display for EncodeErrorKind {
             ),
             Self::TimestampOutOfRange { value } => write!(
                 f,
-                "#[reverse_ts] needs a timestamp in 0..=i64::MAX, got {value}"
+                "#[reverse_ts] needs a timestamp in 0..=i64::MAX, got {value}{}",
+                // a u128 above i128::MAX is reported as i128::MAX
+                if *value == i128::MAX { " or more" } else { "" }
             ),
             Self::KeyTooLong { len, max_len } => {
                 write!(f, "encoded key is {len} bytes, over max_len = {max_len}")

@@ -100,13 +100,13 @@ macro_rules! int_impls {
             fn encode<B: BufMut>(v: &$t, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
                 let ts = match i64::try_from(*v) {
                     Ok(ts) if ts >= 0 => ts,
-                    _ => return Err(reverse_ts_range(*v as i128)),
+                    _ => return Err(reverse_ts_range(wide(*v))),
                 };
                 buf.put_u64(((i64::MAX - ts) as u64) ^ u64::from_ne_bytes([mask; 8]));
                 Ok(())
             }
             fn bound_into(v: &$t, mask: u8, upper: bool, inclusive: bool, out: &mut Vec<u8>) -> Edge {
-                let x = *v as i128;
+                let x = wide(*v);
                 if x < 0 {
                     if upper { Edge::Nothing } else { Edge::All }
                 } else if x > i128::from(i64::MAX) {
@@ -160,6 +160,13 @@ macro_rules! int_impls {
             fn with_plain<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R { f(&self.to_be_bytes()) }
         }
     )*};
+}
+
+/// A timestamp as `i128`, for the `#[reverse_ts]` range checks: a `u128` above `i128::MAX`
+/// (`as i128` would wrap it negative) is far above every timestamp, like `i128::MAX`.
+#[inline(always)]
+fn wide<T: TryInto<i128>>(v: T) -> i128 {
+    v.try_into().unwrap_or(i128::MAX)
 }
 
 #[cold]

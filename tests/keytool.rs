@@ -688,6 +688,10 @@ fn scan_text_is_the_typed_scan() {
         Pair::encode_text(&mut TextArgs::parse(["0=a", "1=3"]).unwrap()).unwrap(),
         Pair("a".into(), 3).to_row_key().unwrap().to_vec()
     );
+    // a range over a nested key that does not range exactly (`Region` pads `dc`) is refused,
+    // as the typed `region_range` does not compile
+    let e = Mixed::scan_text(&mut TextArgs::parse_scan(["region=a..b"]).unwrap()).unwrap_err();
+    assert!(e.to_string().contains("nested key"), "{e}");
     let b = |a: &[&str]| Bucketed::scan_text(&mut TextArgs::parse_scan(a).unwrap()).unwrap();
     assert_eq!(
         b(&["hour=5..9"]),

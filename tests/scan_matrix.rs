@@ -99,7 +99,8 @@ by_ord!(
     bytes::Bytes,
     [u8; 3],
     Level,
-    Inner
+    Inner,
+    Inner2
 );
 
 macro_rules! float_ord {
@@ -593,6 +594,28 @@ struct Inner {
     b: String,
 }
 
+/// A nested key whose every field ranges exactly (signed, `Option` of an enum, escaped bytes):
+/// ranges over it are allowed and must be exact.
+#[derive(RowKey, Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Inner2 {
+    a: i16,
+    b: Option<Level>,
+    #[sep]
+    c: Vec<u8>,
+}
+
+fn inner2_pool() -> Vec<Inner2> {
+    let mut v = Vec::new();
+    for a in [i16::MIN, -1, 0, 1, i16::MAX] {
+        for b in [None, Some(Level::Trace), Some(Level::Error)] {
+            for c in [vec![], vec![0], vec![0, 0xFF], vec![1], vec![0xFF]] {
+                v.push(Inner2 { a, b, c });
+            }
+        }
+    }
+    v
+}
+
 fn strings() -> Vec<String> {
     [
         "",
@@ -855,6 +878,9 @@ matrix!(matrix_option_bytes_last, Option<Vec<u8>>, [], pool: byte_strings().into
 matrix!(matrix_enum, Level, [], pool: vec![Level::Trace, Level::Debug, Level::Warn, Level::Error], eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_enum_desc, Level, [#[desc]], pool: vec![Level::Trace, Level::Debug, Level::Warn, Level::Error], eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_nested, Inner, [], pool: strings().into_iter().flat_map(|b| [0u8, 1, 0xFF].map(|a| Inner { a, b: b.clone() })).collect(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_nested_composite, Inner2, [], pool: inner2_pool(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_nested_composite_desc, Inner2, [#[desc]], pool: inner2_pool(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_option_nested_composite, Option<Inner2>, [], pool: inner2_pool().into_iter().take(25).map(Some).chain([None]).collect(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_nested_desc, Inner, [#[desc]], pool: strings().into_iter().flat_map(|b| [0u8, 0xFF].map(|a| Inner { a, b: b.clone() })).collect(), eq: |x| x, range: true, sw: none, last: false);
 // Equality (and starts-with) only: the byte order is not the value order.
 matrix!(matrix_hash_prefix, u64, [#[hash_prefix(4)]], pool: ints(), eq: |x| x, range: false, sw: none, last: false);

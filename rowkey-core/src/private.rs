@@ -627,6 +627,16 @@ impl<F: FormFamily> RangeOf<F> for core::ops::RangeFull {
 /// whose failure is a normal trait error with the derive's message.
 pub struct Bool<const B: bool>;
 
+/// A range over a nested key field: implemented only when `EXACT`, the nested key's
+/// `Codec::RANGE_EXACT` (its bounds encode whole into the one byte range of its values).
+#[diagnostic::on_unimplemented(
+    message = "rowkey: no range scan on `{Field}` of `{Key}`: the nested key's bytes do not sort as its values, or a bound of it may not encode, so a range of its values is not one byte range",
+    label = "this range would return wrong rows",
+    note = "a range over a nested key needs each of its fields ascending and fully encodable (no #[desc], #[reverse_ts], #[rowkey(java)], #[hash_prefix], #[reverse], #[pad] or custom separator) and no salt; fix `{Field}` by equality (`.{Field}(v)`), or give the nested key plain encodings (#[sep] for strings)"
+)]
+pub trait NestedRangeExact<Key: ?Sized, Field, const EXACT: bool> {}
+impl<R: ?Sized, Key: ?Sized, Field> NestedRangeExact<Key, Field, true> for R {}
+
 // ---------------------------------------------------------------------------------------------
 // Scan misuse: the typed builder offers the method names users try, with an argument bound that
 // nothing implements, so the compiler answers with why the scan is refused and what to do.

@@ -329,6 +329,22 @@ impl Refusal {
     }
 }
 
+/// Whether the field is a nested key (or an `Option` of one) in its own encoding: a range over
+/// it encodes the bounds whole, which is exact only when the nested key's
+/// `Codec::RANGE_EXACT` holds (checked where the range is built).
+pub fn nested_natural(f: &Field) -> bool {
+    let a = &f.attrs;
+    matches!(f.kind.inner(), TyKind::Other)
+        && a.pad.is_none()
+        && a.sep.is_none()
+        && a.reverse_ts.is_none()
+        && a.java.is_none()
+        && a.reverse.is_none()
+}
+
+/// Why a range over a nested key field is refused when its `RANGE_EXACT` does not hold.
+pub const NESTED_RANGE_REASON: &str = "the nested key's bytes do not sort as its values, or a bound of it may not encode (a field with #[desc], #[reverse_ts], #[rowkey(java)], #[hash_prefix], #[reverse], #[pad] or a custom separator, or a salt); fix it by equality";
+
 /// Whether a range may follow the fixed fields: not where the byte order is not the value order.
 pub fn range_refusal(f: &Field) -> Result<(), Refusal> {
     let a = &f.attrs;

@@ -118,6 +118,7 @@ macro_rules! content_impls {
         impl<$($lt)?> Codec<$t> for Natural {
             const WIDTH: Option<usize> = None;
             const PREFIX_FREE: bool = false;
+            const RANGE_EXACT: bool = true;
             #[inline(always)]
             fn len(v: &$t, mask: u8) -> usize {
                 if mask == 0 { v.content().len() } else { content::escaped_len(v.content()) }
@@ -148,6 +149,7 @@ macro_rules! content_impls {
         impl<$($lt)?> Codec<$t> for Sep {
             const WIDTH: Option<usize> = None;
             const PREFIX_FREE: bool = true;
+            const RANGE_EXACT: bool = true;
             #[inline(always)]
             fn len(v: &$t, _: u8) -> usize { content::escaped_len(v.content()) }
             #[inline(always)]

@@ -42,6 +42,7 @@ macro_rules! int_impls {
         impl Codec<$t> for Natural {
             const WIDTH: Option<usize> = Some($w);
             const PREFIX_FREE: bool = true;
+            const RANGE_EXACT: bool = true;
             #[inline(always)]
             fn len(_: &$t, _: u8) -> usize { $w }
             #[inline(always)]

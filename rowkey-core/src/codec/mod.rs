@@ -89,6 +89,14 @@ pub trait Codec<T> {
         }
     }
 
+    /// Whether a range over values of this type is exactly the one byte range between the
+    /// encodings of its bounds: the bytes sort in the values' natural order (ascending) and
+    /// every value, so every bound, encodes. What a range over a nested key needs of each of
+    /// its fields (it encodes its bounds whole); `false` by default, so that a codec that does
+    /// not say cannot make a nested range wrong.
+    #[doc(hidden)]
+    const RANGE_EXACT: bool = false;
+
     /// Whether [`pieces`](Codec::pieces) is the default (one piece between the two bounds):
     /// the scan builder then writes the range straight from [`bound_into`](Codec::bound_into).
     /// `false` for the codecs that override `pieces`.

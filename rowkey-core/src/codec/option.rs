@@ -8,6 +8,8 @@ impl<T, C: Codec<T>> Codec<Option<T>> for C {
     const WIDTH: Option<usize> = None;
     const PREFIX_FREE: bool = C::PREFIX_FREE;
     const REVERSED: bool = C::REVERSED;
+    // `None` (one byte below every `Some`) first: exact when `T` is
+    const RANGE_EXACT: bool = C::RANGE_EXACT;
     #[inline]
     fn len(v: &Option<T>, mask: u8) -> usize {
         match v {

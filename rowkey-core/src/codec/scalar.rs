@@ -6,6 +6,7 @@ use super::*;
 impl Codec<bool> for Natural {
     const WIDTH: Option<usize> = Some(1);
     const PREFIX_FREE: bool = true;
+    const RANGE_EXACT: bool = true;
     #[inline(always)]
     fn len(_: &bool, _: u8) -> usize {
         1
@@ -44,6 +45,7 @@ pub(super) fn decode_bool(
 impl Codec<char> for Natural {
     const WIDTH: Option<usize> = Some(4);
     const PREFIX_FREE: bool = true;
+    const RANGE_EXACT: bool = true;
     #[inline(always)]
     fn len(_: &char, _: u8) -> usize {
         4
@@ -75,6 +77,7 @@ macro_rules! float_impls {
         impl Codec<$t> for Natural {
             const WIDTH: Option<usize> = Some($w);
             const PREFIX_FREE: bool = true;
+            const RANGE_EXACT: bool = true;
             #[inline(always)]
             fn len(_: &$t, _: u8) -> usize { $w }
             #[inline(always)]
@@ -130,6 +133,7 @@ float_impls!(f32, u32, 4; f64, u64, 8);
 impl<const N: usize> Codec<[u8; N]> for Natural {
     const WIDTH: Option<usize> = Some(N);
     const PREFIX_FREE: bool = true;
+    const RANGE_EXACT: bool = true;
     #[inline(always)]
     fn len(_: &[u8; N], _: u8) -> usize {
         N

@@ -61,6 +61,8 @@ pub fn expand(
         impl #impl_g #pv::Codec<#name #ty_g> for #krate::codec::Natural #where_c {
             const WIDTH: ::core::option::Option<::core::primitive::usize> = <#krate::codec::Natural as #pv::Codec<#repr_ty>>::WIDTH;
             const PREFIX_FREE: ::core::primitive::bool = true;
+            // codes in discriminant order, which derived `Ord` follows
+            const RANGE_EXACT: ::core::primitive::bool = true;
             #[inline]
             fn len(_: &#name #ty_g, _: ::core::primitive::u8) -> ::core::primitive::usize {
                 ::core::mem::size_of::<#repr_ty>()

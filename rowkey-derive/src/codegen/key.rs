@@ -126,6 +126,20 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
         }
     });
 
+    // A range over this key as a nested field encodes its bounds whole: exact when every
+    // field sorts ascending in its natural order and every bound encodes, and no salt
+    // scatters the values.
+    let range_exact =
+        if key.salt.is_some() || key.fields.iter().any(|fp| fp.desc || fp.hash.is_some()) {
+            quote!(false)
+        } else {
+            let parts = key.fields.iter().map(|fp| {
+                let (codec, ty) = (&fp.codec, fp.f.ty);
+                quote!(<#codec as #pv::Codec<#ty>>::RANGE_EXACT)
+            });
+            quote!(true #(&& #parts)*)
+        };
+
     let de = super::de_generics(p);
     let (de_impl_g, _, _) = de.split_for_impl();
     let elided = super::elided_type(p);
@@ -216,6 +230,7 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
         impl #impl_g #pv::Codec<#name #ty_g> for #krate::codec::Natural #all {
             const WIDTH: ::core::option::Option<::core::primitive::usize> = <#name #ty_g as #krate::RowKey>::LAYOUT.fixed_width;
             const PREFIX_FREE: ::core::primitive::bool = #last_prefix_free;
+            const RANGE_EXACT: ::core::primitive::bool = #range_exact;
             #[inline]
             fn len(__v: &#name #ty_g, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
                 <#name #ty_g as #pv::KeyParts>::len_masked(__v, __mask)

@@ -119,6 +119,23 @@ pub fn generic_bounds(p: &Input, key: &KeyProp, krate: &TokenStream) -> Bounds {
     Bounds { enc, dec, all }
 }
 
+/// Whether `ty` mentions one of the key's type parameters.
+pub fn mentions_type_param(p: &Input, ty: &syn::Type) -> bool {
+    let params: Vec<String> = p
+        .original
+        .generics
+        .type_params()
+        .map(|t| t.ident.to_string())
+        .chain(
+            p.original
+                .generics
+                .const_params()
+                .map(|c| c.ident.to_string()),
+        )
+        .collect();
+    mentions(ty.to_token_stream(), &params)
+}
+
 fn mentions(ts: TokenStream, params: &[String]) -> bool {
     use proc_macro2::TokenTree;
     ts.into_iter().any(|tt| match tt {

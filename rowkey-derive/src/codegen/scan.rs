@@ -180,13 +180,53 @@ pub fn expand(
                             #end { __s, _k: ::core::marker::PhantomData }
                         }
                     },
-                    None => quote! {
-                        pub fn #range_name<__R: ::core::ops::RangeBounds<#ty>>(self, __r: __R) -> #end #ty_g {
-                            let __m = #modulo;
-                            let __s = self.__b.range::<#codec, #ty, __R>(__r, #mask, __m);
-                            #end { __s, _k: ::core::marker::PhantomData }
+                    None => {
+                        // A nested key (or an `Option` of one) encodes its bounds whole, which
+                        // is exact only for some keys (`Codec::RANGE_EXACT`): refused at the
+                        // call otherwise — by a bound, or, when the type depends on the key's
+                        // type parameters, by an assertion at monomorphization.
+                        let nested = crate::prop::nested_natural(f);
+                        let exact = quote!(<#codec as #pv::Codec<#ty>>::RANGE_EXACT);
+                        let (bound, check) = if !nested {
+                            (quote!(), quote!())
+                        } else if super::mentions_type_param(p, ty) {
+                            let msg = format!(
+                                "rowkey: no range scan on `{fname}` of `{key_name}`: {}",
+                                crate::prop::NESTED_RANGE_REASON
+                            );
+                            (quote!(), quote!(const { ::core::assert!(#exact, #msg) };))
+                        } else {
+                            let m = marker(f);
+                            (
+                                quote!(+ #pv::NestedRangeExact<#key_ty, #m, { #exact }>),
+                                quote!(),
+                            )
+                        };
+                        // the key tool's text scan checks `RANGE_EXACT` at run time and calls
+                        // this one (a bound it could not meet would not compile)
+                        let unchecked = if nested {
+                            let name = format_ident!("__{}_unchecked", range_name);
+                            quote! {
+                                #[doc(hidden)]
+                                #[inline(always)]
+                                pub fn #name<__R: ::core::ops::RangeBounds<#ty>>(self, __r: __R) -> #end #ty_g {
+                                    let __s = self.__b.range::<#codec, #ty, __R>(__r, #mask, ::core::option::Option::None);
+                                    #end { __s, _k: ::core::marker::PhantomData }
+                                }
+                            }
+                        } else {
+                            quote!()
+                        };
+                        quote! {
+                            pub fn #range_name<__R: ::core::ops::RangeBounds<#ty> #bound>(self, __r: __R) -> #end #ty_g {
+                                #check
+                                let __m = #modulo;
+                                let __s = self.__b.range::<#codec, #ty, __R>(__r, #mask, __m);
+                                #end { __s, _k: ::core::marker::PhantomData }
+                            }
+                            #unchecked
                         }
-                    },
+                    }
                 };
                 methods.push(respan(
                     quote! {

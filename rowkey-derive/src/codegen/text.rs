@@ -7,7 +7,7 @@
 //! `scan.rs` generates, so a scan typed as text gives exactly the ranges of the typed chain.
 
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::ast::{Field, Input, TyKind, Variant};
@@ -115,6 +115,20 @@ pub fn expand_struct(
                 Err(r) => {
                     let why = r.reason();
                     quote!(return #result::Err(__a.refused(#path, "range", #why));)
+                }
+                Ok(()) if crate::prop::nested_natural(f) => {
+                    // the typed `_range` has a bound a nested key may not meet: check at run
+                    // time, call the unchecked twin
+                    let m = format_ident!("__{}_unchecked", crate::prop::method_ident(f, "_range"));
+                    let why = crate::prop::NESTED_RANGE_REASON;
+                    quote! {
+                        if !<#krate::codec::Natural as #krate::__private::Codec<#ty>>::RANGE_EXACT {
+                            return #result::Err(__a.refused(#path, "range", #why));
+                        }
+                        let (__lo, __hi) = __a.range_bounds::<#ty>(#path)?;
+                        __a.finish(__NAMES)?;
+                        return #result::Ok(__s.#m((__lo, __hi)).ranges());
+                    }
                 }
                 Ok(()) => {
                     let m = crate::prop::method_ident(f, "_range");

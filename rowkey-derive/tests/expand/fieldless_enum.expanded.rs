@@ -29,6 +29,7 @@ const _: () = {
             ::core::primitive::u16,
         >>::WIDTH;
         const PREFIX_FREE: ::core::primitive::bool = true;
+        const RANGE_EXACT: ::core::primitive::bool = true;
         #[inline]
         fn len(_: &Status, _: ::core::primitive::u8) -> ::core::primitive::usize {
             ::core::mem::size_of::<::core::primitive::u16>()

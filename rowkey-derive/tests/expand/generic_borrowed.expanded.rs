@@ -204,6 +204,12 @@ const _: () = {
         const PREFIX_FREE: ::core::primitive::bool = <::rowkey::codec::Natural as ::rowkey::__private::Codec<
             u64,
         >>::PREFIX_FREE;
+        const RANGE_EXACT: ::core::primitive::bool = true
+            && <::rowkey::codec::Natural as ::rowkey::__private::Codec<T>>::RANGE_EXACT
+            && <::rowkey::codec::Sep as ::rowkey::__private::Codec<&'a str>>::RANGE_EXACT
+            && <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+                u64,
+            >>::RANGE_EXACT;
         #[inline]
         fn len(
             __v: &Tagged<'a, T>,
@@ -307,8 +313,33 @@ const _: () = {
             self,
             __r: __R,
         ) -> __TaggedScanEnd<'a, T> {
+            const {
+                ::core::assert!(
+                    < ::rowkey::codec::Natural as ::rowkey::__private::Codec < T >>
+                    ::RANGE_EXACT,
+                    "rowkey: no range scan on `tag` of `Tagged`: the nested key's bytes do not sort as its values, or a bound of it may not encode (a field with #[desc], #[reverse_ts], #[rowkey(java)], #[hash_prefix], #[reverse], #[pad] or a custom separator, or a salt); fix it by equality"
+                )
+            };
             let __m = ::core::option::Option::None;
             let __s = self.__b.range::<::rowkey::codec::Natural, T, __R>(__r, 0u8, __m);
+            __TaggedScanEnd {
+                __s,
+                _k: ::core::marker::PhantomData,
+            }
+        }
+        #[doc(hidden)]
+        #[inline(always)]
+        pub fn __tag_range_unchecked<__R: ::core::ops::RangeBounds<T>>(
+            self,
+            __r: __R,
+        ) -> __TaggedScanEnd<'a, T> {
+            let __s = self
+                .__b
+                .range::<
+                    ::rowkey::codec::Natural,
+                    T,
+                    __R,
+                >(__r, 0u8, ::core::option::Option::None);
             __TaggedScanEnd {
                 __s,
                 _k: ::core::marker::PhantomData,

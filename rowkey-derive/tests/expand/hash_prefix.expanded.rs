@@ -231,6 +231,7 @@ const _: () = {
         const PREFIX_FREE: ::core::primitive::bool = <::rowkey::codec::ReverseTs as ::rowkey::__private::Codec<
             i64,
         >>::PREFIX_FREE;
+        const RANGE_EXACT: ::core::primitive::bool = false;
         #[inline]
         fn len(
             __v: &EventKey,
@@ -492,14 +493,40 @@ const _: () = {
         }
         ///Constrain `event_type` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
-        pub fn event_type_range<__R: ::core::ops::RangeBounds<EventType>>(
-            self,
-            __r: __R,
-        ) -> __EventKeyScanEnd {
+        pub fn event_type_range<
+            __R: ::core::ops::RangeBounds<EventType>
+                + ::rowkey::__private::NestedRangeExact<
+                    EventKey,
+                    __EventKeyFields::event_type,
+                    {
+                        <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+                            EventType,
+                        >>::RANGE_EXACT
+                    },
+                >,
+        >(self, __r: __R) -> __EventKeyScanEnd {
             let __m = ::core::option::Option::None;
             let __s = self
                 .__b
                 .range::<::rowkey::codec::Natural, EventType, __R>(__r, 0u8, __m);
+            __EventKeyScanEnd {
+                __s,
+                _k: ::core::marker::PhantomData,
+            }
+        }
+        #[doc(hidden)]
+        #[inline(always)]
+        pub fn __event_type_range_unchecked<__R: ::core::ops::RangeBounds<EventType>>(
+            self,
+            __r: __R,
+        ) -> __EventKeyScanEnd {
+            let __s = self
+                .__b
+                .range::<
+                    ::rowkey::codec::Natural,
+                    EventType,
+                    __R,
+                >(__r, 0u8, ::core::option::Option::None);
             __EventKeyScanEnd {
                 __s,
                 _k: ::core::marker::PhantomData,
@@ -1124,10 +1151,22 @@ const _: () = {
                     __s.event_type(__v)
                 }
                 ::rowkey::text::Step::Range => {
+                    if !<::rowkey::codec::Natural as ::rowkey::__private::Codec<
+                        EventType,
+                    >>::RANGE_EXACT {
+                        return ::core::result::Result::Err(
+                            __a
+                                .refused(
+                                    "event_type",
+                                    "range",
+                                    "the nested key's bytes do not sort as its values, or a bound of it may not encode (a field with #[desc], #[reverse_ts], #[rowkey(java)], #[hash_prefix], #[reverse], #[pad] or a custom separator, or a salt); fix it by equality",
+                                ),
+                        );
+                    }
                     let (__lo, __hi) = __a.range_bounds::<EventType>("event_type")?;
                     __a.finish(__NAMES)?;
                     return ::core::result::Result::Ok(
-                        __s.event_type_range((__lo, __hi)).ranges(),
+                        __s.__event_type_range_unchecked((__lo, __hi)).ranges(),
                     );
                 }
                 ::rowkey::text::Step::StartsWith => {

@@ -190,6 +190,7 @@ const _: () = {
         const PREFIX_FREE: ::core::primitive::bool = <::rowkey::codec::Sep as ::rowkey::__private::Codec<
             String,
         >>::PREFIX_FREE;
+        const RANGE_EXACT: ::core::primitive::bool = false;
         #[inline]
         fn len(
             __v: &LogByTime,

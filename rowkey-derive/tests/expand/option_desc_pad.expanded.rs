@@ -302,6 +302,7 @@ const _: () = {
         const PREFIX_FREE: ::core::primitive::bool = <::rowkey::codec::Natural as ::rowkey::__private::Codec<
             String,
         >>::PREFIX_FREE;
+        const RANGE_EXACT: ::core::primitive::bool = false;
         #[inline]
         fn len(
             __v: &Profile,

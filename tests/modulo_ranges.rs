@@ -135,7 +135,10 @@ fn modulo_ranges_match_the_oracle() {
         |t, x| Some(Prefixed { t: t as u32, x }),
         |r| Prefixed::scan().t_range(b32(r)).ranges(),
     );
-    let wide: Vec<u64> = (0..10).chain(295..305).chain([599, 600, 601, 70_000]).collect();
+    let wide: Vec<u64> = (0..10)
+        .chain(295..305)
+        .chain([599, 600, 601, 70_000])
+        .collect();
     check(
         "wide",
         &wide,

@@ -1,0 +1,128 @@
+//! Ranges that split into several byte ranges (a `#[rowkey(java)]` signed field, an `Option`)
+//! behind a constant prefix and a fixed salt, under every bound shape, against a brute-force
+//! oracle.
+
+use std::ops::{Bound, RangeBounds};
+
+use rowkey::{RowKey, ScanRanges};
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(prefix = b"t:")]
+struct Java {
+    #[salt(buckets = 4)]
+    shop: u8,
+    #[rowkey(java)]
+    delta: i32,
+    x: u8,
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(prefix = b"t:")]
+struct Opt {
+    #[salt(buckets = 4)]
+    shop: u8,
+    #[desc]
+    level: Option<i16>,
+    x: u8,
+}
+
+fn shapes<T: Copy>(a: T, b: T) -> Vec<(Bound<T>, Bound<T>)> {
+    use Bound::*;
+    vec![
+        (Included(a), Excluded(b)),
+        (Included(a), Included(b)),
+        (Included(a), Unbounded),
+        (Unbounded, Excluded(b)),
+        (Unbounded, Included(b)),
+        (Excluded(a), Excluded(b)),
+        (Excluded(a), Included(b)),
+        (Excluded(a), Unbounded),
+        (Unbounded, Unbounded),
+    ]
+}
+
+fn check<T: Copy + PartialOrd + std::fmt::Debug>(
+    name: &str,
+    keys: &[(u8, T, Vec<u8>)],
+    bounds: &[T],
+    scan: impl Fn((Bound<T>, Bound<T>)) -> ScanRanges,
+) {
+    let mut n = 0;
+    for &a in bounds {
+        for &b in bounds {
+            for r in shapes(a, b) {
+                let ranges = scan(r);
+                for (shop, v, k) in keys {
+                    assert_eq!(
+                        ranges.contains(k),
+                        *shop == 1 && r.contains(v),
+                        "{name}: shop {shop}, {v:?} in {r:?}: {ranges:?}"
+                    );
+                }
+                n += 1;
+            }
+        }
+    }
+    assert!(n > 100, "{name}: {n} scans");
+}
+
+#[test]
+fn split_ranges_behind_a_prefix_and_a_salt() {
+    let ints = [
+        i32::MIN,
+        -70_000,
+        -2,
+        -1,
+        0,
+        1,
+        2,
+        255,
+        256,
+        70_000,
+        i32::MAX,
+    ];
+    let keys: Vec<(u8, i32, Vec<u8>)> = [0u8, 1, 2]
+        .iter()
+        .flat_map(|&shop| {
+            ints.iter()
+                .flat_map(move |&d| [0u8, 0xFF].map(|x| (shop, d, x)))
+        })
+        .map(|(shop, delta, x)| {
+            (
+                shop,
+                delta,
+                Java { shop, delta, x }.to_row_key().unwrap().to_vec(),
+            )
+        })
+        .collect();
+    check("java", &keys, &ints, |r| {
+        Java::scan().shop(1).delta_range(r).ranges()
+    });
+
+    let levels = [
+        None,
+        Some(i16::MIN),
+        Some(-1),
+        Some(0),
+        Some(1),
+        Some(i16::MAX),
+    ];
+    let keys: Vec<(u8, Option<i16>, Vec<u8>)> = [0u8, 1, 2]
+        .iter()
+        .flat_map(|&shop| {
+            levels
+                .iter()
+                .flat_map(move |&l| [0u8, 0xFF].map(|x| (shop, l, x)))
+        })
+        .map(|(shop, level, x)| {
+            (
+                shop,
+                level,
+                Opt { shop, level, x }.to_row_key().unwrap().to_vec(),
+            )
+        })
+        .collect();
+    check("option desc", &keys, &levels, |r| {
+        Opt::scan().shop(1).level_range(r).ranges()
+    });
+}

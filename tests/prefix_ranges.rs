@@ -126,3 +126,65 @@ fn split_ranges_behind_a_prefix_and_a_salt() {
         Opt::scan().shop(1).level_range(r).ranges()
     });
 }
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Spaced {
+    a: u8,
+    #[pad(4, fill = b' ')]
+    code: String,
+    x: u8,
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct SpacedDesc {
+    a: u8,
+    #[pad(4, fill = b' ')]
+    #[desc]
+    code: String,
+    x: u8,
+}
+
+/// Starts-with on a space-padded field, with prefixes that end in the fill byte (the value
+/// `"a"` is stored `"a   "`, so it starts with `"a "` in bytes but not as a value).
+#[test]
+fn starts_with_on_a_space_fill() {
+    let values = ["", "a", "a b", "ab", "abcd", "b", " a", "a  b", "ba"];
+    let prefixes = ["", "a", "a ", "a  ", " ", "a b", "ab", "abcd", "abcde", "b"];
+    macro_rules! run {
+        ($k:ident) => {{
+            let keys: Vec<(&str, u8, Vec<u8>)> = values
+                .iter()
+                .flat_map(|&v| [0u8, 1, 2].map(move |a| (v, a)))
+                .flat_map(|(v, a)| [0u8, 0xFF].map(move |x| (v, a, x)))
+                .filter_map(|(v, a, x)| {
+                    $k {
+                        a,
+                        code: v.into(),
+                        x,
+                    }
+                    .to_row_key()
+                    .ok()
+                    .map(|k| (v, a, k.to_vec()))
+                })
+                .collect();
+            assert!(
+                keys.len() >= 2 * 3 * (values.len() - 1),
+                "{}",
+                stringify!($k)
+            );
+            for p in prefixes {
+                let ranges = $k::scan().a(1).code_starts_with(p).ranges();
+                for (v, a, k) in &keys {
+                    assert_eq!(
+                        ranges.contains(k),
+                        *a == 1 && v.starts_with(p),
+                        "{}: {v:?} starts with {p:?}: {ranges:?}",
+                        stringify!($k)
+                    );
+                }
+            }
+        }};
+    }
+    run!(Spaced);
+    run!(SpacedDesc);
+}

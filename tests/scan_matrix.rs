@@ -100,7 +100,8 @@ by_ord!(
     [u8; 3],
     Level,
     Inner,
-    Inner2
+    Inner2,
+    Signed
 );
 
 macro_rules! float_ord {
@@ -594,6 +595,15 @@ struct Inner {
     b: String,
 }
 
+/// A signed `#[repr]`: codes (and derived `Ord`) follow the discriminants, negative first.
+#[derive(RowKey, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(i8)]
+enum Signed {
+    Neg = -3,
+    Zero = 0,
+    Pos = 5,
+}
+
 /// A nested key whose every field ranges exactly (signed, `Option` of an enum, escaped bytes):
 /// ranges over it are allowed and must be exact.
 #[derive(RowKey, Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -904,3 +914,16 @@ matrix!(matrix_bytes_type_sep_desc, bytes::Bytes, [#[sep] #[desc]], pool: byte_s
 matrix!(matrix_bytes_pad_desc, Vec<u8>, [#[pad(6)] #[desc]], pool: byte_strings(), eq: |x| x, range: true, sw: bytes, last: false);
 matrix!(matrix_box_str_last_desc, Box<str>, [#[desc]], pool: strings().into_iter().map(Into::into).collect(), eq: |x| x, range: true, sw: str, last: true);
 matrix!(matrix_u128_desc, u128, [#[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
+// Options over the remaining encodings and directions, floats both ways, a signed enum repr.
+matrix!(matrix_option_string_pad_desc, Option<String>, [#[pad(6)] #[desc]], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: none, last: false);
+matrix!(matrix_option_decimal_desc, Option<u32>, [#[pad(10)] #[desc]], pool: ints::<Option<u32>>(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_option_reverse_ts_desc, Option<i64>, [#[reverse_ts] #[desc]], pool: ints::<Option<i64>>(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_option_array_desc, Option<[u8; 3]>, [#[desc]], pool: vec![None, Some([0; 3]), Some([0, 0, 1]), Some([0xFF; 3]), Some([1, 0, 0])], eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_option_bytes_pad, Option<Vec<u8>>, [#[pad(6)]], pool: byte_strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: none, last: false);
+matrix!(matrix_option_bytes_sep_desc, Option<Vec<u8>>, [#[sep] #[desc]], pool: byte_strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: none, last: false);
+matrix!(matrix_option_bytes_last_desc, Option<Vec<u8>>, [#[desc]], pool: byte_strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: none, last: true);
+matrix!(matrix_option_nested_desc, Option<Inner>, [#[desc]], pool: strings().into_iter().take(8).flat_map(|b| [0u8, 0xFF].map(|a| Some(Inner { a, b: b.clone() }))).chain([None]).collect(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_f64, f64, [], pool: <f64 as Pool>::edges(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_f32_desc, f32, [#[desc]], pool: <f32 as Pool>::edges(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_enum_signed, Signed, [], pool: vec![Signed::Neg, Signed::Zero, Signed::Pos], eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_enum_signed_desc, Signed, [#[desc]], pool: vec![Signed::Neg, Signed::Zero, Signed::Pos], eq: |x| x, range: true, sw: none, last: false);

@@ -1,8 +1,9 @@
 //! Typed reads from the Cloud Bigtable emulator against a brute-force oracle.
 //!
-//! Five layouts — (1) salted prefix, (2) whole-key salt (every scan short of the full key fans
+//! Six layouts — (1) salted prefix, (2) whole-key salt (every scan short of the full key fans
 //! out over 16 buckets), (3) `hash_prefix`, (4) modulo time buckets, (5) no salt with a
-//! fixed-width id that can be all `0xFF` (scans with no upper bound) — each written to its own
+//! fixed-width id that can be all `0xFF` (scans with no upper bound), (6) a constant prefix and a
+//! 2-byte salt before a `#[rowkey(java)]` signed field and an `Option` — each written to its own
 //! emulator table (pre-split at `T::split_points` where the layout has them) through `Batch`,
 //! then queried with every builder form: equality prefixes of every length, `_range` on every
 //! orderable field with all nine bound shapes (`a..b`, `a..=b`, `a..`, `..b`, `..=b`, `..`,
@@ -21,7 +22,7 @@
 //!   the last key of the one before), merged or single-request, forward or reverse: the same;
 //! - every 5th query: reading it in pages (`limit` + `after` the last key) gives it back whole.
 //!
-//! `QUERIES_PER_LAYOUT` × 5 layouts = 2,500 queries, each checked.
+//! `QUERIES_PER_LAYOUT` × 6 layouts = 3,000 queries, each checked.
 
 use std::collections::HashMap;
 use std::fmt::Debug;
@@ -86,6 +87,18 @@ struct Plain {
     name: Vec<u8>,
     #[desc]
     rev: u16,
+}
+
+/// (6) interop behind a constant prefix and a 2-byte salt: a Java-encoded signed field (a range
+/// is up to two byte ranges) and an `Option` (None first).
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(prefix = b"ix:")]
+struct Interop {
+    #[salt(buckets = 260)]
+    shop: u8,
+    #[rowkey(java)]
+    delta: i32,
+    level: Option<u16>,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -675,6 +688,67 @@ impl Case for Plain {
     }
 }
 
+impl Case for Interop {
+    const TABLE: &'static str = "interop";
+    const FORMS: usize = 5;
+    fn random(rng: &mut Rng) -> Self {
+        let delta = if rng.below(2) == 0 {
+            rng.pick(&[i32::MIN, -70_000, -2, -1, 0, 1, 2, 70_000, i32::MAX])
+        } else {
+            rng.below(101) as i32 - 50
+        };
+        Interop {
+            shop: rng.pick(&[0u8, 1, 2, 0xFF]),
+            delta,
+            level: rng.pick(&[None, Some(0u16), Some(1), Some(0xFF), Some(u16::MAX)]),
+        }
+    }
+    fn query(form: usize, sh: Shape, t: &Self, lo: &Self, hi: &Self, _: &mut Rng) -> Query<Self> {
+        let s = Interop::scan();
+        let t = t.clone();
+        match form {
+            0 => q("shop", s.shop(t.shop).ranges(), move |k: &Self| {
+                k.shop == t.shop
+            }),
+            1 => q(
+                "shop.delta",
+                s.shop(t.shop).delta(t.delta).ranges(),
+                move |k: &Self| k.shop == t.shop && k.delta == t.delta,
+            ),
+            2 => {
+                let b = bounds(sh, lo.delta, hi.delta);
+                let r = with_range!(sh, lo.delta, hi.delta, |r| s
+                    .shop(t.shop)
+                    .delta_range(r)
+                    .ranges());
+                q(format!("shop.delta_range {sh:?}"), r, move |k: &Self| {
+                    k.shop == t.shop && contains(&b, &k.delta)
+                })
+            }
+            3 => {
+                let b = bounds(sh, lo.level, hi.level);
+                let r = with_range!(sh, lo.level, hi.level, |r| s
+                    .shop(t.shop)
+                    .delta(t.delta)
+                    .level_range(r)
+                    .ranges());
+                q(
+                    format!("shop.delta.level_range {sh:?}"),
+                    r,
+                    move |k: &Self| {
+                        k.shop == t.shop && k.delta == t.delta && contains(&b, &k.level)
+                    },
+                )
+            }
+            _ => q(
+                "shop.delta.level",
+                s.shop(t.shop).delta(t.delta).level(t.level).ranges(),
+                move |k: &Self| *k == t,
+            ),
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The runner
 
@@ -933,6 +1007,17 @@ async fn unsalted_all_ff_prefix() {
         "{} non-empty queries with an unbounded range",
         s.unbounded
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prefix_wide_salt_java_option() {
+    let s = run::<Interop>(6, 1000).await;
+    assert_eq!(s.queries, QUERIES_PER_LAYOUT);
+    assert!(
+        s.fanned_out > 20,
+        "java ranges across zero: two byte ranges"
+    );
+    assert!(s.rows_checked > 5_000, "{}", s.rows_checked);
 }
 
 /// The pairs the rowkey guides warn about, stated plainly.

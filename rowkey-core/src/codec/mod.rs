@@ -93,8 +93,9 @@ pub trait Codec<T> {
     /// encodings of its bounds: the bytes sort in the values' natural order (ascending) and
     /// every value, so every bound, encodes. What a range over a nested key needs of each of
     /// its fields (it encodes its bounds whole); `false` by default, so that a codec that does
-    /// not say cannot make a nested range wrong.
-    #[doc(hidden)]
+    /// not say cannot make a nested range wrong. A range over a nested key (or an `Option` of
+    /// one) compiles only when this holds for every field of it; set it in a codec of your own
+    /// when both conditions hold.
     const RANGE_EXACT: bool = false;
 
     /// Whether [`pieces`](Codec::pieces) is the default (one piece between the two bounds):

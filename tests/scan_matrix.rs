@@ -101,6 +101,8 @@ by_ord!(
     Level,
     Inner,
     Inner2,
+    Inner3,
+    Inner4,
     Signed
 );
 
@@ -614,6 +616,55 @@ struct Inner2 {
     c: Vec<u8>,
 }
 
+/// A nested key with padded fields: bounds that do not encode (too long, ending in the fill,
+/// too many digits) are clamped field by field.
+#[derive(RowKey, Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Inner3 {
+    #[pad(2)]
+    code: String,
+    n: Option<u8>,
+    #[pad(3)]
+    d: u32,
+}
+
+/// A padded field, then raw content last (not prefix-free: the nested key must be last):
+/// a bound decided by the padded field must not depend on the raw tail's encoding.
+#[derive(RowKey, Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Inner4 {
+    #[pad(2)]
+    code: String,
+    tail: String,
+}
+
+fn inner4_pool() -> Vec<Inner4> {
+    let mut v = Vec::new();
+    for code in ["", "a", "a\0", "ab", "abc", "b"] {
+        for tail in ["", "\0", "x", "x\0"] {
+            v.push(Inner4 {
+                code: code.into(),
+                tail: tail.into(),
+            });
+        }
+    }
+    v
+}
+
+fn inner3_pool() -> Vec<Inner3> {
+    let mut v = Vec::new();
+    for code in ["", "a", "a\0", "ab", "abc", "b", "\u{1}"] {
+        for n in [None, Some(0), Some(0xFF)] {
+            for d in [0u32, 7, 999, 1000] {
+                v.push(Inner3 {
+                    code: code.into(),
+                    n,
+                    d,
+                });
+            }
+        }
+    }
+    v
+}
+
 fn inner2_pool() -> Vec<Inner2> {
     let mut v = Vec::new();
     for a in [i16::MIN, -1, 0, 1, i16::MAX] {
@@ -891,6 +942,11 @@ matrix!(matrix_nested, Inner, [], pool: strings().into_iter().flat_map(|b| [0u8,
 matrix!(matrix_nested_composite, Inner2, [], pool: inner2_pool(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_nested_composite_desc, Inner2, [#[desc]], pool: inner2_pool(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_option_nested_composite, Option<Inner2>, [], pool: inner2_pool().into_iter().take(25).map(Some).chain([None]).collect(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_nested_padded, Inner3, [], pool: inner3_pool(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_nested_padded_desc, Inner3, [#[desc]], pool: inner3_pool(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_option_nested_padded, Option<Inner3>, [], pool: inner3_pool().into_iter().step_by(3).map(Some).chain([None]).collect(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_nested_padded_raw_last, Inner4, [], pool: inner4_pool(), eq: |x| x, range: true, sw: none, last: true);
+matrix!(matrix_nested_padded_raw_last_desc, Inner4, [#[desc]], pool: inner4_pool(), eq: |x| x, range: true, sw: none, last: true);
 matrix!(matrix_nested_desc, Inner, [#[desc]], pool: strings().into_iter().flat_map(|b| [0u8, 0xFF].map(|a| Inner { a, b: b.clone() })).collect(), eq: |x| x, range: true, sw: none, last: false);
 // Equality (and starts-with) only: the byte order is not the value order.
 matrix!(matrix_hash_prefix, u64, [#[hash_prefix(4)]], pool: ints(), eq: |x| x, range: false, sw: none, last: false);

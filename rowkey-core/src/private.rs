@@ -4,7 +4,9 @@
 
 use bytes::BufMut;
 
-pub use crate::codec::{hash_prefix, Codec, Decode, HashPlain, PhoenixHash};
+pub use crate::codec::{
+    hash_prefix, nested_field_bound, Codec, Decode, Edge, HashPlain, PhoenixHash,
+};
 pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 /// The salt helpers generated code calls (the width rule and the modulo salt are public in
 /// [`crate::salt`]).
@@ -630,9 +632,9 @@ pub struct Bool<const B: bool>;
 /// A range over a nested key field: implemented only when `EXACT`, the nested key's
 /// `Codec::RANGE_EXACT` (its bounds encode whole into the one byte range of its values).
 #[diagnostic::on_unimplemented(
-    message = "rowkey: no range scan on `{Field}` of `{Key}`: the nested key's bytes do not sort as its values, or a bound of it may not encode, so a range of its values is not one byte range",
+    message = "rowkey: no range scan on `{Field}` of `{Key}`: the nested key's bytes do not sort as its values, so a range of its values is not one byte range",
     label = "this range would return wrong rows",
-    note = "a range over a nested key needs each of its fields ascending and fully encodable (no #[desc], #[reverse_ts], #[rowkey(java)], #[hash_prefix], #[reverse], #[pad] or custom separator) and no salt; fix `{Field}` by equality (`.{Field}(v)`), or give the nested key plain encodings (#[sep] for strings)"
+    note = "a range over a nested key needs each of its fields ascending and fully encodable (no #[desc], #[reverse_ts], #[rowkey(java)], #[hash_prefix], #[reverse], custom separator or #[pad] fill other than 0x00) and no salt; fix `{Field}` by equality (`.{Field}(v)`), or give the nested key plain encodings (#[sep] for strings)"
 )]
 pub trait NestedRangeExact<Key: ?Sized, Field, const EXACT: bool> {}
 impl<R: ?Sized, Key: ?Sized, Field> NestedRangeExact<Key, Field, true> for R {}

@@ -343,7 +343,7 @@ pub fn nested_natural(f: &Field) -> bool {
 }
 
 /// Why a range over a nested key field is refused when its `RANGE_EXACT` does not hold.
-pub const NESTED_RANGE_REASON: &str = "the nested key's bytes do not sort as its values, or a bound of it may not encode (a field with #[desc], #[reverse_ts], #[rowkey(java)], #[hash_prefix], #[reverse], #[pad] or a custom separator, or a salt); fix it by equality";
+pub const NESTED_RANGE_REASON: &str = "the nested key's bytes do not sort as its values (a field with #[desc], #[reverse_ts], #[rowkey(java)], #[hash_prefix], #[reverse], a custom separator or a #[pad] fill other than 0x00, or a salt); fix it by equality";
 
 /// Whether a range may follow the fixed fields: not where the byte order is not the value order.
 pub fn range_refusal(f: &Field) -> Result<(), Refusal> {

@@ -188,6 +188,8 @@ macro_rules! content_impls {
         impl<$($lt,)? const N: usize, const F: u8> Codec<$t> for Pad<N, F> {
             const WIDTH: Option<usize> = Some(N);
             const PREFIX_FREE: bool = true;
+            // order holds for every content only with the 0x00 fill; bounds are clamped
+            const RANGE_EXACT: bool = F == 0;
             #[inline(always)]
             fn len(_: &$t, _: u8) -> usize { N }
             #[inline(always)]

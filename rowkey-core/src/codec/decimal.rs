@@ -9,6 +9,7 @@ macro_rules! decimal_impls {
         impl<const N: usize> Codec<$t> for Pad<N, 0> {
             const WIDTH: Option<usize> = Some(N);
             const PREFIX_FREE: bool = true;
+            const RANGE_EXACT: bool = true;
             #[inline]
             fn len(_: &$t, _: u8) -> usize { N }
             #[inline]

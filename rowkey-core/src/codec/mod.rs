@@ -89,13 +89,14 @@ pub trait Codec<T> {
         }
     }
 
-    /// Whether a range over values of this type is exactly the one byte range between the
-    /// encodings of its bounds: the bytes sort in the values' natural order (ascending) and
-    /// every value, so every bound, encodes. What a range over a nested key needs of each of
-    /// its fields (it encodes its bounds whole); `false` by default, so that a codec that does
-    /// not say cannot make a nested range wrong. A range over a nested key (or an `Option` of
-    /// one) compiles only when this holds for every field of it; set it in a codec of your own
-    /// when both conditions hold.
+    /// Whether a range over values of this type is exactly the one byte range between its
+    /// bounds as [`bound_into`](Codec::bound_into) writes them: the bytes sort in the values'
+    /// natural order (ascending), and a bound is either encoded or clamped to the nearest
+    /// encodable one. What a range over a nested key needs of each of its fields (its bound is
+    /// built field by field from theirs); `false` by default, so that a codec that does not say
+    /// cannot make a nested range wrong. A range over a nested key (or an `Option` of one)
+    /// compiles only when this holds for every field of it; set it in a codec of your own when
+    /// it does.
     const RANGE_EXACT: bool = false;
 
     /// Whether [`pieces`](Codec::pieces) is the default (one piece between the two bounds):
@@ -140,6 +141,80 @@ pub enum Edge {
     All,
     /// No encodable value passes.
     Nothing,
+}
+
+/// `e`, a bound on the part of a composite value written from `at` on, as a bound on the
+/// whole composite written from `start` (`out[start..at]`, the parts before, are fixed by
+/// equality): what a nested key's or an `Option`'s range bound is when one of its parts
+/// decides it. The result does not depend on the composite's prefix-freeness: a bound that
+/// takes in or leaves out every value starting with the bytes so far becomes the bytes'
+/// successor (within `out[start..]`). `is_start`: the bound is the range's byte-order start.
+pub(crate) fn prefix_edge(
+    out: &mut Vec<u8>,
+    start: usize,
+    at: usize,
+    e: Edge,
+    is_start: bool,
+) -> Edge {
+    // the bytes `Q` (out[start..] after this) and whether every value starting with them passes
+    let take_all = match e {
+        Edge::At { inclusive } => inclusive,
+        Edge::All | Edge::Nothing => {
+            out.truncate(at);
+            if at == start {
+                return e;
+            }
+            matches!(e, Edge::All)
+        }
+    };
+    match (is_start, take_all) {
+        (true, true) => Edge::At { inclusive: true },
+        (false, false) => Edge::At { inclusive: false },
+        // past every value starting with `Q`: its successor, or nothing past it
+        (true, false) => {
+            if crate::scan::successor_in_place(out, start) {
+                Edge::At { inclusive: true }
+            } else {
+                Edge::Nothing
+            }
+        }
+        (false, true) => {
+            if crate::scan::successor_in_place(out, start) {
+                Edge::At { inclusive: false }
+            } else {
+                Edge::All
+            }
+        }
+    }
+}
+
+/// One field of a derived key's range bound (see the nested codec's `bound_into`): `None` when
+/// the field is not the last and its value encodes (the next field decides), otherwise the
+/// bound of the whole key written from `start`. Fields are ascending (`RANGE_EXACT` keys only).
+#[doc(hidden)]
+#[allow(clippy::too_many_arguments)]
+pub fn nested_field_bound<C: Codec<T>, T>(
+    v: &T,
+    mask: u8,
+    upper: bool,
+    inclusive: bool,
+    last: bool,
+    start: usize,
+    out: &mut Vec<u8>,
+) -> Option<Edge> {
+    let at = out.len();
+    if !last {
+        if C::encode(v, out, mask).is_ok() {
+            return None;
+        }
+        out.truncate(at);
+    }
+    // a value that does not encode: its nearest encodable bound decides, whatever follows
+    let e = C::bound_into(v, mask, upper, inclusive || !last, out);
+    if last && matches!(e, Edge::At { .. }) {
+        return Some(e);
+    }
+    Some(prefix_edge(out, start, at, e, upper == (mask != 0)))
 }
 
 /// A range bound over encodable values, as bytes (see [`Codec::bound`]).

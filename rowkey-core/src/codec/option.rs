@@ -30,6 +30,31 @@ impl<T, C: Codec<T>> Codec<Option<T>> for C {
             }
         }
     }
+    // Not used by top-level scans (they take `pieces`): the bound of an `Option` field inside a
+    // nested key's range.
+    fn bound_into(
+        v: &Option<T>,
+        mask: u8,
+        upper: bool,
+        inclusive: bool,
+        out: &mut Vec<u8>,
+    ) -> Edge {
+        match v {
+            None => {
+                out.push(mask);
+                Edge::At { inclusive }
+            }
+            Some(x) => {
+                let start = out.len();
+                out.push(1 ^ mask);
+                let at = out.len();
+                match C::bound_into(x, mask, upper, inclusive, out) {
+                    e @ Edge::At { .. } => e,
+                    e => prefix_edge(out, start, at, e, upper == ((mask != 0) != C::REVERSED)),
+                }
+            }
+        }
+    }
     const MONOTONE: bool = false;
     fn pieces(
         lo: core::ops::Bound<&Option<T>>,

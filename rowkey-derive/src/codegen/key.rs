@@ -126,19 +126,63 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
         }
     });
 
-    // A range over this key as a nested field encodes its bounds whole: exact when every
-    // field sorts ascending in its natural order and every bound encodes, and no salt
+    // A range over this key as a nested field: exact when every field sorts ascending in its
+    // natural order with every bound encodable or clamped (`Codec::RANGE_EXACT`), and no salt
     // scatters the values.
-    let range_exact =
-        if key.salt.is_some() || key.fields.iter().any(|fp| fp.desc || fp.hash.is_some()) {
-            quote!(false)
-        } else {
-            let parts = key.fields.iter().map(|fp| {
-                let (codec, ty) = (&fp.codec, fp.f.ty);
-                quote!(<#codec as #pv::Codec<#ty>>::RANGE_EXACT)
-            });
-            quote!(true #(&& #parts)*)
-        };
+    let statically_inexact =
+        key.salt.is_some() || key.fields.iter().any(|fp| fp.desc || fp.hash.is_some());
+    let range_exact = if statically_inexact {
+        quote!(false)
+    } else {
+        let parts = key.fields.iter().map(|fp| {
+            let (codec, ty) = (&fp.codec, fp.f.ty);
+            respan(quote!(<#codec as #pv::Codec<#ty>>::RANGE_EXACT), fp.span)
+        });
+        quote!(true #(&& #parts)*)
+    };
+    // Its range bound, field by field: the fields before the one that decides equal the
+    // bound's, and a value that does not encode is replaced by its nearest encodable bound
+    // (`__private::nested_field_bound`). Only for keys that can range exactly; the others keep
+    // the default (their ranges do not compile).
+    let bound_into = if statically_inexact {
+        quote!()
+    } else {
+        let last = key.fields.len() - 1;
+        let steps = key.fields.iter().enumerate().map(|(i, fp)| {
+            let (codec, ty, member) = (&fp.codec, fp.f.ty, &fp.f.member);
+            let is_last = i == last;
+            respan(
+                quote! {
+                    if let ::core::option::Option::Some(__e) = #pv::nested_field_bound::<#codec, #ty>(
+                        &__v.#member, __mask, __upper, __inclusive, #is_last, __start, __out,
+                    ) {
+                        return __e;
+                    }
+                },
+                fp.span,
+            )
+        });
+        let prefix_put = p
+            .attrs
+            .prefix
+            .as_ref()
+            .map(|_| quote!(#pv::put_prefix(__out, #prefix, __mask);));
+        quote! {
+            fn bound_into(
+                __v: &#name #ty_g,
+                __mask: ::core::primitive::u8,
+                __upper: ::core::primitive::bool,
+                __inclusive: ::core::primitive::bool,
+                __out: &mut #pv::std::vec::Vec<::core::primitive::u8>,
+            ) -> #pv::Edge {
+                let __start = __out.len();
+                #prefix_put
+                #(#steps)*
+                // the last field always decides
+                #pv::Edge::Nothing
+            }
+        }
+    };
 
     let de = super::de_generics(p);
     let (de_impl_g, _, _) = de.split_for_impl();
@@ -231,6 +275,7 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
             const WIDTH: ::core::option::Option<::core::primitive::usize> = <#name #ty_g as #krate::RowKey>::LAYOUT.fixed_width;
             const PREFIX_FREE: ::core::primitive::bool = #last_prefix_free;
             const RANGE_EXACT: ::core::primitive::bool = #range_exact;
+            #bound_into
             #[inline]
             fn len(__v: &#name #ty_g, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
                 <#name #ty_g as #pv::KeyParts>::len_masked(__v, __mask)

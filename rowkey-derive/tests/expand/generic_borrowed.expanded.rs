@@ -210,6 +210,34 @@ const _: () = {
             && <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                 u64,
             >>::RANGE_EXACT;
+        fn bound_into(
+            __v: &Tagged<'a, T>,
+            __mask: ::core::primitive::u8,
+            __upper: ::core::primitive::bool,
+            __inclusive: ::core::primitive::bool,
+            __out: &mut ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
+        ) -> ::rowkey::__private::Edge {
+            let __start = __out.len();
+            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
+                ::rowkey::codec::Natural,
+                T,
+            >(&__v.tag, __mask, __upper, __inclusive, false, __start, __out) {
+                return __e;
+            }
+            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
+                ::rowkey::codec::Sep,
+                &'a str,
+            >(&__v.name, __mask, __upper, __inclusive, false, __start, __out) {
+                return __e;
+            }
+            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
+                ::rowkey::codec::Natural,
+                u64,
+            >(&__v.id, __mask, __upper, __inclusive, true, __start, __out) {
+                return __e;
+            }
+            ::rowkey::__private::Edge::Nothing
+        }
         #[inline]
         fn len(
             __v: &Tagged<'a, T>,
@@ -317,7 +345,7 @@ const _: () = {
                 ::core::assert!(
                     < ::rowkey::codec::Natural as ::rowkey::__private::Codec < T >>
                     ::RANGE_EXACT,
-                    "rowkey: no range scan on `tag` of `Tagged`: the nested key's bytes do not sort as its values, or a bound of it may not encode (a field with #[desc], #[reverse_ts], #[rowkey(java)], #[hash_prefix], #[reverse], #[pad] or a custom separator, or a salt); fix it by equality"
+                    "rowkey: no range scan on `tag` of `Tagged`: the nested key's bytes do not sort as its values (a field with #[desc], #[reverse_ts], #[rowkey(java)], #[hash_prefix], #[reverse], a custom separator or a #[pad] fill other than 0x00, or a salt); fix it by equality"
                 )
             };
             let __m = ::core::option::Option::None;

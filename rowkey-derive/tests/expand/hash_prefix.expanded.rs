@@ -1159,7 +1159,7 @@ const _: () = {
                                 .refused(
                                     "event_type",
                                     "range",
-                                    "the nested key's bytes do not sort as its values, or a bound of it may not encode (a field with #[desc], #[reverse_ts], #[rowkey(java)], #[hash_prefix], #[reverse], #[pad] or a custom separator, or a salt); fix it by equality",
+                                    "the nested key's bytes do not sort as its values (a field with #[desc], #[reverse_ts], #[rowkey(java)], #[hash_prefix], #[reverse], a custom separator or a #[pad] fill other than 0x00, or a salt); fix it by equality",
                                 ),
                         );
                     }

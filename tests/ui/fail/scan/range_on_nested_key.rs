@@ -1,7 +1,7 @@
 use rowkey::RowKey;
 
-// A range over a nested key encodes its bounds whole: exact only when every field of the
-// nested key sorts ascending in its natural order and every bound encodes.
+// A range over a nested key builds its bounds field by field: exact only when every field of
+// the nested key sorts ascending in its natural order.
 #[derive(RowKey, Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct JavaInner {
     #[rowkey(java)]
@@ -16,8 +16,8 @@ struct DescInner {
 
 #[derive(RowKey, Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct PadInner {
-    #[pad(3)]
-    code: String, // a bound longer than 3 bytes does not encode
+    #[pad(3, fill = b' ')]
+    code: String, // "a\x01" sorts before "a" (stored "a  ")
 }
 
 #[derive(RowKey)]
@@ -41,7 +41,7 @@ struct OuterPad {
 fn main() {
     let _ = Outer::scan().a(1).j_range(JavaInner { x: -1 }..=JavaInner { x: 1 });
     let _ = OuterDesc::scan().a(1).d_range(Some(DescInner { x: 1 })..);
-    let _ = OuterPad::scan().a(1).p_range(PadInner { code: "toolong".into() }..);
+    let _ = OuterPad::scan().a(1).p_range(PadInner { code: "a".into() }..);
     // equality is fine
     let _ = Outer::scan().a(1).j(JavaInner { x: -1 }).ranges();
 }

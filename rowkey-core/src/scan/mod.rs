@@ -238,13 +238,18 @@ impl fmt::Debug for ScanRange {
 /// }
 /// assert_eq!(all.as_slice()[0].start(), [0]);
 ///
-/// // ranges of your own: sorted, empty ones dropped
+/// // ranges of your own: sorted, empty ones dropped, overlapping ones joined
 /// let mine = ScanRanges::new(vec![
 ///     ScanRange::new(b"m", Some(b"n")),
 ///     ScanRange::new(b"a", Some(b"b")),
 ///     ScanRange::new(b"z", Some(b"z")),
+///     ScanRange::new(b"m\x05", Some(b"o")),
+///     ScanRange::new(b"n\x07", Some(b"n\x08")),
 /// ]);
 /// assert_eq!(mine.len(), 2);
+/// assert_eq!(mine.as_slice()[1], ScanRange::new(b"m", Some(b"o")));
+/// // ranges that only touch stay apart (each may be one salt bucket)
+/// assert_eq!(ScanRanges::new(vec![ScanRange::prefix(b"\x00"), ScanRange::prefix(b"\x01")]).len(), 2);
 /// assert_eq!(mine.iter().next().unwrap().start(), b"a");
 /// assert!(ScanRanges::one(ScanRange::new(b"z", Some(b"a"))).is_empty());
 /// assert_eq!(mine.with_salt_end(1).salt_end(), 1);
@@ -267,11 +272,34 @@ enum Ranges {
 }
 
 impl ScanRanges {
-    /// From ranges (sorted and stripped of empty ones here).
+    /// From ranges: sorted here, empty ones dropped, and overlapping ones joined (a key in two
+    /// ranges would be read twice). Ranges that only touch stay apart: each may be one salt
+    /// bucket, which a merged read needs as a stream of its own.
     pub fn new(mut ranges: Vec<ScanRange>) -> Self {
         ranges.retain(|r| !r.is_empty());
         if !ranges.is_sorted_by(|a, b| a.start() <= b.start()) {
             ranges.sort_by(|a, b| a.start().cmp(b.start()));
+        }
+        let overlaps = |a: &ScanRange, b: &ScanRange| a.stop().is_none_or(|s| s > b.start());
+        if ranges
+            .iter()
+            .zip(ranges.iter().skip(1))
+            .any(|(a, b)| overlaps(a, b))
+        {
+            let mut joined: Vec<ScanRange> = Vec::with_capacity(ranges.len());
+            for r in ranges {
+                match joined.last_mut() {
+                    Some(prev) if overlaps(prev, &r) => {
+                        let stop = match (prev.stop(), r.stop()) {
+                            (Some(a), Some(b)) => Some(a.max(b).to_vec()),
+                            _ => None,
+                        };
+                        *prev = ScanRange::new(prev.start(), stop.as_deref());
+                    }
+                    _ => joined.push(r),
+                }
+            }
+            ranges = joined;
         }
         Self {
             ranges: Ranges::Many(ranges),

@@ -35,7 +35,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             let bounds = codegen::generic_bounds(&p, &key, &krate);
             let impls = codegen::key::expand(&p, &key, &krate, *tuple);
             let scan = codegen::scan::expand(&p, &key, &krate, &bounds.enc);
-            let text = codegen::text::expand_struct(&p, &krate, fields, *tuple, &bounds.all);
+            let text = codegen::text::expand_struct(&p, &krate, &key, *tuple, &bounds.all);
             quote!(#impls #scan #text)
         }
         Body::Enum { variants, repr } => {

@@ -178,6 +178,15 @@ impl<'a> FieldProp<'a> {
         }
     }
 
+    /// Whether the field is a nested key (or an `Option` of one) in its own encoding: a range
+    /// over it is exact only when the nested key's `Codec::RANGE_EXACT` holds (checked where
+    /// the range is built).
+    pub fn nested_natural(&self) -> bool {
+        matches!(self.base, Encoding::Natural)
+            && !self.reverse
+            && matches!(self.f.kind.inner(), TyKind::Other)
+    }
+
     /// The mask expression relative to the key's mask `__mask` (encode) or a reader's.
     pub fn mask_expr(&self, key_mask: TokenStream) -> TokenStream {
         if self.desc {
@@ -327,19 +336,6 @@ impl Refusal {
             Refusal::NotContent => "only string and bytes fields take a prefix; use a range",
         }
     }
-}
-
-/// Whether the field is a nested key (or an `Option` of one) in its own encoding: a range over
-/// it encodes the bounds whole, which is exact only when the nested key's
-/// `Codec::RANGE_EXACT` holds (checked where the range is built).
-pub fn nested_natural(f: &Field) -> bool {
-    let a = &f.attrs;
-    matches!(f.kind.inner(), TyKind::Other)
-        && a.pad.is_none()
-        && a.sep.is_none()
-        && a.reverse_ts.is_none()
-        && a.java.is_none()
-        && a.reverse.is_none()
 }
 
 /// Why a range over a nested key field is refused when its `RANGE_EXACT` does not hold.

@@ -185,7 +185,7 @@ pub fn expand(
                         // is exact only for some keys (`Codec::RANGE_EXACT`): refused at the
                         // call otherwise — by a bound, or, when the type depends on the key's
                         // type parameters, by an assertion at monomorphization.
-                        let nested = crate::prop::nested_natural(f);
+                        let nested = fp.nested_natural();
                         let exact = quote!(<#codec as #pv::Codec<#ty>>::RANGE_EXACT);
                         let (bound, check) = if !nested {
                             (quote!(), quote!())

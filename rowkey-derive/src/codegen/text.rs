@@ -11,6 +11,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::ast::{Field, Input, TyKind, Variant};
+use crate::prop::KeyProp;
 
 /// `FromText` for a fieldless enum: a variant name or its numeric code.
 pub fn expand_enum(p: &Input, krate: &TokenStream, variants: &[Variant]) -> TokenStream {
@@ -48,10 +49,11 @@ fn has_lifetimes(p: &Input) -> bool {
 pub fn expand_struct(
     p: &Input,
     krate: &TokenStream,
-    fields: &[Field],
+    key: &KeyProp,
     tuple: bool,
     where_key: &syn::WhereClause,
 ) -> TokenStream {
+    let fields: Vec<&Field> = key.fields.iter().map(|fp| fp.f).collect();
     let name = p.name();
     let name_str = crate::ast::unraw(name);
     let tx = quote!(#krate::text);
@@ -99,9 +101,11 @@ pub fn expand_struct(
         })
         .collect();
 
-    let steps: Vec<TokenStream> = fields
+    let steps: Vec<TokenStream> = key
+        .fields
         .iter()
-        .map(|f| {
+        .map(|fp| {
+            let f = fp.f;
             let ty = f.ty;
             let path = &f.name;
             let eq = crate::prop::method_ident(f, "");
@@ -111,18 +115,19 @@ pub fn expand_struct(
                 }
                 _ => quote!(__v),
             };
-            let range = match crate::prop::range_refusal(f) {
+            let range = match fp.range {
                 Err(r) => {
                     let why = r.reason();
                     quote!(return #result::Err(__a.refused(#path, "range", #why));)
                 }
-                Ok(()) if crate::prop::nested_natural(f) => {
+                Ok(()) if fp.nested_natural() => {
                     // the typed `_range` has a bound a nested key may not meet: check at run
                     // time, call the unchecked twin
                     let m = format_ident!("__{}_unchecked", crate::prop::method_ident(f, "_range"));
                     let why = crate::prop::NESTED_RANGE_REASON;
+                    let codec = &fp.codec;
                     quote! {
-                        if !<#krate::codec::Natural as #krate::__private::Codec<#ty>>::RANGE_EXACT {
+                        if !<#codec as #krate::__private::Codec<#ty>>::RANGE_EXACT {
                             return #result::Err(__a.refused(#path, "range", #why));
                         }
                         let (__lo, __hi) = __a.range_bounds::<#ty>(#path)?;
@@ -139,7 +144,7 @@ pub fn expand_struct(
                     }
                 }
             };
-            let sw = match crate::prop::starts_with_refusal(f) {
+            let sw = match fp.starts_with {
                 Err(r) => {
                     let why = r.reason();
                     quote!(return #result::Err(__a.refused(#path, "prefix", #why));)

@@ -4,6 +4,9 @@
 
 use std::collections::BTreeMap;
 
+mod common;
+use common::bound_shapes;
+
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
 use rowkey::migrate::redb::{RedbStore, CHECKPOINTS};
 use rowkey::migrate::{all_ranges, Checkpoint, MigrateError, Migration, Phase, Side, Store};
@@ -690,8 +693,7 @@ fn tagged_v1_to_v2_in_one_table_resumed_verified_with_a_dual_read() {
 /// scanned wide: each record once, in the new layout's order, exactly the oracle's.
 #[test]
 fn dual_reads_with_ranges_and_prefixes_match_the_oracle() {
-    use std::ops::{Bound, RangeBounds};
-    use Bound::{Excluded, Included, Unbounded};
+    use std::ops::RangeBounds;
 
     let db = new_db();
     put(&db, T, &salted(200));
@@ -716,21 +718,8 @@ fn dual_reads_with_ranges_and_prefixes_match_the_oracle() {
         assert_eq!(got, want, "{what}");
         got.len()
     };
-    fn shapes<V: Copy>(a: V, b: V) -> [(Bound<V>, Bound<V>); 9] {
-        [
-            (Included(a), Excluded(b)),
-            (Included(a), Included(b)),
-            (Included(a), Unbounded),
-            (Unbounded, Excluded(b)),
-            (Unbounded, Included(b)),
-            (Excluded(a), Excluded(b)),
-            (Excluded(a), Included(b)),
-            (Excluded(a), Unbounded),
-            (Unbounded, Unbounded),
-        ]
-    }
     let mut rows = 0;
-    for r in shapes([0, 1, 2], [0, 4, 0]) {
+    for r in bound_shapes([0, 1, 2], [0, 4, 0]) {
         rows += check(
             &format!("metric {r:?}"),
             Salted32::scan().metric_range(r).ranges(),
@@ -739,7 +728,7 @@ fn dual_reads_with_ranges_and_prefixes_match_the_oracle() {
     }
     let metric = [0, 3, 4];
     let (h0, h1) = (1_700_000_000 + 3600, 1_700_000_000 + 4 * 3600);
-    for r in shapes(h0, h1) {
+    for r in bound_shapes(h0, h1) {
         rows += check(
             &format!("base_hour {r:?}"),
             Salted32::scan().metric(metric).base_hour_range(r).ranges(),

@@ -33,6 +33,8 @@
 use std::cmp::Ordering;
 use std::ops::Bound;
 
+mod common;
+use common::bound_shapes;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use rowkey::{RowKey, ScanRanges};
@@ -217,21 +219,6 @@ fn check<T: ValueOrd>(
             "{what}: {n} ranges in bucket {b:02x?}: {ranges:?}"
         );
     }
-}
-
-fn bound_shapes<T: Clone>(a: T, b: T) -> [(Bound<T>, Bound<T>); 9] {
-    use Bound::*;
-    [
-        (Included(a.clone()), Included(b.clone())),
-        (Included(a.clone()), Excluded(b.clone())),
-        (Included(a.clone()), Unbounded),
-        (Excluded(a.clone()), Included(b.clone())),
-        (Excluded(a.clone()), Excluded(b.clone())),
-        (Excluded(a), Unbounded),
-        (Unbounded, Included(b.clone())),
-        (Unbounded, Excluded(b)),
-        (Unbounded, Unbounded),
-    ]
 }
 
 /// One Java-encoded type: four layouts (bare asc, bare desc, after a fixed field, salted and

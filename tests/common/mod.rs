@@ -7,6 +7,8 @@
 //! hygiene test builds its keys under `#![no_implicit_prelude]`.
 #![allow(dead_code)]
 
+use std::ops::Bound;
+
 use rowkey::RowKey;
 
 /// The canonical example: salt over the seller, newest orders first, the order number last.
@@ -57,4 +59,21 @@ pub struct Budget {
     pub id: u32,
     #[sep]
     pub name: String,
+}
+
+/// The nine bound shapes of a range from `a` to `b`: `a..=b`, `a..b`, `a..`, the three with `a`
+/// excluded, `..=b`, `..b` and `..` — every `RangeBounds` form a `_range` takes.
+pub fn bound_shapes<T: Clone>(a: T, b: T) -> [(Bound<T>, Bound<T>); 9] {
+    use Bound::*;
+    [
+        (Included(a.clone()), Included(b.clone())),
+        (Included(a.clone()), Excluded(b.clone())),
+        (Included(a.clone()), Unbounded),
+        (Excluded(a.clone()), Included(b.clone())),
+        (Excluded(a.clone()), Excluded(b.clone())),
+        (Excluded(a), Unbounded),
+        (Unbounded, Included(b.clone())),
+        (Unbounded, Excluded(b)),
+        (Unbounded, Unbounded),
+    ]
 }

@@ -1,10 +1,61 @@
-//! Ranges that split into several byte ranges (a `#[rowkey(java)]` signed field, an `Option`)
-//! behind a constant prefix and a fixed salt, under every bound shape, against a brute-force
-//! oracle.
+//! Range scans on layouts whose ranges are not one plain prefix, under every bound shape,
+//! against brute-force oracles:
+//!
+//! - time-bucket (`modulo`) salts with `#[desc]`, a padded decimal, `#[reverse_ts]`, a 2-byte
+//!   container salt and a constant prefix before the salt — ranges that touch only some buckets;
+//! - ranges that split into several byte ranges (a `#[rowkey(java)]` signed field, a descending
+//!   `Option`) behind a constant prefix and a fixed salt;
+//! - starts-with on a space-padded field with prefixes ending in the fill byte;
+//! - paged typed reads behind a constant prefix and a 2-byte salt.
 
+use std::fmt::Debug;
 use std::ops::{Bound, RangeBounds};
 
 use rowkey::{RowKey, ScanRanges};
+
+mod common;
+use common::bound_shapes;
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(allow_hotspot)]
+struct Desc {
+    #[salt(buckets = 4, modulo)]
+    #[desc]
+    t: u32,
+    x: u8,
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(allow_hotspot)]
+struct Decimal {
+    #[salt(buckets = 4, modulo)]
+    #[pad(3)]
+    t: u32,
+    x: u8,
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(allow_hotspot)]
+struct RevTs {
+    #[salt(buckets = 4, modulo)]
+    #[reverse_ts]
+    t: u64,
+    x: u8,
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(salt(buckets = 300, modulo), allow_hotspot)]
+struct WideModulo {
+    t: u32,
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(prefix = b"p:", allow_hotspot)]
+struct Prefixed {
+    #[salt(buckets = 4, modulo)]
+    t: u32,
+    x: u8,
+}
 
 #[derive(RowKey, Debug, Clone, PartialEq)]
 #[rowkey(prefix = b"t:")]
@@ -26,37 +77,25 @@ struct Opt {
     x: u8,
 }
 
-fn shapes<T: Copy>(a: T, b: T) -> Vec<(Bound<T>, Bound<T>)> {
-    use Bound::*;
-    vec![
-        (Included(a), Excluded(b)),
-        (Included(a), Included(b)),
-        (Included(a), Unbounded),
-        (Unbounded, Excluded(b)),
-        (Unbounded, Included(b)),
-        (Excluded(a), Excluded(b)),
-        (Excluded(a), Included(b)),
-        (Excluded(a), Unbounded),
-        (Unbounded, Unbounded),
-    ]
-}
-
-fn check<T: Copy + PartialOrd + std::fmt::Debug>(
+/// Every key against every range shape over pairs of `bounds`: a key is in the ranges exactly
+/// when its other fields match the scan's fixed ones (`.0`) and its value (`.1`) is in the
+/// range.
+fn check<T: Clone + PartialOrd + Debug>(
     name: &str,
-    keys: &[(u8, T, Vec<u8>)],
+    keys: &[(bool, T, Vec<u8>)],
     bounds: &[T],
     scan: impl Fn((Bound<T>, Bound<T>)) -> ScanRanges,
 ) {
     let mut n = 0;
-    for &a in bounds {
-        for &b in bounds {
-            for r in shapes(a, b) {
-                let ranges = scan(r);
-                for (shop, v, k) in keys {
+    for a in bounds {
+        for b in bounds {
+            for r in bound_shapes(a.clone(), b.clone()) {
+                let ranges = scan(r.clone());
+                for (fixed, v, k) in keys {
                     assert_eq!(
                         ranges.contains(k),
-                        *shop == 1 && r.contains(v),
-                        "{name}: shop {shop}, {v:?} in {r:?}: {ranges:?}"
+                        *fixed && r.contains(v),
+                        "{name}: {v:?} (fixed fields match: {fixed}) in {r:?}: {ranges:?}"
                     );
                 }
                 n += 1;
@@ -64,6 +103,67 @@ fn check<T: Copy + PartialOrd + std::fmt::Debug>(
         }
     }
     assert!(n > 100, "{name}: {n} scans");
+}
+
+/// Each of `values` as `t`, with `x` = 0x00 and 0xFF; values the layout cannot hold are left out.
+fn keyed<K: RowKey>(
+    values: &[u64],
+    key: impl Fn(u64, u8) -> Option<K>,
+) -> Vec<(bool, u64, Vec<u8>)> {
+    let keys: Vec<(bool, u64, Vec<u8>)> = values
+        .iter()
+        .flat_map(|&t| [0u8, 0xFF].map(|x| (t, x)))
+        .filter_map(|(t, x)| key(t, x).map(|k| (true, t, k.to_row_key().unwrap().to_vec())))
+        .collect();
+    assert!(keys.len() >= values.len(), "keys encode");
+    keys
+}
+
+fn b32(r: (Bound<u64>, Bound<u64>)) -> (Bound<u32>, Bound<u32>) {
+    let f = |b: Bound<u64>| b.map(|v| v as u32);
+    (f(r.0), f(r.1))
+}
+
+#[test]
+fn modulo_ranges_match_the_oracle() {
+    let values: Vec<u64> = (0..24).chain([99, 100, 998, 999, 1000, 4_000]).collect();
+    let bounds = [0u64, 1, 3, 4, 5, 7, 8, 11, 12, 23, 999, 1000];
+    check(
+        "desc",
+        &keyed(&values, |t, x| Some(Desc { t: t as u32, x })),
+        &bounds,
+        |r| Desc::scan().t_range(b32(r)).ranges(),
+    );
+    check(
+        "decimal",
+        &keyed(&values, |t, x| {
+            (t < 1000).then_some(Decimal { t: t as u32, x })
+        }),
+        &bounds,
+        |r| Decimal::scan().t_range(b32(r)).ranges(),
+    );
+    check(
+        "reverse_ts",
+        &keyed(&values, |t, x| Some(RevTs { t, x })),
+        &bounds,
+        |r| RevTs::scan().t_range(r).ranges(),
+    );
+    check(
+        "prefix",
+        &keyed(&values, |t, x| Some(Prefixed { t: t as u32, x })),
+        &bounds,
+        |r| Prefixed::scan().t_range(b32(r)).ranges(),
+    );
+    let wide: Vec<u64> = (0..10)
+        .chain(295..305)
+        .chain([599, 600, 601, 70_000])
+        .collect();
+    check(
+        "wide",
+        &keyed(&wide, |t, _| Some(WideModulo { t: t as u32 })),
+        &[0, 1, 299, 300, 301, 600, 70_000],
+        |r| WideModulo::scan().t_range(b32(r)).ranges(),
+    );
 }
 
 #[test]
@@ -81,7 +181,7 @@ fn split_ranges_behind_a_prefix_and_a_salt() {
         70_000,
         i32::MAX,
     ];
-    let keys: Vec<(u8, i32, Vec<u8>)> = [0u8, 1, 2]
+    let keys: Vec<(bool, i32, Vec<u8>)> = [0u8, 1, 2]
         .iter()
         .flat_map(|&shop| {
             ints.iter()
@@ -89,7 +189,7 @@ fn split_ranges_behind_a_prefix_and_a_salt() {
         })
         .map(|(shop, delta, x)| {
             (
-                shop,
+                shop == 1,
                 delta,
                 Java { shop, delta, x }.to_row_key().unwrap().to_vec(),
             )
@@ -107,7 +207,7 @@ fn split_ranges_behind_a_prefix_and_a_salt() {
         Some(1),
         Some(i16::MAX),
     ];
-    let keys: Vec<(u8, Option<i16>, Vec<u8>)> = [0u8, 1, 2]
+    let keys: Vec<(bool, Option<i16>, Vec<u8>)> = [0u8, 1, 2]
         .iter()
         .flat_map(|&shop| {
             levels
@@ -116,7 +216,7 @@ fn split_ranges_behind_a_prefix_and_a_salt() {
         })
         .map(|(shop, level, x)| {
             (
-                shop,
+                shop == 1,
                 level,
                 Opt { shop, level, x }.to_row_key().unwrap().to_vec(),
             )
@@ -191,7 +291,7 @@ fn starts_with_on_a_space_fill() {
 
 #[derive(RowKey, Debug, Clone, PartialEq)]
 #[rowkey(prefix = b"p:", salt(buckets = 300))]
-struct Wide {
+struct WideSalted {
     a: u16,
     #[sep]
     s: String,
@@ -208,11 +308,14 @@ fn paged_reads_behind_a_prefix_and_a_wide_salt() {
     let mut table = BTreeMap::new();
     for a in [0u16, 1, 7, 300, u16::MAX] {
         for s in ["", "a", "a\0", "b"] {
-            let k = Wide { a, s: s.into() };
+            let k = WideSalted { a, s: s.into() };
             table.insert(k.to_row_key().unwrap().to_vec(), a);
         }
     }
-    for ranges in [Wide::scan().ranges(), Wide::scan().a(7).ranges()] {
+    for ranges in [
+        WideSalted::scan().ranges(),
+        WideSalted::scan().a(7).ranges(),
+    ] {
         let skip = 2 + 2;
         for reverse in [false, true] {
             let mut want: Vec<Vec<u8>> = table
@@ -228,7 +331,7 @@ fn paged_reads_behind_a_prefix_and_a_wide_salt() {
                 let mut got = Vec::new();
                 let mut last: Option<Vec<u8>> = None;
                 loop {
-                    let mut read = Read::<Wide>::new(ranges.clone());
+                    let mut read = Read::<WideSalted>::new(ranges.clone());
                     assert_eq!(read.salt_width(), skip);
                     if reverse {
                         read = read.reverse();
@@ -240,7 +343,7 @@ fn paged_reads_behind_a_prefix_and_a_wide_salt() {
                     let iters = read.ranges().iter().map(|r| {
                         Directed::new(table.range::<[u8], _>(r.bounds()), read.is_reverse())
                     });
-                    let rows: Vec<Wide> = read.rows(iters).map(|r| r.unwrap().0).collect();
+                    let rows: Vec<WideSalted> = read.rows(iters).map(|r| r.unwrap().0).collect();
                     let n = rows.len();
                     for k in rows {
                         let b = k.to_row_key().unwrap().to_vec();

@@ -105,6 +105,7 @@ by_ord!(
     Inner2,
     Inner3,
     Inner4,
+    Inner5,
     Signed
 );
 
@@ -636,6 +637,29 @@ fn inner4_pool() -> Vec<Inner4> {
     v
 }
 
+/// A nested key with a constant prefix of its own, and one nested in another: the bound is
+/// built through the prefix and through the inner key's own field-by-field bound.
+#[derive(RowKey, Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[rowkey(prefix = b"n:")]
+struct Inner5 {
+    #[pad(2)]
+    code: String,
+    inner: Inner3,
+}
+
+fn inner5_pool() -> Vec<Inner5> {
+    let inner: Vec<Inner3> = inner3_pool().into_iter().step_by(5).collect();
+    ["", "a", "a\0", "abc", "b"]
+        .into_iter()
+        .flat_map(|code| {
+            inner.iter().map(move |i| Inner5 {
+                code: code.into(),
+                inner: i.clone(),
+            })
+        })
+        .collect()
+}
+
 fn inner3_pool() -> Vec<Inner3> {
     let mut v = Vec::new();
     for code in ["", "a", "a\0", "ab", "abc", "b", "\u{1}"] {
@@ -934,6 +958,8 @@ matrix!(matrix_nested_padded_desc, Inner3, [#[desc]], pool: inner3_pool(), eq: |
 matrix!(matrix_option_nested_padded, Option<Inner3>, [], pool: inner3_pool().into_iter().step_by(3).map(Some).chain([None]).collect(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_nested_padded_raw_last, Inner4, [], pool: inner4_pool(), eq: |x| x, range: true, sw: none, last: true);
 matrix!(matrix_nested_padded_raw_last_desc, Inner4, [#[desc]], pool: inner4_pool(), eq: |x| x, range: true, sw: none, last: true);
+matrix!(matrix_nested_prefixed_in_nested, Inner5, [], pool: inner5_pool(), eq: |x| x, range: true, sw: none, last: false);
+matrix!(matrix_option_nested_padded_desc, Option<Inner3>, [#[desc]], pool: inner3_pool().into_iter().step_by(3).map(Some).chain([None]).collect(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_nested_desc, Inner, [#[desc]], pool: strings().into_iter().flat_map(|b| [0u8, 0xFF].map(|a| Inner { a, b: b.clone() })).collect(), eq: |x| x, range: true, sw: none, last: false);
 // Equality (and starts-with) only: the byte order is not the value order.
 matrix!(matrix_hash_prefix, u64, [#[hash_prefix(4)]], pool: ints(), eq: |x| x, range: false, sw: none, last: false);

@@ -359,3 +359,43 @@ fn paged_reads_behind_a_prefix_and_a_wide_salt() {
         }
     }
 }
+
+/// A padded nested key, and a generic key holding it: the generic range is checked when it is
+/// built and gives the same exact ranges.
+#[derive(RowKey, Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Code {
+    #[pad(2)]
+    code: String,
+    n: u8,
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Pair<T> {
+    a: u8,
+    t: T,
+    x: u8,
+}
+
+#[test]
+fn generic_nested_ranges() {
+    let codes: Vec<Code> = ["", "a", "a\0", "ab", "abc", "b"]
+        .into_iter()
+        .flat_map(|c| [0u8, 9, 0xFF].map(move |n| Code { code: c.into(), n }))
+        .collect();
+    let keys: Vec<(bool, Code, Vec<u8>)> = [0u8, 1, 2]
+        .into_iter()
+        .flat_map(|a| {
+            codes
+                .iter()
+                .flat_map(move |t| [0u8, 0xFF].map(|x| (a, t.clone(), x)))
+        })
+        .filter_map(|(a, t, x)| {
+            let k = Pair { a, t: t.clone(), x }.to_row_key().ok()?;
+            Some((a == 1, t, k.to_vec()))
+        })
+        .collect();
+    assert!(keys.len() > codes.len(), "keys encode");
+    check("generic nested", &keys, &codes, |r| {
+        Pair::<Code>::scan().a(1).t_range(r).ranges()
+    });
+}

@@ -96,18 +96,26 @@ fn bless() -> bool {
     std::env::var_os("ROWKEY_GOLDEN_BLESS").is_some()
 }
 
-/// Runs the tool; the transcript is exit code, stdout and stderr.
-fn run(args: &[&str], stdin: &[u8]) -> (i32, String) {
+/// Runs the tool over the key types `K`: exit code, stdout and stderr.
+fn run_types<K: rowkey::tool::KeyTypes>(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
     let mut full = vec!["keytool"];
     full.extend_from_slice(args);
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let mut input = stdin;
-    let code = rowkey::tool::run::<Types>(&full, &mut input, &mut out, &mut err);
+    let code = rowkey::tool::run::<K>(&full, &mut input, &mut out, &mut err);
+    (
+        code,
+        String::from_utf8_lossy(&out).into_owned(),
+        String::from_utf8_lossy(&err).into_owned(),
+    )
+}
+
+/// Runs the tool over [`Types`]; the transcript is exit code, stdout and stderr.
+fn run(args: &[&str], stdin: &[u8]) -> (i32, String) {
+    let (code, out, err) = run_types::<Types>(args, stdin);
     let t = format!(
-        "$ keytool {}\nexit: {code}\n--- stdout\n{}--- stderr\n{}",
-        args.join(" "),
-        String::from_utf8_lossy(&out),
-        String::from_utf8_lossy(&err)
+        "$ keytool {}\nexit: {code}\n--- stdout\n{out}--- stderr\n{err}",
+        args.join(" ")
     );
     (code, t)
 }
@@ -1046,24 +1054,12 @@ struct Tagged<T> {
     tag: T,
 }
 
-fn run_types<K: rowkey::tool::KeyTypes>(args: &[&str]) -> (i32, String, String) {
-    let mut full = vec!["keytool"];
-    full.extend_from_slice(args);
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = rowkey::tool::run::<K>(&full, &mut &b""[..], &mut out, &mut err);
-    (
-        code,
-        String::from_utf8(out).unwrap(),
-        String::from_utf8(err).unwrap(),
-    )
-}
-
 #[test]
 fn generic_keys() {
     use rowkey::text::{TextArgs, TextFields};
     type G = (Tagged<u32>, Tagged<String>, OrderByNo);
 
-    let (code, out, err) = run_types::<G>(&["types"]);
+    let (code, out, err) = run_types::<G>(&["types"], b"");
     assert_eq!(code, 0, "{err}");
     for name in ["Tagged<u32>", "Tagged<String>", "OrderByNo"] {
         assert!(out.contains(name), "{name} in\n{out}");
@@ -1088,13 +1084,14 @@ fn generic_keys() {
     let e = Tagged::<String>::scan_text(&mut TextArgs::parse_scan(["id=7", "tag^=a"]).unwrap())
         .unwrap_err();
     assert!(e.to_string().contains("tag"), "{e}");
-    let (code, out, err) = run_types::<G>(&["encode", "Tagged<String>", "id=7", r"tag=a\x00b"]);
+    let (code, out, err) =
+        run_types::<G>(&["encode", "Tagged<String>", "id=7", r"tag=a\x00b"], b"");
     assert_eq!(code, 0, "{err}");
     assert!(
         out.contains(&rowkey::hbase::to_string_binary(&bytes)),
         "{out}"
     );
-    let (code, out, err) = run_types::<G>(&["scan", "Tagged<u32>", "id=7"]);
+    let (code, out, err) = run_types::<G>(&["scan", "Tagged<u32>", "id=7"], b"");
     assert_eq!(code, 0, "{err}");
     let ranges = Tagged::<u32>::scan().id(7).ranges();
     let first = ranges.iter().next().unwrap();
@@ -1103,12 +1100,12 @@ fn generic_keys() {
         "{out}"
     );
     // describe names the instance that decodes the key
-    let (code, out, err) = run_types::<G>(&["describe", "--hex", &hex(&bytes)]);
+    let (code, out, err) = run_types::<G>(&["describe", "--hex", &hex(&bytes)], b"");
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("Tagged<String>"), "{out}");
 
     // two key types the command line cannot tell apart
-    let (code, out, err) = run_types::<(Tagged<u32>, OrderByNo, Tagged<u32>)>(&["types"]);
+    let (code, out, err) = run_types::<(Tagged<u32>, OrderByNo, Tagged<u32>)>(&["types"], b"");
     assert_eq!(code, 2, "{out}");
     assert!(err.contains("two key types are named Tagged<u32>"), "{err}");
 }

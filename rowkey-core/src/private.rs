@@ -5,7 +5,7 @@
 use bytes::BufMut;
 
 pub use crate::codec::{
-    hash_prefix, nested_field_bound, Codec, Decode, Edge, HashPlain, PhoenixHash,
+    hash_prefix, nested_field_bound, nested_last_bound, Codec, Decode, Edge, HashPlain, PhoenixHash,
 };
 pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 /// The salt helpers generated code calls (the width rule and the modulo salt are public in

@@ -188,33 +188,43 @@ pub(crate) fn prefix_edge(
     }
 }
 
-/// One field of a derived key's range bound (see the nested codec's `bound_into`): `None` when
-/// the field is not the last and its value encodes (the next field decides), otherwise the
-/// bound of the whole key written from `start`. Fields are ascending (`RANGE_EXACT` keys only).
+/// A field before the last of a derived key's range bound (see the nested codec's
+/// `bound_into`): `None` when its value encodes (equal to the bound's, the next field decides),
+/// otherwise the bound of the whole key written from `start`, decided by this field's nearest
+/// encodable bound whatever follows. Fields are ascending (`RANGE_EXACT` keys only).
 #[doc(hidden)]
-#[allow(clippy::too_many_arguments)]
 pub fn nested_field_bound<C: Codec<T>, T>(
     v: &T,
     mask: u8,
     upper: bool,
-    inclusive: bool,
-    last: bool,
     start: usize,
     out: &mut Vec<u8>,
 ) -> Option<Edge> {
     let at = out.len();
-    if !last {
-        if C::encode(v, out, mask).is_ok() {
-            return None;
-        }
-        out.truncate(at);
+    if C::encode(v, out, mask).is_ok() {
+        return None;
     }
-    // a value that does not encode: its nearest encodable bound decides, whatever follows
-    let e = C::bound_into(v, mask, upper, inclusive || !last, out);
-    if last && matches!(e, Edge::At { .. }) {
-        return Some(e);
-    }
+    out.truncate(at);
+    let e = C::bound_into(v, mask, upper, true, out);
     Some(prefix_edge(out, start, at, e, upper == (mask != 0)))
+}
+
+/// The last field of a derived key's range bound: the field's own bound, or, when it passes
+/// every value or none, the bound of the whole key written from `start`.
+#[doc(hidden)]
+pub fn nested_last_bound<C: Codec<T>, T>(
+    v: &T,
+    mask: u8,
+    upper: bool,
+    inclusive: bool,
+    start: usize,
+    out: &mut Vec<u8>,
+) -> Edge {
+    let at = out.len();
+    match C::bound_into(v, mask, upper, inclusive, out) {
+        e @ Edge::At { .. } => e,
+        e => prefix_edge(out, start, at, e, upper == (mask != 0)),
+    }
 }
 
 /// A range bound over encodable values, as bytes (see [`Codec::bound`]).

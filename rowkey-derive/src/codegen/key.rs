@@ -147,14 +147,13 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
     let bound_into = if statically_inexact {
         quote!()
     } else {
-        let last = key.fields.len() - 1;
-        let steps = key.fields.iter().enumerate().map(|(i, fp)| {
+        let last = key.last();
+        let steps = key.fields.iter().take(key.fields.len() - 1).map(|fp| {
             let (codec, ty, member) = (&fp.codec, fp.f.ty, &fp.f.member);
-            let is_last = i == last;
             respan(
                 quote! {
                     if let ::core::option::Option::Some(__e) = #pv::nested_field_bound::<#codec, #ty>(
-                        &__v.#member, __mask, __upper, __inclusive, #is_last, __start, __out,
+                        &__v.#member, __mask, __upper, __start, __out,
                     ) {
                         return __e;
                     }
@@ -162,6 +161,17 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
                 fp.span,
             )
         });
+        let last_step = {
+            let (codec, ty, member) = (&last.codec, last.f.ty, &last.f.member);
+            respan(
+                quote! {
+                    #pv::nested_last_bound::<#codec, #ty>(
+                        &__v.#member, __mask, __upper, __inclusive, __start, __out,
+                    )
+                },
+                last.span,
+            )
+        };
         let prefix_put = p
             .attrs
             .prefix
@@ -178,8 +188,7 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
                 let __start = __out.len();
                 #prefix_put
                 #(#steps)*
-                // the last field always decides
-                #pv::Edge::Nothing
+                #last_step
             }
         }
     };

@@ -221,22 +221,19 @@ const _: () = {
             if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
                 ::rowkey::codec::Natural,
                 T,
-            >(&__v.tag, __mask, __upper, __inclusive, false, __start, __out) {
+            >(&__v.tag, __mask, __upper, __start, __out) {
                 return __e;
             }
             if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
                 ::rowkey::codec::Sep,
                 &'a str,
-            >(&__v.name, __mask, __upper, __inclusive, false, __start, __out) {
+            >(&__v.name, __mask, __upper, __start, __out) {
                 return __e;
             }
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
+            ::rowkey::__private::nested_last_bound::<
                 ::rowkey::codec::Natural,
                 u64,
-            >(&__v.id, __mask, __upper, __inclusive, true, __start, __out) {
-                return __e;
-            }
-            ::rowkey::__private::Edge::Nothing
+            >(&__v.id, __mask, __upper, __inclusive, __start, __out)
         }
         #[inline]
         fn len(

@@ -169,9 +169,15 @@ fn any_low(c: &[u8]) -> bool {
         return f != 0;
     }
     #[cfg(target_arch = "x86_64")]
-    if n >= AVX2_FROM && std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU supports AVX2, checked just above.
-        return unsafe { any_low_blocks_avx2(c) };
+    if n >= AVX2_FROM {
+        if std::is_x86_feature_detected!("avx512bw") {
+            // SAFETY: the CPU supports AVX-512BW, checked just above.
+            return unsafe { any_low_blocks_avx512(c) };
+        }
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2, checked just above.
+            return unsafe { any_low_blocks_avx2(c) };
+        }
     }
     any_low_blocks(c)
 }
@@ -179,24 +185,31 @@ fn any_low(c: &[u8]) -> bool {
 /// [`any_low`] over 32-byte blocks (more than 32 bytes), the last one overlapping.
 #[inline(never)]
 fn any_low_blocks(c: &[u8]) -> bool {
-    any_low_blocks_inline(c)
+    any_low_blocks_inline::<32>(c)
 }
 
 /// Blocks folded into a lane-wise minimum (one vector min per block once compiled), tested
 /// for a byte `≤ 0x01` once, at the end.
 #[inline(always)]
-fn any_low_blocks_inline(c: &[u8]) -> bool {
-    let (blocks, tail) = c.as_chunks::<32>();
-    let mut min = [u8::MAX; 32];
+fn any_low_blocks_inline<const N: usize>(c: &[u8]) -> bool {
+    let (blocks, tail) = c.as_chunks::<N>();
+    let mut min = [u8::MAX; N];
     for b in blocks {
         fold_min(&mut min, b);
     }
     if !tail.is_empty() {
-        if let Some(b) = c.last_chunk::<32>() {
+        if let Some(b) = c.last_chunk::<N>() {
             fold_min(&mut min, b);
         }
     }
     any_low_lane(&min)
+}
+
+/// [`any_low_blocks`] compiled for AVX-512BW, in 64-byte blocks (the same portable code).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512bw")]
+fn any_low_blocks_avx512(c: &[u8]) -> bool {
+    any_low_blocks_inline::<64>(c)
 }
 
 /// `min = min(min, b)` lane by lane (one vector min once compiled).
@@ -217,7 +230,7 @@ fn any_low_lane<const N: usize>(min: &[u8; N]) -> bool {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn any_low_blocks_avx2(c: &[u8]) -> bool {
-    any_low_blocks_inline(c)
+    any_low_blocks_inline::<32>(c)
 }
 
 /// The count of [`escapes`] once one is known to exist (rare: out of line).

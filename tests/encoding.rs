@@ -1644,3 +1644,82 @@ fn layout_type_names_with_lifetimes() {
     let tys: Vec<_> = BorrowedLayout::LAYOUT.fields.iter().map(|f| f.ty).collect();
     assert_eq!(tys, ["&'a str", "&'a [u8]"]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Fixed-width layouts: `encode_into` writes the whole key into the buffer's current chunk at
+// once when it has room, and through the buffer otherwise; the bytes are the same either way.
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct FixedSalted {
+    #[salt(buckets = 8)]
+    id: u32,
+    #[desc]
+    at: u64,
+    flag: bool,
+    code: [u8; 3],
+    #[reverse_ts]
+    ts: i64,
+}
+
+#[test]
+fn fixed_width_keys_into_every_kind_of_buffer() {
+    use bytes::BufMut;
+    let keys = [
+        FixedSalted {
+            id: 7,
+            at: 0,
+            flag: true,
+            code: *b"abc",
+            ts: 5,
+        },
+        FixedSalted {
+            id: u32::MAX,
+            at: u64::MAX,
+            flag: false,
+            code: [0, 1, 0xFF],
+            ts: i64::MAX,
+        },
+    ];
+    for k in keys {
+        let want = k.to_row_key().unwrap().to_vec();
+        assert_eq!(Some(want.len()), FixedSalted::LAYOUT.fixed_width);
+        assert_eq!(FixedSalted::from_row_key(&want).unwrap(), k);
+        // an empty vector (no chunk until it grows), room to spare, too little room
+        for (before, spare) in [(0usize, 0usize), (2, 100), (2, 3), (2, want.len() - 1)] {
+            let mut v = Vec::with_capacity(before + spare);
+            v.extend(std::iter::repeat_n(9u8, before));
+            k.encode_into(&mut v).unwrap();
+            assert_eq!(&v[..before], &vec![9; before][..]);
+            assert_eq!(
+                &v[before..],
+                &want[..],
+                "{before} bytes before, {spare} spare"
+            );
+        }
+        let mut b = bytes::BytesMut::new();
+        k.encode_into(&mut b).unwrap();
+        assert_eq!(&b[..], &want[..]);
+        // a slice of exactly the key's size
+        let mut exact = vec![0u8; want.len()];
+        k.encode_into(&mut &mut exact[..]).unwrap();
+        assert_eq!(exact, want);
+        // two chunks, the first shorter than the key: written across both
+        let (mut a, mut z) = ([0u8; 5], vec![0u8; want.len() - 5]);
+        let mut chain = (&mut a[..]).chain_mut(&mut z[..]);
+        k.encode_into(&mut chain).unwrap();
+        assert_eq!([&a[..], &z[..]].concat(), want);
+    }
+    // an error leaves the buffer as it was and names the field
+    let mut v = vec![1, 2];
+    v.reserve(64);
+    let bad = FixedSalted {
+        id: 1,
+        at: 1,
+        flag: true,
+        code: *b"xyz",
+        ts: -1,
+    };
+    let e = bad.encode_into(&mut v).unwrap_err();
+    assert_eq!(e.field(), "ts");
+    assert_eq!(v, [1, 2]);
+}

@@ -71,6 +71,9 @@ pub trait RowKey: Sized {
     const LAYOUT: &'static Layout;
 
     /// Append the key to `buf`. Allocation-free when `buf` has room.
+    ///
+    /// On an error, a key of fixed width has written nothing; a variable-width key may have
+    /// written the fields before the one that failed (truncate `buf` to reuse it).
     fn encode_into<B: BufMut>(&self, buf: &mut B) -> Result<(), EncodeError>;
 
     /// Exact length of the encoded key, computed without encoding.

@@ -117,6 +117,19 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
         quote!(Self { #(#members: #vars),* })
     };
 
+    // A fixed-width layout is written into the buffer's chunk in one step (`encode_key`). Not
+    // for generic keys: their post-monomorphization checks live in `encode_masked`, and a second
+    // instantiation (into the cursor) would report each of them twice.
+    let generic = {
+        let g = &p.original.generics;
+        g.type_params().next().is_some() || g.const_params().next().is_some()
+    };
+    let encode = if generic {
+        quote!(<Self as #pv::KeyParts>::encode_masked(self, __buf, 0))
+    } else {
+        quote!(#pv::encode_key(self, __buf))
+    };
+
     let max_len_check = p.attrs.max_len.as_ref().map(|m| {
         let m = m.value.0;
         quote! {
@@ -237,7 +250,7 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
             #[inline]
             fn encode_into<__B: #pv::bytes::BufMut>(&self, __buf: &mut __B) -> ::core::result::Result<(), #pv::EncodeError> {
                 #max_len_check
-                <Self as #pv::KeyParts>::encode_masked(self, __buf, 0)
+                #encode
             }
 
             #[inline]

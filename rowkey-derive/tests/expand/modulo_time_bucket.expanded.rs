@@ -99,7 +99,7 @@ const _: () = {
             &self,
             __buf: &mut __B,
         ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            <Self as ::rowkey::__private::KeyParts>::encode_masked(self, __buf, 0)
+            ::rowkey::__private::encode_key(self, __buf)
         }
         #[inline]
         fn encoded_len(&self) -> ::core::primitive::usize {

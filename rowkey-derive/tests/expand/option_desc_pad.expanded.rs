@@ -181,7 +181,7 @@ const _: () = {
                     64usize,
                 )?;
             }
-            <Self as ::rowkey::__private::KeyParts>::encode_masked(self, __buf, 0)
+            ::rowkey::__private::encode_key(self, __buf)
         }
         #[inline]
         fn encoded_len(&self) -> ::core::primitive::usize {

@@ -11,21 +11,42 @@ enum Input {
     Hashed(Hashed),
     Nested(Nested),
     Modulo(Modulo),
+    Fixed(Fixed),
 }
 
-fuzz_target!(|input: Input| {
+fuzz_target!(|case: (Input, u8, u8)| {
+    let (input, spare, split) = case;
     match input {
-        Input::SaltedPrefix(k) => roundtrip(&k, |a, b| a == b),
-        Input::WholeSalt(k) => roundtrip(&k, |a, b| a == b),
-        Input::Hashed(k) => roundtrip(&k, |a, b| a == b),
-        Input::Nested(k) => roundtrip(&k, |a, b| {
-            a.inner == b.inner
-                && a.opt == b.opt
-                && a.id == b.id
-                && a.phone == b.phone
-                && a.f.to_bits() == b.f.to_bits()
-                && a.c == b.c
-        }),
-        Input::Modulo(k) => roundtrip(&k, |a, b| a == b),
+        Input::SaltedPrefix(k) => {
+            roundtrip(&k, |a, b| a == b);
+            buffers(&k, spare, split);
+        }
+        Input::WholeSalt(k) => {
+            roundtrip(&k, |a, b| a == b);
+            buffers(&k, spare, split);
+        }
+        Input::Hashed(k) => {
+            roundtrip(&k, |a, b| a == b);
+            buffers(&k, spare, split);
+        }
+        Input::Nested(k) => {
+            roundtrip(&k, |a, b| {
+                a.inner == b.inner
+                    && a.opt == b.opt
+                    && a.id == b.id
+                    && a.phone == b.phone
+                    && a.f.to_bits() == b.f.to_bits()
+                    && a.c == b.c
+            });
+            buffers(&k, spare, split);
+        }
+        Input::Modulo(k) => {
+            roundtrip(&k, |a, b| a == b);
+            buffers(&k, spare, split);
+        }
+        Input::Fixed(k) => {
+            roundtrip(&k, |a, b| a == b);
+            buffers(&k, spare, split);
+        }
     }
 });

@@ -78,6 +78,61 @@ pub struct Modulo {
     pub arr: [u8; 3],
 }
 
+/// A fixed-width layout: `encode_into` writes it into the buffer's chunk in one step when the
+/// chunk has room.
+#[derive(RowKey, Arbitrary, Debug, Clone, PartialEq)]
+pub struct Fixed {
+    #[salt(buckets = 16)]
+    pub id: u64,
+    #[reverse_ts]
+    pub ts: i64,
+    #[desc]
+    pub a: i16,
+    pub b: [u8; 3],
+    #[pad(6)]
+    pub c: u32,
+    #[rowkey(java)]
+    pub d: i32,
+    pub ch: char,
+    pub flag: bool,
+    pub k: Kind,
+}
+
+/// `encode_into` appends `to_row_key`'s bytes to a buffer with `spare` bytes of room after two
+/// bytes, and to two chunks split at `split` (or fails with the same error; a fixed-width key
+/// written in one step, into a buffer with room for it, then leaves the buffer as it was).
+pub fn buffers<K: RowKey + core::fmt::Debug>(k: &K, spare: u8, split: u8) {
+    use bytes::BufMut;
+    let want = k.to_row_key();
+    let mut v = Vec::with_capacity(2 + usize::from(spare));
+    v.extend([7, 7]);
+    match (&want, k.encode_into(&mut v)) {
+        (Ok(w), Ok(())) => assert_eq!(&v[2..], &w[..], "encode_into of {k:?}"),
+        (Err(a), Err(b)) => {
+            assert_eq!(a, &b, "the same error for {k:?}");
+            if K::LAYOUT
+                .fixed_width
+                .is_some_and(|w| w <= usize::from(spare))
+            {
+                assert_eq!(
+                    v,
+                    [7, 7],
+                    "a failed fixed-width encode writes nothing: {k:?}"
+                );
+            }
+        }
+        (a, b) => panic!("to_row_key {a:?} but encode_into {b:?} for {k:?}"),
+    }
+    if let Ok(w) = &want {
+        let split = usize::from(split).min(w.len());
+        let (mut a, mut z) = (vec![0u8; split], vec![0u8; w.len() - split]);
+        let mut chain = (&mut a[..]).chain_mut(&mut z[..]);
+        k.encode_into(&mut chain)
+            .expect("encodes as to_row_key did");
+        assert_eq!([a, z].concat(), &w[..], "two chunks: {k:?}");
+    }
+}
+
 /// Decode `data` as `K`; when it decodes, re-encoding must give the same bytes (no two byte
 /// strings decode to the same key) and `describe` must not panic.
 pub fn decode_canonical<

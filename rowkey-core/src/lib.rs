@@ -73,7 +73,7 @@ pub trait RowKey: Sized {
     /// Append the key to `buf`. Allocation-free when `buf` has room.
     ///
     /// On an error, `buf` may hold the fields before the one that failed (truncate it to reuse
-    /// it). A derived key of fixed width without type parameters writes nothing then.
+    /// it).
     fn encode_into<B: BufMut>(&self, buf: &mut B) -> Result<(), EncodeError>;
 
     /// Exact length of the encoded key, computed without encoding.

@@ -133,6 +133,15 @@ pub fn buffers<K: RowKey + core::fmt::Debug>(k: &K, spare: u8, split: u8) {
     }
 }
 
+/// [`roundtrip`] with `==` as the comparison, then [`buffers`].
+pub fn roundtrip_eq<K>(k: &K, spare: u8, split: u8)
+where
+    K: RowKey + for<'a> rowkey::DecodeRowKey<'a> + PartialEq + core::fmt::Debug,
+{
+    roundtrip(k, |a, b| a == b);
+    buffers(k, spare, split);
+}
+
 /// Decode `data` as `K`; when it decodes, re-encoding must give the same bytes (no two byte
 /// strings decode to the same key) and `describe` must not panic.
 pub fn decode_canonical<

@@ -120,11 +120,7 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
     // A fixed-width layout is written into the buffer's chunk in one step (`encode_key`). Not
     // for generic keys: their post-monomorphization checks live in `encode_masked`, and a second
     // instantiation (into the cursor) would report each of them twice.
-    let generic = {
-        let g = &p.original.generics;
-        g.type_params().next().is_some() || g.const_params().next().is_some()
-    };
-    let encode = if generic {
+    let encode = if super::is_generic(p) {
         quote!(<Self as #pv::KeyParts>::encode_masked(self, __buf, 0))
     } else {
         quote!(#pv::encode_key(self, __buf))

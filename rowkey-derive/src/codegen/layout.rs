@@ -95,9 +95,7 @@ pub fn checks(p: &Input, key: &KeyProp, krate: &TokenStream) -> Checks {
     let pv = quote!(#krate::__private);
     let name = p.name();
     let name_str = crate::ast::unraw(name);
-    let generics = &p.original.generics;
-    let generic =
-        generics.type_params().next().is_some() || generics.const_params().next().is_some();
+    let generic = super::is_generic(p);
     let last = key.fields.len() - 1;
     let delimit: Vec<_> = key
         .fields

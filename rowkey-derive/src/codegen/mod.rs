@@ -119,6 +119,13 @@ pub fn generic_bounds(p: &Input, key: &KeyProp, krate: &TokenStream) -> Bounds {
     Bounds { enc, dec, all }
 }
 
+/// Whether the key has type or const parameters: its checks that depend on them run at
+/// monomorphization (in `encode_masked`), not as items.
+pub fn is_generic(p: &Input) -> bool {
+    let g = &p.original.generics;
+    g.type_params().next().is_some() || g.const_params().next().is_some()
+}
+
 /// Whether `ty` mentions one of the key's type parameters.
 pub fn mentions_type_param(p: &Input, ty: &syn::Type) -> bool {
     let params: Vec<String> = p

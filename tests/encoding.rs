@@ -1661,9 +1661,63 @@ struct FixedSalted {
     ts: i64,
 }
 
+/// A fixed-width nested key: written through the outer key's cursor, ascending and `#[desc]`.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct FixedPoint {
+    x: i32,
+    #[desc]
+    y: u16,
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct FixedNested {
+    a: u8,
+    p: FixedPoint,
+    #[desc]
+    q: FixedPoint,
+    #[hash_prefix(2)]
+    h: u32,
+}
+
+/// `k` appended to every kind of buffer gives `to_row_key`'s bytes, which decode to `k`.
+#[track_caller]
+fn into_every_buffer<K>(k: &K) -> Vec<u8>
+where
+    K: RowKey + for<'de> DecodeRowKey<'de> + PartialEq + Debug,
+{
+    use bytes::BufMut;
+    let want = k.to_row_key().unwrap().to_vec();
+    assert_eq!(Some(want.len()), K::LAYOUT.fixed_width);
+    assert_eq!(&K::from_row_key(&want).unwrap(), k);
+    // an empty vector (no chunk until it grows), room to spare, too little room
+    for (before, spare) in [(0usize, 0usize), (2, 100), (2, 3), (2, want.len() - 1)] {
+        let mut v = Vec::with_capacity(before + spare);
+        v.extend(std::iter::repeat_n(9u8, before));
+        k.encode_into(&mut v).unwrap();
+        assert_eq!(&v[..before], &vec![9; before][..]);
+        assert_eq!(
+            &v[before..],
+            &want[..],
+            "{before} bytes before, {spare} spare"
+        );
+    }
+    let mut b = bytes::BytesMut::new();
+    k.encode_into(&mut b).unwrap();
+    assert_eq!(&b[..], &want[..]);
+    // a slice of exactly the key's size
+    let mut exact = vec![0u8; want.len()];
+    k.encode_into(&mut &mut exact[..]).unwrap();
+    assert_eq!(exact, want);
+    // two chunks, the first shorter than the key: written across both
+    let (mut a, mut z) = ([0u8; 5], vec![0u8; want.len() - 5]);
+    let mut chain = (&mut a[..]).chain_mut(&mut z[..]);
+    k.encode_into(&mut chain).unwrap();
+    assert_eq!([&a[..], &z[..]].concat(), want);
+    want
+}
+
 #[test]
 fn fixed_width_keys_into_every_kind_of_buffer() {
-    use bytes::BufMut;
     let keys = [
         FixedSalted {
             id: 7,
@@ -1681,33 +1735,19 @@ fn fixed_width_keys_into_every_kind_of_buffer() {
         },
     ];
     for k in keys {
-        let want = k.to_row_key().unwrap().to_vec();
-        assert_eq!(Some(want.len()), FixedSalted::LAYOUT.fixed_width);
-        assert_eq!(FixedSalted::from_row_key(&want).unwrap(), k);
-        // an empty vector (no chunk until it grows), room to spare, too little room
-        for (before, spare) in [(0usize, 0usize), (2, 100), (2, 3), (2, want.len() - 1)] {
-            let mut v = Vec::with_capacity(before + spare);
-            v.extend(std::iter::repeat_n(9u8, before));
-            k.encode_into(&mut v).unwrap();
-            assert_eq!(&v[..before], &vec![9; before][..]);
-            assert_eq!(
-                &v[before..],
-                &want[..],
-                "{before} bytes before, {spare} spare"
-            );
-        }
-        let mut b = bytes::BytesMut::new();
-        k.encode_into(&mut b).unwrap();
-        assert_eq!(&b[..], &want[..]);
-        // a slice of exactly the key's size
-        let mut exact = vec![0u8; want.len()];
-        k.encode_into(&mut &mut exact[..]).unwrap();
-        assert_eq!(exact, want);
-        // two chunks, the first shorter than the key: written across both
-        let (mut a, mut z) = ([0u8; 5], vec![0u8; want.len() - 5]);
-        let mut chain = (&mut a[..]).chain_mut(&mut z[..]);
-        k.encode_into(&mut chain).unwrap();
-        assert_eq!([&a[..], &z[..]].concat(), want);
+        into_every_buffer(&k);
+    }
+    for (x, y, h) in [(0, 0, 0), (-1, 0xFFFF, u32::MAX), (i32::MIN, 1, 7)] {
+        let (p, q) = (FixedPoint { x, y }, FixedPoint { x: !x, y: !y });
+        let k = FixedNested { a: 3, p, q, h };
+        let bytes = into_every_buffer(&k);
+        // the nested keys' own bytes, the descending one inverted, then the hashed field
+        let p = k.p.to_row_key().unwrap();
+        let q: Vec<u8> = k.q.to_row_key().unwrap().iter().map(|b| !b).collect();
+        assert_eq!(bytes[0], 3);
+        assert_eq!(&bytes[1..7], &p[..]);
+        assert_eq!(&bytes[7..13], &q[..]);
+        assert_eq!(&bytes[15..], &h.to_be_bytes());
     }
     // an error leaves the buffer as it was and names the field
     let mut v = vec![1, 2];

@@ -1,0 +1,180 @@
+//! The one error type of `rowkey-hbase`.
+
+use std::fmt;
+
+use rowkey::hbase::to_string_binary;
+use rowkey::hotspot::HotspotError;
+use rowkey::plan::PlanError;
+use rowkey::{DecodeError, EncodeError};
+
+use crate::server::ServerError;
+
+/// What went wrong talking to HBase with typed keys.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// A row key read from the table does not decode as the key type asked for (a row of
+    /// another layout in the range, or a corrupt key). The read goes on after this item.
+    Decode {
+        /// The key type (`T::LAYOUT.name`).
+        layout: &'static str,
+        /// The row key as read.
+        key: Vec<u8>,
+        /// Which field, at which byte offset, and why.
+        source: DecodeError,
+    },
+    /// A key could not be encoded (a write, or the key to resume after).
+    Encode(EncodeError),
+    /// The gateway could not be reached, or the connection broke (the gateway or HBase went
+    /// away mid-call).
+    Connection(String),
+    /// HBase answered with an error (`TIOError`/`TIllegalArgument`: a missing or disabled
+    /// table, an unknown column family, …).
+    Server(String),
+    /// Entries of a batch write failed; the other entries were written. Every failed entry is
+    /// listed.
+    Write(WriteFailures),
+    /// Split points could not be derived from the key layout.
+    Plan(PlanError),
+    /// The hotspot analyzer refused its input.
+    Hotspot(HotspotError),
+    /// The test server could not be started.
+    Start(ServerError),
+    /// An argument HBase would refuse, caught before sending.
+    InvalidArgument(String),
+}
+
+/// The failed entries of a [`Batch`](crate::Batch) write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WriteFailures {
+    /// Entries written.
+    pub written: usize,
+    /// Entries not written, in batch order.
+    pub failed: Vec<FailedWrite>,
+}
+
+/// One entry of a batch that was not written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailedWrite {
+    /// The table name.
+    pub table: String,
+    /// The entry's position in the batch (the order of `put`/`delete` calls, from 0).
+    pub index: usize,
+    /// Its row key.
+    pub key: Vec<u8>,
+    /// HBase's message.
+    pub message: String,
+}
+
+impl fmt::Display for FailedWrite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "entry {} (table {}, row {}): {}",
+            self.index,
+            self.table,
+            to_string_binary(&self.key),
+            self.message
+        )
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Decode {
+                layout,
+                key,
+                source,
+            } => write!(
+                f,
+                "row key {} does not decode as {layout}: {source}",
+                to_string_binary(key)
+            ),
+            Error::Encode(e) => write!(f, "{e}"),
+            Error::Connection(m) => write!(f, "HBase Thrift2 connection: {m}"),
+            Error::Server(m) => write!(f, "HBase returned an error: {m}"),
+            Error::Write(w) => {
+                write!(
+                    f,
+                    "{} of {} batch entries failed",
+                    w.failed.len(),
+                    w.failed.len() + w.written
+                )?;
+                for (i, e) in w.failed.iter().enumerate() {
+                    if i == 3 {
+                        return write!(f, "; …");
+                    }
+                    write!(f, "{} {e}", if i == 0 { ":" } else { ";" })?;
+                }
+                Ok(())
+            }
+            Error::Plan(e) => write!(f, "{e}"),
+            Error::Hotspot(e) => write!(f, "{e}"),
+            Error::Start(e) => write!(f, "{e}"),
+            Error::InvalidArgument(m) => write!(f, "invalid argument: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Decode { source, .. } => Some(source),
+            Error::Encode(e) => Some(e),
+            Error::Plan(e) => Some(e),
+            Error::Hotspot(e) => Some(e),
+            Error::Start(e) => Some(e),
+            Error::Connection(_)
+            | Error::Server(_)
+            | Error::Write(_)
+            | Error::InvalidArgument(_) => None,
+        }
+    }
+}
+
+impl From<thrift::Error> for Error {
+    fn from(e: thrift::Error) -> Self {
+        match e {
+            thrift::Error::User(u) => {
+                if let Some(io) = u.downcast_ref::<crate::thrift::TIOError>() {
+                    Error::Server(io.message.clone().unwrap_or_else(|| "TIOError".into()))
+                } else if let Some(arg) = u.downcast_ref::<crate::thrift::TIllegalArgument>() {
+                    Error::Server(format!(
+                        "illegal argument: {}",
+                        arg.message.clone().unwrap_or_default()
+                    ))
+                } else {
+                    Error::Server(u.to_string())
+                }
+            }
+            thrift::Error::Application(a) => Error::Server(a.message),
+            thrift::Error::Transport(t) => Error::Connection(t.to_string()),
+            thrift::Error::Protocol(p) => Error::Connection(p.to_string()),
+        }
+    }
+}
+
+impl From<EncodeError> for Error {
+    fn from(e: EncodeError) -> Self {
+        Error::Encode(e)
+    }
+}
+
+impl From<PlanError> for Error {
+    fn from(e: PlanError) -> Self {
+        Error::Plan(e)
+    }
+}
+
+impl From<HotspotError> for Error {
+    fn from(e: HotspotError) -> Self {
+        Error::Hotspot(e)
+    }
+}
+
+impl From<ServerError> for Error {
+    fn from(e: ServerError) -> Self {
+        Error::Start(e)
+    }
+}

@@ -85,8 +85,8 @@ pub use region::Region;
 pub use write::{Batch, Cell};
 
 use crate::thrift::{
-    TColumnFamilyDescriptor, THBaseServiceSyncClient, TTHBaseServiceSyncClient,
-    TTableDescriptor, TTableName,
+    TColumnFamilyDescriptor, THBaseServiceSyncClient, TTHBaseServiceSyncClient, TTableDescriptor,
+    TTableName,
 };
 
 /// One Thrift2 connection: the generated client over a buffered TCP channel.
@@ -95,8 +95,8 @@ pub type Conn = THBaseServiceSyncClient<
     TBinaryOutputProtocol<TBufferedWriteTransport<WriteHalf<TTcpChannel>>>,
 >;
 
-/// Connections kept for reuse.
-const POOL: usize = 8;
+/// Connections kept for reuse (a fanned-out read takes one per range).
+const POOL: usize = 32;
 
 /// A Thrift2 gateway of one HBase cluster. Cheap to clone; clones share a small pool of
 /// connections (each call takes one, and gives it back when the call succeeded).
@@ -174,7 +174,16 @@ impl Client {
         ))
     }
 
-    fn give_back(&self, conn: Conn) {
+    /// A pooled connection, or a new one.
+    pub(crate) fn checkout(&self) -> Result<Conn, Error> {
+        match self.pool.lock().ok().and_then(|mut p| p.pop()) {
+            Some(c) => Ok(c),
+            None => self.open(),
+        }
+    }
+
+    /// Return a connection whose last call succeeded (or failed with an HBase error).
+    pub(crate) fn give_back(&self, conn: Conn) {
         if let Ok(mut pool) = self.pool.lock() {
             if pool.len() < POOL {
                 pool.push(conn);
@@ -188,11 +197,7 @@ impl Client {
         &self,
         f: impl FnOnce(&mut Conn) -> ::thrift::Result<R>,
     ) -> Result<R, Error> {
-        let pooled = self.pool.lock().ok().and_then(|mut p| p.pop());
-        let mut conn = match pooled {
-            Some(c) => c,
-            None => self.open()?,
-        };
+        let mut conn = self.checkout()?;
         match f(&mut conn) {
             Ok(r) => {
                 self.give_back(conn);
@@ -325,18 +330,15 @@ impl Client {
 
 fn table_name(name: &str) -> TTableName {
     match name.split_once(':') {
-        Some((ns, q)) => TTableName::new(
-            Some(ns.as_bytes().to_vec()),
-            q.as_bytes().to_vec(),
-        ),
+        Some((ns, q)) => TTableName::new(Some(ns.as_bytes().to_vec()), q.as_bytes().to_vec()),
         None => TTableName::new(None, name.as_bytes().to_vec()),
     }
 }
 
 fn family_descriptor(name: Vec<u8>) -> TColumnFamilyDescriptor {
     TColumnFamilyDescriptor::new(
-        name, None, None, None, None, None, None, None, None, None, None, None, None, None,
-        None, None, None, None, None, None,
+        name, None, None, None, None, None, None, None, None, None, None, None, None, None, None,
+        None, None, None, None, None,
     )
 }
 

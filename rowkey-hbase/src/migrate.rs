@@ -67,7 +67,12 @@ impl HBaseStore {
     }
 
     /// Copy `source` into `destination` under the new layout.
-    pub fn two_tables(source: &Table, destination: &Table, checkpoints: &Table, name: &str) -> Self {
+    pub fn two_tables(
+        source: &Table,
+        destination: &Table,
+        checkpoints: &Table,
+        name: &str,
+    ) -> Self {
         HBaseStore {
             source: source.clone(),
             destination: destination.clone(),
@@ -143,12 +148,15 @@ pub fn encode_cells(cells: &[RowCell]) -> Vec<u8> {
 /// [`Error::InvalidArgument`] naming the byte offset where the blob is cut short.
 pub fn decode_cells(blob: &[u8]) -> Result<Vec<RowCell>, Error> {
     fn take<'a>(blob: &'a [u8], at: &mut usize, n: usize) -> Result<&'a [u8], Error> {
-        let end = at.checked_add(n).filter(|&e| e <= blob.len()).ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "cell blob of {} bytes cut short at byte {at} (wanted {n} more)",
-                blob.len()
-            ))
-        })?;
+        let end = at
+            .checked_add(n)
+            .filter(|&e| e <= blob.len())
+            .ok_or_else(|| {
+                Error::InvalidArgument(format!(
+                    "cell blob of {} bytes cut short at byte {at} (wanted {n} more)",
+                    blob.len()
+                ))
+            })?;
         let s = &blob[*at..end];
         *at = end;
         Ok(s)
@@ -256,7 +264,10 @@ impl Store for HBaseStore {
             .map(|k| TDelete::new(k.clone(), None, None, None, None, None))
             .collect();
         let name = self.source.name().as_bytes().to_vec();
-        let refused = self.source.client().call(|c| c.delete_multiple(name, deletes))?;
+        let refused = self
+            .source
+            .client()
+            .call(|c| c.delete_multiple(name, deletes))?;
         if refused.is_empty() {
             return Ok(());
         }

@@ -280,9 +280,14 @@ fn quote(bytes: &[u8]) -> Vec<u8> {
 
 impl Fetch {
     fn new(table: &Table, read: &Spec, r: &ScanRange) -> Fetch {
-        let limit = read
-            .limit
-            .map(|n| i32::try_from(n).unwrap_or(i32::MAX).max(1));
+        // A reversed scanner starts at the range's stop row, inclusive, and drops that row:
+        // it may take one row more than the limit.
+        let extra = usize::from(read.reverse && r.stop().is_some());
+        let limit = read.limit.map(|n| {
+            i32::try_from(n.saturating_add(extra))
+                .unwrap_or(i32::MAX)
+                .max(1)
+        });
         let page = i32::try_from(read.page_rows)
             .unwrap_or(i32::MAX)
             .min(limit.unwrap_or(i32::MAX));
@@ -301,7 +306,11 @@ impl Fetch {
                 f.push(b')');
                 filter = Some(f);
             }
-            (r.stop().map(<[u8]>::to_vec), None, r.stop().map(<[u8]>::to_vec))
+            (
+                r.stop().map(<[u8]>::to_vec),
+                None,
+                r.stop().map(<[u8]>::to_vec),
+            )
         } else {
             (
                 Some(r.start().to_vec()).filter(|s| !s.is_empty()),
@@ -359,16 +368,20 @@ impl Fetch {
             }
         };
         let mut rows = conn.get_scanner_rows(id, self.page)?;
-        if let Some(skip) = &self.skip {
-            rows.retain(|r| r.row.as_deref() != Some(skip.as_slice()));
-        }
-        if rows.is_empty() {
+        // The gateway fills a page unless the scanner is exhausted (`ResultScanner.next(n)`):
+        // a short page is the last one.
+        let last = rows.len() < usize::try_from(self.page).unwrap_or(usize::MAX);
+        if last {
             self.done = true;
             self.id = None;
             let _ = conn.close_scanner(id);
-            return Ok(None);
         }
-        Ok(Some(rows))
+        if let Some(skip) = &self.skip {
+            rows.retain(|r| r.row.as_deref() != Some(skip.as_slice()));
+        }
+        Ok((!rows.is_empty())
+            .then_some(rows)
+            .or_else(|| (!last).then(Vec::new)))
     }
 
     fn close(&mut self, conn: &mut Conn) {
@@ -401,7 +414,7 @@ impl Source {
     fn spawn(client: Client, mut fetch: Fetch) -> Source {
         let (tx, rx) = sync_channel::<Page>(1);
         std::thread::spawn(move || {
-            let mut conn = match client.open() {
+            let mut conn = match client.checkout() {
                 Ok(c) => c,
                 Err(e) => {
                     let _ = tx.send(Err(e));
@@ -414,10 +427,14 @@ impl Source {
                         if tx.send(Ok(rows)).is_err() {
                             // the read was dropped: free the scanner on the server
                             fetch.close(&mut conn);
+                            client.give_back(conn);
                             return;
                         }
                     }
-                    Ok(None) => return,
+                    Ok(None) => {
+                        client.give_back(conn);
+                        return;
+                    }
                     Err(e) => {
                         let _ = tx.send(Err(e.into()));
                         return;

@@ -57,7 +57,11 @@ pub struct RegionView {
 impl RegionView {
     /// The table's split points: each region's start key after the first.
     pub fn split_points(&self) -> Vec<Vec<u8>> {
-        self.regions.iter().skip(1).map(|r| r.start.clone()).collect()
+        self.regions
+            .iter()
+            .skip(1)
+            .map(|r| r.start.clone())
+            .collect()
     }
 
     /// An analyzer over the server's regions holding the sampled keys, with a heatmap of
@@ -93,9 +97,7 @@ impl Table {
     /// The call failed (no such table, say).
     pub fn regions(&self) -> Result<Vec<Region>, Error> {
         let name = self.name().as_bytes().to_vec();
-        let locations = self
-            .client()
-            .call(|c| c.get_all_region_locations(name))?;
+        let locations = self.client().call(|c| c.get_all_region_locations(name))?;
         let mut regions: Vec<Region> = locations
             .into_iter()
             .filter(|l| l.region_info.replica_id.unwrap_or(0) == 0)

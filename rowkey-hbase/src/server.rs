@@ -138,16 +138,13 @@ fn find_mvn() -> Result<PathBuf, ServerError> {
     if let Some(path) = std::env::var_os("PATH") {
         candidates.extend(std::env::split_paths(&path).map(|d| d.join("mvn")));
     }
-    candidates
-        .into_iter()
-        .find(|p| p.is_file())
-        .ok_or_else(|| {
-            ServerError::Missing(
-                "Maven (`mvn`) is not installed: it fetches the HBase jars from Maven Central \
+    candidates.into_iter().find(|p| p.is_file()).ok_or_else(|| {
+        ServerError::Missing(
+            "Maven (`mvn`) is not installed: it fetches the HBase jars from Maven Central \
                  (apt-get install maven)"
-                    .into(),
-            )
-        })
+                .into(),
+        )
+    })
 }
 
 fn cache_dir() -> PathBuf {
@@ -403,7 +400,11 @@ impl Gateway {
                     if exited || Instant::now() > deadline {
                         return Err(ServerError::Start(format!(
                             "the Thrift2 gateway {} (last error: {e}); its log:\n{}",
-                            if exited { "exited" } else { "did not answer in 300 s" },
+                            if exited {
+                                "exited"
+                            } else {
+                                "did not answer in 300 s"
+                            },
                             read_tail(&log, 20)
                         )));
                     }
@@ -489,10 +490,13 @@ impl HBase {
         let master = Jvm::spawn(
             &dir.join("master.log"),
             Some(&dir),
-            &jvm_args(java, &conf, classpath, "1536m", &[
-                "org.apache.hadoop.hbase.master.HMaster",
-                "start",
-            ]),
+            &jvm_args(
+                java,
+                &conf,
+                classpath,
+                "1536m",
+                &["org.apache.hadoop.hbase.master.HMaster", "start"],
+            ),
         )
         .map_err(ServerError::Start)?;
         let hbase = HBase {
@@ -600,7 +604,10 @@ fn jvm_args(java: &Path, conf: &Path, classpath: &str, heap: &str, main: &[&str]
         "-XX:+UseParallelGC".into(),
     ];
     args.extend(JDK17_FLAGS.iter().map(|s| s.to_string()));
-    args.push(format!("-Dlog4j.configuration=file:{}/log4j.properties", conf.display()));
+    args.push(format!(
+        "-Dlog4j.configuration=file:{}/log4j.properties",
+        conf.display()
+    ));
     args.push("-cp".into());
     args.push(format!("{}:{classpath}", conf.display()));
     args.extend(main.iter().map(|s| s.to_string()));

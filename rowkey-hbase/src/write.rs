@@ -289,5 +289,8 @@ fn delete_run(run: &[Entry]) -> Result<Vec<TDelete>, Error> {
         .iter()
         .map(|e| TDelete::new(e.key.clone(), None, None, None, None, None))
         .collect();
-    first.table.client().call(|c| c.delete_multiple(name, deletes))
+    first
+        .table
+        .client()
+        .call(|c| c.delete_multiple(name, deletes))
 }

@@ -22,7 +22,15 @@ fn smoke() {
     let mut b = Batch::new();
     for seq in 0..10 {
         for host in ["a", "b", "a'b", "c\u{0}"] {
-            b.put(&t, &Ev { host: host.into(), seq }, [Cell::new("f", "v", seq.to_string())]).unwrap();
+            b.put(
+                &t,
+                &Ev {
+                    host: host.into(),
+                    seq,
+                },
+                [Cell::new("f", "v", seq.to_string())],
+            )
+            .unwrap();
         }
     }
     assert_eq!(b.apply().unwrap(), 40);
@@ -32,8 +40,17 @@ fn smoke() {
     let mut fwd = all.clone();
     fwd.reverse();
     assert_eq!(rev, fwd);
-    let a = t.read::<Ev>(&Ev::scan().host("a").seq_range(3..7).ranges()).reverse().keys().unwrap();
+    let a = t
+        .read::<Ev>(&Ev::scan().host("a").seq_range(3..7).ranges())
+        .reverse()
+        .keys()
+        .unwrap();
     assert_eq!(a.iter().map(|e| e.seq).collect::<Vec<_>>(), [6, 5, 4, 3]);
-    let q = t.read::<Ev>(&Ev::scan().host("a'b").ranges()).reverse().sequential().keys().unwrap();
+    let q = t
+        .read::<Ev>(&Ev::scan().host("a'b").ranges())
+        .reverse()
+        .sequential()
+        .keys()
+        .unwrap();
     assert_eq!(q.len(), 10);
 }

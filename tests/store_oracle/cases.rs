@@ -1,0 +1,730 @@
+//! The layouts, values and queries of the store oracles (`rowkey-bigtable/tests/oracle.rs`,
+//! `rowkey-hbase/tests/oracle.rs`): six layouts — (1) salted prefix, (2) whole-key salt, (3)
+//! `hash_prefix`, (4) modulo time buckets, (5) no salt with a fixed-width id that can be all
+//! `0xFF`, (6) a constant prefix and a 2-byte salt before a `#[rowkey(java)]` signed field and an
+//! `Option` — each with every builder form: equality prefixes of every length, `_range` on
+//! every orderable field with all nine bound shapes, and `_starts_with` on every string/bytes
+//! field. Each query carries a predicate on the field values (never the scan ranges) that the
+//! store's rows are checked against. Included by path; not a test target of its own.
+#![allow(dead_code, unreachable_pub)]
+
+use std::fmt::Debug;
+use std::ops::Bound;
+
+use rowkey::{RowKey, ScanRanges};
+// ---------------------------------------------------------------------------------------------
+// Layouts
+
+/// (1) salted prefix: the salt hashes `host` only.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+pub struct Salted {
+    #[salt(buckets = 8)]
+    #[sep]
+    pub host: String,
+    #[sep]
+    pub data: Vec<u8>,
+    pub ts: u64,
+}
+
+/// (2) whole-key salt (Phoenix style).
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(salt(buckets = 16))]
+pub struct Whole {
+    #[sep]
+    pub user: Vec<u8>,
+    pub kind: u8,
+    pub ts: u64,
+}
+
+/// (3) hash prefix, newest first, raw bytes last.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+pub struct Hashed {
+    #[hash_prefix(4)]
+    #[sep]
+    pub user: String,
+    #[reverse_ts]
+    pub ts: i64,
+    pub tag: Vec<u8>,
+}
+
+/// (4) modulo time buckets.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+pub struct Bucketed {
+    #[salt(buckets = 16, modulo)]
+    pub ts: u64,
+    #[sep]
+    pub host: String,
+    pub event: u8,
+}
+
+/// (5) no salt; an id that can be all 0xFF, a separated name, a descending counter.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+pub struct Plain {
+    pub id: [u8; 2],
+    #[sep]
+    pub name: Vec<u8>,
+    #[desc]
+    pub rev: u16,
+}
+
+/// (6) interop behind a constant prefix and a 2-byte salt: a Java-encoded signed field (a range
+/// is up to two byte ranges) and an `Option` (None first).
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(prefix = b"ix:")]
+pub struct Interop {
+    #[salt(buckets = 260)]
+    pub shop: u8,
+    #[rowkey(java)]
+    pub delta: i32,
+    pub level: Option<u16>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values
+
+/// SplitMix64: deterministic.
+pub struct Rng(pub u64);
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    pub fn pick<T: Clone>(&mut self, pool: &[T]) -> T {
+        pool[self.below(pool.len())].clone()
+    }
+}
+
+pub const HOSTS: &[&str] = &[
+    "host1",
+    "host12",
+    "host2",
+    "host",
+    "",
+    "h\u{0}",
+    "h\u{0}x",
+    "h\u{1}",
+    "h\u{1}\u{1}",
+    "a",
+    "zz",
+    "host1\u{0}",
+    "host1\u{1}",
+];
+
+pub fn bytes_pool() -> Vec<Vec<u8>> {
+    vec![
+        vec![],
+        vec![0],
+        vec![0, 0],
+        vec![1],
+        vec![0, 1],
+        vec![1, 0],
+        vec![0xFF],
+        vec![0xFF, 0xFF],
+        vec![0xFF, 0xFF, 0xFF],
+        vec![0xFF, 0x00],
+        vec![0xFE, 0xFF],
+        vec![0x00, 0xFF],
+        b"host1".to_vec(),
+        b"host12".to_vec(),
+    ]
+}
+
+pub const TS_BASE: u64 = 1_700_000_000_000;
+
+pub fn ts_pool() -> Vec<u64> {
+    let mut v: Vec<u64> = (0..24).map(|i| TS_BASE + i * 7).collect();
+    v.extend([0, 1, 255, 256, u64::MAX, u64::MAX - 1]);
+    v
+}
+
+pub fn i64_ts_pool() -> Vec<i64> {
+    let mut v: Vec<i64> = (0..12).map(|i| TS_BASE as i64 + i * 1000).collect();
+    v.extend([0, 1, i64::MAX]);
+    v
+}
+
+/// Prefixes for `_starts_with`: pool values and their prefixes.
+pub fn prefixes_of(values: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    let mut out: Vec<Vec<u8>> = values
+        .iter()
+        .flat_map(|v| (0..=v.len()).map(move |i| v[..i].to_vec()))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+pub fn str_prefixes() -> Vec<String> {
+    let mut out: Vec<String> = HOSTS
+        .iter()
+        .flat_map(|h| {
+            h.char_indices()
+                .map(|(i, _)| h[..i].to_owned())
+                .chain([h.to_string()])
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Range shapes
+
+#[derive(Clone, Copy, Debug)]
+pub enum Shape {
+    HalfOpen,
+    Closed,
+    From,
+    To,
+    ToClosed,
+    Full,
+    OpenOpen,
+    OpenClosed,
+    OpenFrom,
+}
+
+pub const SHAPES: [Shape; 9] = [
+    Shape::HalfOpen,
+    Shape::Closed,
+    Shape::From,
+    Shape::To,
+    Shape::ToClosed,
+    Shape::Full,
+    Shape::OpenOpen,
+    Shape::OpenClosed,
+    Shape::OpenFrom,
+];
+
+pub fn bounds<V>(shape: Shape, a: V, b: V) -> (Bound<V>, Bound<V>) {
+    use Bound::{Excluded, Included, Unbounded};
+    match shape {
+        Shape::HalfOpen => (Included(a), Excluded(b)),
+        Shape::Closed => (Included(a), Included(b)),
+        Shape::From => (Included(a), Unbounded),
+        Shape::To => (Unbounded, Excluded(b)),
+        Shape::ToClosed => (Unbounded, Included(b)),
+        Shape::Full => (Unbounded, Unbounded),
+        Shape::OpenOpen => (Excluded(a), Excluded(b)),
+        Shape::OpenClosed => (Excluded(a), Included(b)),
+        Shape::OpenFrom => (Excluded(a), Unbounded),
+    }
+}
+
+pub fn contains<V: Ord>(b: &(Bound<V>, Bound<V>), v: &V) -> bool {
+    let lo = match &b.0 {
+        Bound::Included(a) => v >= a,
+        Bound::Excluded(a) => v > a,
+        Bound::Unbounded => true,
+    };
+    let hi = match &b.1 {
+        Bound::Included(a) => v <= a,
+        Bound::Excluded(a) => v < a,
+        Bound::Unbounded => true,
+    };
+    lo && hi
+}
+
+/// Builds the `RangeBounds` value of a shape (each shape is its own type) and runs `$body`.
+macro_rules! with_range {
+    ($shape:expr, $a:expr, $b:expr, |$r:ident| $body:expr) => {{
+        let (a, b) = ($a, $b);
+        match $shape {
+            Shape::HalfOpen => {
+                let $r = a..b;
+                $body
+            }
+            Shape::Closed => {
+                let $r = a..=b;
+                $body
+            }
+            Shape::From => {
+                let _ = b;
+                let $r = a..;
+                $body
+            }
+            Shape::To => {
+                let _ = a;
+                let $r = ..b;
+                $body
+            }
+            Shape::ToClosed => {
+                let _ = a;
+                let $r = ..=b;
+                $body
+            }
+            Shape::Full => {
+                let _ = (a, b);
+                let $r = ..;
+                $body
+            }
+            Shape::OpenOpen => {
+                let $r = (Bound::Excluded(a), Bound::Excluded(b));
+                $body
+            }
+            Shape::OpenClosed => {
+                let $r = (Bound::Excluded(a), Bound::Included(b));
+                $body
+            }
+            Shape::OpenFrom => {
+                let _ = b;
+                let $r = (Bound::Excluded(a), Bound::Unbounded);
+                $body
+            }
+        }
+    }};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queries
+
+pub type Pred<T> = Box<dyn Fn(&T) -> bool>;
+
+pub struct Query<T> {
+    pub form: String,
+    pub ranges: ScanRanges,
+    pub pred: Pred<T>,
+}
+
+pub fn q<T>(
+    form: impl Into<String>,
+    ranges: ScanRanges,
+    pred: impl Fn(&T) -> bool + 'static,
+) -> Query<T> {
+    Query {
+        form: form.into(),
+        ranges,
+        pred: Box::new(pred),
+    }
+}
+
+pub trait Case:
+    RowKey + for<'de> rowkey::DecodeRowKey<'de> + Clone + Debug + PartialEq + Send + 'static
+{
+    const TABLE: &'static str;
+    /// Number of builder forms [`Case::query`] chooses from.
+    const FORMS: usize;
+    fn random(rng: &mut Rng) -> Self;
+    /// Query of form `form`, with equality values from `t` and range bounds from `lo`, `hi`.
+    fn query(
+        form: usize,
+        shape: Shape,
+        t: &Self,
+        lo: &Self,
+        hi: &Self,
+        rng: &mut Rng,
+    ) -> Query<Self>;
+}
+
+impl Case for Salted {
+    const TABLE: &'static str = "salted";
+    const FORMS: usize = 9;
+    fn random(rng: &mut Rng) -> Self {
+        Salted {
+            host: rng.pick(HOSTS).to_owned(),
+            data: rng.pick(&bytes_pool()),
+            ts: rng.pick(&ts_pool()),
+        }
+    }
+    fn query(form: usize, sh: Shape, t: &Self, lo: &Self, hi: &Self, rng: &mut Rng) -> Query<Self> {
+        let s = Salted::scan();
+        let t = t.clone();
+        match form {
+            0 => q("all", s.ranges(), |_: &Self| true),
+            1 => q("host", s.host(&t.host).ranges(), move |k: &Self| {
+                k.host == t.host
+            }),
+            2 => q(
+                "host.data",
+                s.host(&t.host).data(&t.data).ranges(),
+                move |k: &Self| k.host == t.host && k.data == t.data,
+            ),
+            3 => q(
+                "host.data.ts",
+                s.host(&t.host).data(&t.data).ts(t.ts).ranges(),
+                move |k: &Self| *k == t,
+            ),
+            4 => {
+                let b = bounds(sh, lo.host.clone(), hi.host.clone());
+                let r = with_range!(sh, lo.host.clone(), hi.host.clone(), |r| s
+                    .host_range(r)
+                    .ranges());
+                q(format!("host_range {sh:?}"), r, move |k: &Self| {
+                    contains(&b, &k.host)
+                })
+            }
+            5 => {
+                let b = bounds(sh, lo.data.clone(), hi.data.clone());
+                let r = with_range!(sh, lo.data.clone(), hi.data.clone(), |r| s
+                    .host(&t.host)
+                    .data_range(r)
+                    .ranges());
+                q(format!("host.data_range {sh:?}"), r, move |k: &Self| {
+                    k.host == t.host && contains(&b, &k.data)
+                })
+            }
+            6 => {
+                let b = bounds(sh, lo.ts, hi.ts);
+                let r = with_range!(sh, lo.ts, hi.ts, |r| s
+                    .host(&t.host)
+                    .data(&t.data)
+                    .ts_range(r)
+                    .ranges());
+                q(format!("host.data.ts_range {sh:?}"), r, move |k: &Self| {
+                    k.host == t.host && k.data == t.data && contains(&b, &k.ts)
+                })
+            }
+            7 => {
+                let p = rng.pick(&str_prefixes());
+                let r = s.host_starts_with(&p).ranges();
+                q(format!("host_starts_with {p:?}"), r, move |k: &Self| {
+                    k.host.starts_with(&p)
+                })
+            }
+            _ => {
+                let p = rng.pick(&prefixes_of(&bytes_pool()));
+                let r = s.host(&t.host).data_starts_with(&p).ranges();
+                q(
+                    format!("host.data_starts_with {p:?}"),
+                    r,
+                    move |k: &Self| k.host == t.host && k.data.starts_with(&p),
+                )
+            }
+        }
+    }
+}
+
+impl Case for Whole {
+    const TABLE: &'static str = "whole";
+    const FORMS: usize = 8;
+    fn random(rng: &mut Rng) -> Self {
+        Whole {
+            user: rng.pick(&bytes_pool()),
+            kind: rng.pick(&[0u8, 1, 7, 0xFF]),
+            ts: rng.pick(&ts_pool()),
+        }
+    }
+    fn query(form: usize, sh: Shape, t: &Self, lo: &Self, hi: &Self, rng: &mut Rng) -> Query<Self> {
+        let s = Whole::scan();
+        let t = t.clone();
+        match form {
+            0 => q("all", s.ranges(), |_: &Self| true),
+            1 => q("user", s.user(&t.user).ranges(), move |k: &Self| {
+                k.user == t.user
+            }),
+            2 => q(
+                "user.kind",
+                s.user(&t.user).kind(t.kind).ranges(),
+                move |k: &Self| k.user == t.user && k.kind == t.kind,
+            ),
+            3 => q(
+                "user.kind.ts",
+                s.user(&t.user).kind(t.kind).ts(t.ts).ranges(),
+                move |k: &Self| *k == t,
+            ),
+            4 => {
+                let b = bounds(sh, lo.user.clone(), hi.user.clone());
+                let r = with_range!(sh, lo.user.clone(), hi.user.clone(), |r| s
+                    .user_range(r)
+                    .ranges());
+                q(format!("user_range {sh:?}"), r, move |k: &Self| {
+                    contains(&b, &k.user)
+                })
+            }
+            5 => {
+                let b = bounds(sh, lo.kind, hi.kind);
+                let r = with_range!(sh, lo.kind, hi.kind, |r| s
+                    .user(&t.user)
+                    .kind_range(r)
+                    .ranges());
+                q(format!("user.kind_range {sh:?}"), r, move |k: &Self| {
+                    k.user == t.user && contains(&b, &k.kind)
+                })
+            }
+            6 => {
+                let b = bounds(sh, lo.ts, hi.ts);
+                let r = with_range!(sh, lo.ts, hi.ts, |r| s
+                    .user(&t.user)
+                    .kind(t.kind)
+                    .ts_range(r)
+                    .ranges());
+                q(format!("user.kind.ts_range {sh:?}"), r, move |k: &Self| {
+                    k.user == t.user && k.kind == t.kind && contains(&b, &k.ts)
+                })
+            }
+            _ => {
+                let p = rng.pick(&prefixes_of(&bytes_pool()));
+                let r = s.user_starts_with(&p).ranges();
+                q(format!("user_starts_with {p:?}"), r, move |k: &Self| {
+                    k.user.starts_with(&p)
+                })
+            }
+        }
+    }
+}
+
+impl Case for Hashed {
+    const TABLE: &'static str = "hashed";
+    const FORMS: usize = 7;
+    fn random(rng: &mut Rng) -> Self {
+        Hashed {
+            user: rng.pick(HOSTS).to_owned(),
+            ts: rng.pick(&i64_ts_pool()),
+            tag: rng.pick(&bytes_pool()),
+        }
+    }
+    fn query(form: usize, sh: Shape, t: &Self, lo: &Self, hi: &Self, rng: &mut Rng) -> Query<Self> {
+        let s = Hashed::scan();
+        let t = t.clone();
+        match form {
+            0 => q("all", s.ranges(), |_: &Self| true),
+            1 => q("user", s.user(&t.user).ranges(), move |k: &Self| {
+                k.user == t.user
+            }),
+            2 => q(
+                "user.ts",
+                s.user(&t.user).ts(t.ts).ranges(),
+                move |k: &Self| k.user == t.user && k.ts == t.ts,
+            ),
+            3 => q(
+                "user.ts.tag",
+                s.user(&t.user).ts(t.ts).tag(&t.tag).ranges(),
+                move |k: &Self| *k == t,
+            ),
+            4 => {
+                let b = bounds(sh, lo.ts, hi.ts);
+                let r = with_range!(sh, lo.ts, hi.ts, |r| s.user(&t.user).ts_range(r).ranges());
+                q(format!("user.ts_range {sh:?}"), r, move |k: &Self| {
+                    k.user == t.user && contains(&b, &k.ts)
+                })
+            }
+            5 => {
+                let b = bounds(sh, lo.tag.clone(), hi.tag.clone());
+                let r = with_range!(sh, lo.tag.clone(), hi.tag.clone(), |r| s
+                    .user(&t.user)
+                    .ts(t.ts)
+                    .tag_range(r)
+                    .ranges());
+                q(format!("user.ts.tag_range {sh:?}"), r, move |k: &Self| {
+                    k.user == t.user && k.ts == t.ts && contains(&b, &k.tag)
+                })
+            }
+            _ => {
+                let p = rng.pick(&prefixes_of(&bytes_pool()));
+                let r = s.user(&t.user).ts(t.ts).tag_starts_with(&p).ranges();
+                q(
+                    format!("user.ts.tag_starts_with {p:?}"),
+                    r,
+                    move |k: &Self| k.user == t.user && k.ts == t.ts && k.tag.starts_with(&p),
+                )
+            }
+        }
+    }
+}
+
+impl Case for Bucketed {
+    const TABLE: &'static str = "bucketed";
+    const FORMS: usize = 8;
+    fn random(rng: &mut Rng) -> Self {
+        Bucketed {
+            ts: rng.pick(&ts_pool()),
+            host: rng.pick(HOSTS).to_owned(),
+            event: rng.pick(&[0u8, 1, 2, 0xFF]),
+        }
+    }
+    fn query(form: usize, sh: Shape, t: &Self, lo: &Self, hi: &Self, rng: &mut Rng) -> Query<Self> {
+        let s = Bucketed::scan();
+        let t = t.clone();
+        match form {
+            0 => q("all", s.ranges(), |_: &Self| true),
+            1 => q("ts", s.ts(t.ts).ranges(), move |k: &Self| k.ts == t.ts),
+            2 => q(
+                "ts.host",
+                s.ts(t.ts).host(&t.host).ranges(),
+                move |k: &Self| k.ts == t.ts && k.host == t.host,
+            ),
+            3 => q(
+                "ts.host.event",
+                s.ts(t.ts).host(&t.host).event(t.event).ranges(),
+                move |k: &Self| *k == t,
+            ),
+            4 => {
+                let b = bounds(sh, lo.ts, hi.ts);
+                let r = with_range!(sh, lo.ts, hi.ts, |r| s.ts_range(r).ranges());
+                q(format!("ts_range {sh:?}"), r, move |k: &Self| {
+                    contains(&b, &k.ts)
+                })
+            }
+            5 => {
+                let b = bounds(sh, lo.host.clone(), hi.host.clone());
+                let r = with_range!(sh, lo.host.clone(), hi.host.clone(), |r| s
+                    .ts(t.ts)
+                    .host_range(r)
+                    .ranges());
+                q(format!("ts.host_range {sh:?}"), r, move |k: &Self| {
+                    k.ts == t.ts && contains(&b, &k.host)
+                })
+            }
+            6 => {
+                let b = bounds(sh, lo.event, hi.event);
+                let r = with_range!(sh, lo.event, hi.event, |r| s
+                    .ts(t.ts)
+                    .host(&t.host)
+                    .event_range(r)
+                    .ranges());
+                q(format!("ts.host.event_range {sh:?}"), r, move |k: &Self| {
+                    k.ts == t.ts && k.host == t.host && contains(&b, &k.event)
+                })
+            }
+            _ => {
+                let p = rng.pick(&str_prefixes());
+                let r = s.ts(t.ts).host_starts_with(&p).ranges();
+                q(format!("ts.host_starts_with {p:?}"), r, move |k: &Self| {
+                    k.ts == t.ts && k.host.starts_with(&p)
+                })
+            }
+        }
+    }
+}
+
+pub const IDS: &[[u8; 2]] = &[
+    [0xFF, 0xFF],
+    [0xFF, 0xFE],
+    [0xFE, 0xFF],
+    [0x00, 0x00],
+    [0x00, 0x01],
+    [0x01, 0x00],
+    [0x7F, 0xFF],
+];
+
+impl Case for Plain {
+    const TABLE: &'static str = "plain";
+    const FORMS: usize = 8;
+    fn random(rng: &mut Rng) -> Self {
+        Plain {
+            id: rng.pick(IDS),
+            name: rng.pick(&bytes_pool()),
+            rev: rng.pick(&[0u16, 1, 0xFF, 0x100, u16::MAX]),
+        }
+    }
+    fn query(form: usize, sh: Shape, t: &Self, lo: &Self, hi: &Self, rng: &mut Rng) -> Query<Self> {
+        let s = Plain::scan();
+        let t = t.clone();
+        match form {
+            0 => q("all", s.ranges(), |_: &Self| true),
+            1 => q("id", s.id(t.id).ranges(), move |k: &Self| k.id == t.id),
+            2 => q(
+                "id.name",
+                s.id(t.id).name(&t.name).ranges(),
+                move |k: &Self| k.id == t.id && k.name == t.name,
+            ),
+            3 => q(
+                "id.name.rev",
+                s.id(t.id).name(&t.name).rev(t.rev).ranges(),
+                move |k: &Self| *k == t,
+            ),
+            4 => {
+                let b = bounds(sh, lo.id, hi.id);
+                let r = with_range!(sh, lo.id, hi.id, |r| s.id_range(r).ranges());
+                q(format!("id_range {sh:?}"), r, move |k: &Self| {
+                    contains(&b, &k.id)
+                })
+            }
+            5 => {
+                let b = bounds(sh, lo.name.clone(), hi.name.clone());
+                let r = with_range!(sh, lo.name.clone(), hi.name.clone(), |r| s
+                    .id(t.id)
+                    .name_range(r)
+                    .ranges());
+                q(format!("id.name_range {sh:?}"), r, move |k: &Self| {
+                    k.id == t.id && contains(&b, &k.name)
+                })
+            }
+            6 => {
+                let b = bounds(sh, lo.rev, hi.rev);
+                let r = with_range!(sh, lo.rev, hi.rev, |r| s
+                    .id(t.id)
+                    .name(&t.name)
+                    .rev_range(r)
+                    .ranges());
+                q(format!("id.name.rev_range {sh:?}"), r, move |k: &Self| {
+                    k.id == t.id && k.name == t.name && contains(&b, &k.rev)
+                })
+            }
+            _ => {
+                let p = rng.pick(&prefixes_of(&bytes_pool()));
+                let r = s.id(t.id).name_starts_with(&p).ranges();
+                q(format!("id.name_starts_with {p:?}"), r, move |k: &Self| {
+                    k.id == t.id && k.name.starts_with(&p)
+                })
+            }
+        }
+    }
+}
+
+impl Case for Interop {
+    const TABLE: &'static str = "interop";
+    const FORMS: usize = 5;
+    fn random(rng: &mut Rng) -> Self {
+        let delta = if rng.below(2) == 0 {
+            rng.pick(&[i32::MIN, -70_000, -2, -1, 0, 1, 2, 70_000, i32::MAX])
+        } else {
+            rng.below(101) as i32 - 50
+        };
+        Interop {
+            shop: rng.pick(&[0u8, 1, 2, 0xFF]),
+            delta,
+            level: rng.pick(&[None, Some(0u16), Some(1), Some(0xFF), Some(u16::MAX)]),
+        }
+    }
+    fn query(form: usize, sh: Shape, t: &Self, lo: &Self, hi: &Self, _: &mut Rng) -> Query<Self> {
+        let s = Interop::scan();
+        let t = t.clone();
+        match form {
+            0 => q("shop", s.shop(t.shop).ranges(), move |k: &Self| {
+                k.shop == t.shop
+            }),
+            1 => q(
+                "shop.delta",
+                s.shop(t.shop).delta(t.delta).ranges(),
+                move |k: &Self| k.shop == t.shop && k.delta == t.delta,
+            ),
+            2 => {
+                let b = bounds(sh, lo.delta, hi.delta);
+                let r = with_range!(sh, lo.delta, hi.delta, |r| s
+                    .shop(t.shop)
+                    .delta_range(r)
+                    .ranges());
+                q(format!("shop.delta_range {sh:?}"), r, move |k: &Self| {
+                    k.shop == t.shop && contains(&b, &k.delta)
+                })
+            }
+            3 => {
+                let b = bounds(sh, lo.level, hi.level);
+                let r = with_range!(sh, lo.level, hi.level, |r| s
+                    .shop(t.shop)
+                    .delta(t.delta)
+                    .level_range(r)
+                    .ranges());
+                q(
+                    format!("shop.delta.level_range {sh:?}"),
+                    r,
+                    move |k: &Self| {
+                        k.shop == t.shop && k.delta == t.delta && contains(&b, &k.level)
+                    },
+                )
+            }
+            _ => q(
+                "shop.delta.level",
+                s.shop(t.shop).delta(t.delta).level(t.level).ranges(),
+                move |k: &Self| *k == t,
+            ),
+        }
+    }
+}

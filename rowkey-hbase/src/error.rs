@@ -138,7 +138,10 @@ impl From<thrift::Error> for Error {
         match e {
             thrift::Error::User(u) => {
                 if let Some(io) = u.downcast_ref::<crate::thrift::TIOError>() {
-                    Error::Server(io.message.clone().unwrap_or_else(|| "TIOError".into()))
+                    // the gateway sends the Java exception with its stack trace: keep its
+                    // first line (the exception and its message)
+                    let msg = io.message.as_deref().unwrap_or("TIOError");
+                    Error::Server(msg.lines().next().unwrap_or(msg).to_string())
                 } else if let Some(arg) = u.downcast_ref::<crate::thrift::TIllegalArgument>() {
                     Error::Server(format!(
                         "illegal argument: {}",

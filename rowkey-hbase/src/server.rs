@@ -373,7 +373,7 @@ impl Gateway {
             None,
             &jvm_args(
                 &self.java,
-                &self.dir.join("conf"),
+                &self.dir.join("conf-gateway"),
                 &self.classpath,
                 "512m",
                 &[
@@ -484,8 +484,21 @@ impl HBase {
                      log4j.appender.console=org.apache.log4j.ConsoleAppender\n\
                      log4j.appender.console.layout=org.apache.log4j.PatternLayout\n\
                      log4j.appender.console.layout.ConversionPattern=%d %-5p [%t] %c{2}: %m%n\n";
-        std::fs::write(conf.join("hbase-site.xml"), site)
+        // The gateway's own configuration: the same cluster, and an HBase client that gives up
+        // after a few quick retries (the default retries for minutes: a put to a disabled
+        // table would hold a test that long).
+        let gateway_conf = dir.join("conf-gateway");
+        let gateway_site = site.replace(
+            "</configuration>",
+            "  <property><name>hbase.client.retries.number</name><value>4</value></property>\n\
+             \x20 <property><name>hbase.client.pause</name><value>100</value></property>\n\
+             </configuration>",
+        );
+        std::fs::create_dir_all(&gateway_conf)
+            .and_then(|()| std::fs::write(conf.join("hbase-site.xml"), &site))
             .and_then(|()| std::fs::write(conf.join("log4j.properties"), log4j))
+            .and_then(|()| std::fs::write(gateway_conf.join("hbase-site.xml"), gateway_site))
+            .and_then(|()| std::fs::write(gateway_conf.join("log4j.properties"), log4j))
             .map_err(|e| ServerError::Start(format!("writing the configuration: {e}")))?;
         let master = Jvm::spawn(
             &dir.join("master.log"),

@@ -75,9 +75,9 @@ struct Entry {
 /// calls, one per run of same-kind entries of one table, in the order they were added. When
 /// HBase refuses a `putMultiple` (a missing or disabled table, an unknown family), each of its
 /// entries is put alone, so that [`Error::Write`] names exactly the entries that failed;
-/// `deleteMultiple` reports its failed entries itself. When the connection breaks, the
-/// entries of that call and every later one are reported as failed ("not known to be
-/// written": puts and deletes are idempotent, so the batch can be applied again).
+/// `deleteMultiple` reports its failed entries itself. When the connection breaks or times
+/// out, the entries of that call are reported as "not known to be written" (puts and deletes
+/// are idempotent: apply them again) and the next call opens a new connection.
 #[derive(Debug, Default)]
 pub struct Batch {
     entries: Vec<Entry>,
@@ -159,7 +159,6 @@ impl Batch {
     pub fn apply(self) -> Result<usize, Error> {
         let mut failed = Vec::new();
         let mut written = 0usize;
-        let mut broken: Option<String> = None;
         let total = self.entries.len();
         let mut i = 0;
         while i < total {
@@ -173,9 +172,7 @@ impl Batch {
                 j += 1;
             }
             let run = &self.entries[i..j];
-            if let Some(msg) = &broken {
-                fail_all(run, i, msg, &mut failed);
-            } else if is_put {
+            if is_put {
                 match put_run(run) {
                     Ok(()) => written += run.len(),
                     Err(Error::Server(_)) => {
@@ -185,19 +182,12 @@ impl Batch {
                                 Ok(()) => written += 1,
                                 Err(Error::Server(m)) => failed.push(failure(e, i + k, m)),
                                 Err(other) => {
-                                    let msg = not_known(&other);
-                                    fail_all(&run[k..], i + k, &msg, &mut failed);
-                                    broken = Some(msg);
-                                    break;
+                                    failed.push(failure(e, i + k, not_known(&other)))
                                 }
                             }
                         }
                     }
-                    Err(other) => {
-                        let msg = not_known(&other);
-                        fail_all(run, i, &msg, &mut failed);
-                        broken = Some(msg);
-                    }
+                    Err(other) => fail_all(run, i, &not_known(&other), &mut failed),
                 }
             } else {
                 match delete_run(run) {
@@ -222,11 +212,7 @@ impl Batch {
                             failed.push(failure(e, i + k, m.clone()));
                         }
                     }
-                    Err(other) => {
-                        let msg = not_known(&other);
-                        fail_all(run, i, &msg, &mut failed);
-                        broken = Some(msg);
-                    }
+                    Err(other) => fail_all(run, i, &not_known(&other), &mut failed),
                 }
             }
             i = j;

@@ -68,13 +68,18 @@ fn scan_of(r: &ScanRange) -> TScan {
 /// One range through the generated client: rows counted, each key's length touched.
 fn raw_range(client: &Client, table: &str, r: &ScanRange) -> Result<usize, Error> {
     let mut conn = client.open()?;
-    let id = conn.open_scanner(table.as_bytes().to_vec(), scan_of(r)).map_err(Error::from)?;
+    let id = conn
+        .open_scanner(table.as_bytes().to_vec(), scan_of(r))
+        .map_err(Error::from)?;
     let mut n = 0;
     let mut touched = 0usize;
     loop {
         let rows = conn.get_scanner_rows(id, PAGE).map_err(Error::from)?;
         n += rows.len();
-        touched += rows.iter().map(|r| r.row.as_ref().map_or(0, Vec::len)).sum::<usize>();
+        touched += rows
+            .iter()
+            .map(|r| r.row.as_ref().map_or(0, Vec::len))
+            .sum::<usize>();
         if rows.len() < PAGE as usize {
             break;
         }
@@ -92,7 +97,9 @@ fn raw_concurrent(client: &Client, table: &str, ranges: &ScanRanges) -> Result<u
             .collect();
         let mut n = 0;
         for h in handles {
-            n += h.join().map_err(|_| Error::InvalidArgument("a scan thread panicked".into()))??;
+            n += h
+                .join()
+                .map_err(|_| Error::InvalidArgument("a scan thread panicked".into()))??;
         }
         Ok(n)
     })
@@ -118,7 +125,11 @@ fn typed(table: &Table, ranges: &ScanRanges, sequential: bool) -> Result<usize, 
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let rows: u64 = args.next().map(|a| a.parse()).transpose()?.unwrap_or(160_000);
+    let rows: u64 = args
+        .next()
+        .map(|a| a.parse())
+        .transpose()?
+        .unwrap_or(160_000);
     let (_server, addr) = match args.next() {
         Some(a) => (None, a),
         None => {
@@ -136,7 +147,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let table = client.table(name);
     let mut batch = Batch::new();
     for i in 0..rows {
-        let r = Reading { device: format!("device-{}", i % 1000), ts: i };
+        let r = Reading {
+            device: format!("device-{}", i % 1000),
+            ts: i,
+        };
         batch.put(&table, &r, [Cell::new("f", "v", [7u8; 16])])?;
         if batch.len() == 10_000 {
             std::mem::take(&mut batch).apply()?;

@@ -85,18 +85,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let amount = (100 + (i * 37) % 10_000).to_string();
         batch.put(
             &by_buyer,
-            &OrderByBuyer { buyer_id, created_ms, order_no: order_no.clone() },
+            &OrderByBuyer {
+                buyer_id,
+                created_ms,
+                order_no: order_no.clone(),
+            },
             [Cell::new("o", "", "")],
         )?;
         batch.put(
             &by_seller,
-            &OrderBySeller { seller_id, created_ms, order_no: order_no.clone() },
+            &OrderBySeller {
+                seller_id,
+                created_ms,
+                order_no: order_no.clone(),
+            },
             [Cell::new("o", "amount", &amount)],
         )?;
         batch.put(
             &by_no,
             &OrderByNo { order_no },
-            [Cell::new("o", "buyer", buyer_id.to_string()), Cell::new("o", "amount", amount)],
+            [
+                Cell::new("o", "buyer", buyer_id.to_string()),
+                Cell::new("o", "amount", amount),
+            ],
         )?;
     }
     let written = batch.apply()?;
@@ -107,17 +118,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .read::<OrderByBuyer>(&OrderByBuyer::scan().buyer_id(42).ranges())
         .limit(5)
         .keys()?;
-    println!("buyer 42, latest: {:?}", latest.iter().map(|o| &o.order_no).collect::<Vec<_>>());
-    assert!(latest.windows(2).all(|w| w[0].created_ms >= w[1].created_ms));
+    println!(
+        "buyer 42, latest: {:?}",
+        latest.iter().map(|o| &o.order_no).collect::<Vec<_>>()
+    );
+    assert!(latest
+        .windows(2)
+        .all(|w| w[0].created_ms >= w[1].created_ms));
 
     // 2. a seller's orders in a time window: one range (the salt is computed from seller_id)
     let window = T0 + 10_000_000..T0 + 20_000_000;
-    let ranges = OrderBySeller::scan().seller_id(7).created_ms_range(window.clone()).ranges();
+    let ranges = OrderBySeller::scan()
+        .seller_id(7)
+        .created_ms_range(window.clone())
+        .ranges();
     let found = by_seller.read::<OrderBySeller>(&ranges).collect()?;
     let expected = (0..n)
         .filter(|&i| 1 + (i * 13) % 20 == 7 && window.contains(&(T0 + (i as i64) * 30_000)))
         .count();
-    println!("seller 7 in a ~2.8 h window: {} range(s), {} orders", ranges.len(), found.len());
+    println!(
+        "seller 7 in a ~2.8 h window: {} range(s), {} orders",
+        ranges.len(),
+        found.len()
+    );
     assert_eq!(found.len(), expected);
 
     // 3. by order number: a point read through a one-key range
@@ -134,7 +157,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // 4. every seller's orders: 16 reversed scanners merged, the oldest first, in pages of 100
     let all = OrderBySeller::scan().ranges();
-    let first = by_seller.read::<OrderBySeller>(&all).reverse().limit(100).keys()?;
+    let first = by_seller
+        .read::<OrderBySeller>(&all)
+        .reverse()
+        .limit(100)
+        .keys()?;
     let next = by_seller
         .read::<OrderBySeller>(&all)
         .reverse()
@@ -153,7 +180,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let view = by_seller.region_view(1)?;
     let report = view.analyzer(12)?.with_name("orders_by_seller").report();
     println!("{}", report.summary());
-    println!("{}", view.lint().layout(&OrderBySeller::LAYOUT).run());
+    println!("{}", view.lint().layout(OrderBySeller::LAYOUT).run());
     match by_seller.read::<OrderByNo>(&all).limit(1).keys() {
         Err(Error::Decode { layout, source, .. }) => {
             println!("reading the seller table as {layout} is refused: {source}")

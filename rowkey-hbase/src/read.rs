@@ -216,7 +216,7 @@ impl<T: RowKey> Read<T> {
                 Some(conn) => Source::Lazy {
                     client: self.table.client().clone(),
                     conn: conn.clone(),
-                    fetch,
+                    fetch: Box::new(fetch),
                     buf: VecDeque::new(),
                 },
             };
@@ -405,7 +405,7 @@ enum Source {
     Lazy {
         client: Client,
         conn: Rc<RefCell<Option<Conn>>>,
-        fetch: Fetch,
+        fetch: Box<Fetch>,
         buf: VecDeque<TResult>,
     },
 }
@@ -622,7 +622,7 @@ impl RawScan {
             source: Source::Lazy {
                 client: self.table.client().clone(),
                 conn: Rc::new(RefCell::new(None)),
-                fetch: Fetch::new(&self.table, &self.spec, &self.range),
+                fetch: Box::new(Fetch::new(&self.table, &self.spec, &self.range)),
                 buf: VecDeque::new(),
             },
             left: self.spec.limit.unwrap_or(usize::MAX),

@@ -9,7 +9,7 @@
 //! # fn demo(table: rowkey_hbase::Table) -> Result<(), rowkey_hbase::Error> {
 //! let view = table.region_view(1)?; // every key (1 in 1), counted in the server's regions
 //! println!("{}", view.analyzer(24)?.with_name("orders_by_seller").report().summary());
-//! println!("{}", view.lint().layout(&OrderBySeller::LAYOUT).run());
+//! println!("{}", view.lint().layout(OrderBySeller::LAYOUT).run());
 //! # Ok(()) }
 //! ```
 
@@ -71,7 +71,7 @@ impl RegionView {
     ///
     /// `slices == 0`.
     pub fn analyzer(&self, slices: usize) -> Result<Analyzer, Error> {
-        let mut a = Analyzer::new(&self.split_points())?;
+        let mut a = Analyzer::new(self.split_points())?;
         let times = self.keys.iter().filter_map(|k| k.time_ms);
         if let (Some(t0), Some(t1)) = (times.clone().min(), times.max()) {
             a = a.with_time_span(t0, t1.saturating_add(1), slices)?;
@@ -83,7 +83,7 @@ impl RegionView {
     }
 
     /// The plan lint over the server's regions and the sampled keys (add
-    /// `.layout(&T::LAYOUT)` for the layout's checks, then `.run()`).
+    /// `.layout(T::LAYOUT)` for the layout's checks, then `.run()`).
     pub fn lint(&self) -> Lint<'static> {
         Lint::new(self.split_points()).sample(self.keys.iter().map(|k| k.key.clone()))
     }
@@ -137,7 +137,7 @@ impl Table {
             let mut n = 0u64;
             for row in raw.rows()? {
                 let row = row?;
-                if seen % every == 0 {
+                if seen.is_multiple_of(every) {
                     let time_ms = row
                         .cells
                         .iter()

@@ -181,9 +181,7 @@ impl Batch {
                             match put_one(e) {
                                 Ok(()) => written += 1,
                                 Err(Error::Server(m)) => failed.push(failure(e, i + k, m)),
-                                Err(other) => {
-                                    failed.push(failure(e, i + k, not_known(&other)))
-                                }
+                                Err(other) => failed.push(failure(e, i + k, not_known(&other))),
                             }
                         }
                     }

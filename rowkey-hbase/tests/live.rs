@@ -173,7 +173,7 @@ fn pre_split_tables_and_the_region_view() {
         "the analyzer places keys in the server's regions"
     );
     assert_eq!(report.empty_regions(), 0);
-    let lint = view.lint().layout(&Event::LAYOUT).run();
+    let lint = view.lint().layout(Event::LAYOUT).run();
     assert!(!lint.has_errors(), "{lint}");
 
     // a plan that ignores the salt byte: the lint over the server's regions says so
@@ -198,7 +198,7 @@ fn pre_split_tables_and_the_region_view() {
         view.rows[0], 400,
         "every salted key sorts before \"1…\": region 0 takes all"
     );
-    let lint = view.lint().layout(&Event::LAYOUT).run();
+    let lint = view.lint().layout(Event::LAYOUT).run();
     assert!(!lint.is_clean(), "{lint}");
     println!("{lint}");
 }

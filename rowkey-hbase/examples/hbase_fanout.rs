@@ -9,7 +9,10 @@
 //!   counted and touched, no merge, no decode;
 //! - typed, sequential (`.sequential()`: one connection, pages fetched as the merge needs
 //!   them) and raw, sequential (one connection, the ranges one after another);
-//! - one range (one bucket) typed and raw.
+//! - one range (one salt bucket) typed and raw.
+//!
+//! The raw scans run on connections opened before the rounds; the typed reads take theirs from
+//! the client's pool (warm after the first round).
 //!
 //! Pages of 1,000 rows everywhere. HBase runs on the same machine (standalone, one region
 //! server), so only the ratios mean anything (BENCHMARKS.md). Rounds are interleaved and the
@@ -23,7 +26,7 @@ use std::time::{Duration, Instant};
 use rowkey::{RowKey, ScanRange, ScanRanges};
 use rowkey_hbase::server::HBase;
 use rowkey_hbase::thrift::{TScan, TTHBaseServiceSyncClient};
-use rowkey_hbase::{Batch, Cell, Client, Error, Table};
+use rowkey_hbase::{Batch, Cell, Client, Conn, Error, Table};
 
 /// A device's readings, salted over 16 buckets by device.
 #[derive(RowKey, Debug, Clone, PartialEq)]
@@ -65,9 +68,9 @@ fn scan_of(r: &ScanRange) -> TScan {
     )
 }
 
-/// One range through the generated client: rows counted, each key's length touched.
-fn raw_range(client: &Client, table: &str, r: &ScanRange) -> Result<usize, Error> {
-    let mut conn = client.open()?;
+/// One range through the generated client on an open connection: rows counted, each key's
+/// length touched.
+fn raw_range(conn: &mut Conn, table: &str, r: &ScanRange) -> Result<usize, Error> {
     let id = conn
         .open_scanner(table.as_bytes().to_vec(), scan_of(r))
         .map_err(Error::from)?;
@@ -89,11 +92,12 @@ fn raw_range(client: &Client, table: &str, r: &ScanRange) -> Result<usize, Error
     Ok(n)
 }
 
-fn raw_concurrent(client: &Client, table: &str, ranges: &ScanRanges) -> Result<usize, Error> {
+fn raw_concurrent(conns: &mut [Conn], table: &str, ranges: &ScanRanges) -> Result<usize, Error> {
     std::thread::scope(|s| {
         let handles: Vec<_> = ranges
             .iter()
-            .map(|r| s.spawn(move || raw_range(client, table, r)))
+            .zip(conns.iter_mut())
+            .map(|(r, conn)| s.spawn(move || raw_range(conn, table, r)))
             .collect();
         let mut n = 0;
         for h in handles {
@@ -105,8 +109,8 @@ fn raw_concurrent(client: &Client, table: &str, ranges: &ScanRanges) -> Result<u
     })
 }
 
-fn raw_sequential(client: &Client, table: &str, ranges: &ScanRanges) -> Result<usize, Error> {
-    ranges.iter().map(|r| raw_range(client, table, r)).sum()
+fn raw_sequential(conn: &mut Conn, table: &str, ranges: &ScanRanges) -> Result<usize, Error> {
+    ranges.iter().map(|r| raw_range(conn, table, r)).sum()
 }
 
 fn typed(table: &Table, ranges: &ScanRanges, sequential: bool) -> Result<usize, Error> {
@@ -158,26 +162,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     batch.apply()?;
     let all = Reading::scan().ranges();
-    let one = Reading::scan().device("device-7").ranges();
+    // one salt bucket: one range
+    let one = ScanRanges::new(vec![ScanRange::prefix(b"\x05")]);
     let one_n = typed(&table, &one, false)?;
     println!(
         "{rows} rows in 16 salt buckets; one range: {one_n} rows; pages of {PAGE}; medians of {ROUNDS} interleaved rounds"
     );
 
+    // The raw scans use connections opened once (the typed read takes them from its client's
+    // pool, warm after the first round).
+    let mut conns: Vec<Conn> = (0..16).map(|_| client.open()).collect::<Result<_, _>>()?;
     let mut t: [Vec<Duration>; 6] = Default::default();
     for _ in 0..ROUNDS {
-        let cases: [&dyn Fn() -> Result<usize, Error>; 6] = [
-            &|| typed(&table, &all, false),
-            &|| raw_concurrent(&client, name, &all),
-            &|| typed(&table, &all, true),
-            &|| raw_sequential(&client, name, &all),
-            &|| typed(&table, &one, false),
-            &|| raw_sequential(&client, name, &one),
-        ];
-        for (i, case) in cases.iter().enumerate() {
+        for (i, times) in t.iter_mut().enumerate() {
             let started = Instant::now();
-            let n = case()?;
-            t[i].push(started.elapsed());
+            let n = match i {
+                0 => typed(&table, &all, false)?,
+                1 => raw_concurrent(&mut conns, name, &all)?,
+                2 => typed(&table, &all, true)?,
+                3 => raw_sequential(&mut conns[0], name, &all)?,
+                4 => typed(&table, &one, false)?,
+                _ => raw_sequential(&mut conns[0], name, &one)?,
+            };
+            times.push(started.elapsed());
             let want = if i < 4 { rows as usize } else { one_n };
             assert_eq!(n, want, "case {i}");
         }

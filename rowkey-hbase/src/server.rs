@@ -99,6 +99,11 @@ pub fn find_java() -> Result<PathBuf, ServerError> {
         candidates.extend(std::env::split_paths(&path).map(|d| d.join("java")));
     }
     candidates.push(PathBuf::from("/usr/lib/jvm/java-17-openjdk-amd64/bin/java"));
+    java_among(&candidates)
+}
+
+/// The first of `candidates` that is a JDK 11–23.
+fn java_among(candidates: &[PathBuf]) -> Result<PathBuf, ServerError> {
     let mut seen = Vec::new();
     for c in candidates.iter().filter(|p| p.is_file()) {
         match java_major(c) {
@@ -138,6 +143,10 @@ fn find_mvn() -> Result<PathBuf, ServerError> {
     if let Some(path) = std::env::var_os("PATH") {
         candidates.extend(std::env::split_paths(&path).map(|d| d.join("mvn")));
     }
+    mvn_among(candidates)
+}
+
+fn mvn_among(candidates: Vec<PathBuf>) -> Result<PathBuf, ServerError> {
     candidates.into_iter().find(|p| p.is_file()).ok_or_else(|| {
         ServerError::Missing(
             "Maven (`mvn`) is not installed: it fetches the HBase jars from Maven Central \
@@ -642,6 +651,23 @@ mod tests {
         let java = find_java().expect("a JDK 17 (apt-get install openjdk-17-jdk-headless)");
         let v = java_major(&java).unwrap();
         assert!((11..24).contains(&v), "{v}");
+    }
+
+    #[test]
+    fn missing_programs_say_what_to_install() {
+        let nowhere = vec![PathBuf::from("/nonexistent/bin/java")];
+        let e = java_among(&nowhere).expect_err("no java there").to_string();
+        assert!(e.contains("JDK 17") && e.contains("openjdk-17-jdk-headless"), "{e}");
+        let e = mvn_among(vec![PathBuf::from("/nonexistent/bin/mvn")])
+            .expect_err("no mvn there")
+            .to_string();
+        assert!(e.contains("Maven") && e.contains("apt-get install maven"), "{e}");
+        // a JDK of the wrong version is named with its version
+        let java25 = PathBuf::from("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
+        if java25.is_file() {
+            let e = java_among(&[java25]).expect_err("JDK 25 refused").to_string();
+            assert!(e.contains("version 25"), "{e}");
+        }
     }
 
     #[test]

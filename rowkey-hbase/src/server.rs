@@ -657,15 +657,23 @@ mod tests {
     fn missing_programs_say_what_to_install() {
         let nowhere = vec![PathBuf::from("/nonexistent/bin/java")];
         let e = java_among(&nowhere).expect_err("no java there").to_string();
-        assert!(e.contains("JDK 17") && e.contains("openjdk-17-jdk-headless"), "{e}");
+        assert!(
+            e.contains("JDK 17") && e.contains("openjdk-17-jdk-headless"),
+            "{e}"
+        );
         let e = mvn_among(vec![PathBuf::from("/nonexistent/bin/mvn")])
             .expect_err("no mvn there")
             .to_string();
-        assert!(e.contains("Maven") && e.contains("apt-get install maven"), "{e}");
+        assert!(
+            e.contains("Maven") && e.contains("apt-get install maven"),
+            "{e}"
+        );
         // a JDK of the wrong version is named with its version
         let java25 = PathBuf::from("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
         if java25.is_file() {
-            let e = java_among(&[java25]).expect_err("JDK 25 refused").to_string();
+            let e = java_among(&[java25])
+                .expect_err("JDK 25 refused")
+                .to_string();
             assert!(e.contains("version 25"), "{e}");
         }
     }

@@ -7,6 +7,10 @@
 //! classpath is cached under `~/.cache/rowkey-hbase`). Missing `java` or `mvn`, or a failed
 //! fetch, is an error that says what to install — a test never passes without the server.
 //!
+//! [`HBase::shell`] runs the real HBase shell against the server: the 2.4.17 shell (the newest
+//! `hbase-shell` artifact Maven Central serves) on the server's 2.6.1 client jars, fetched the
+//! same way from `harness/shell-pom.xml` (about 27 MB more).
+//!
 //! Each process runs under a small `sh` wrapper that reads its standard input: when the handle
 //! is dropped, or the process that started it exits in any way (even killed), the pipe closes
 //! and the wrapper kills the JVM and removes its data directory. No HBase outlives its test
@@ -35,6 +39,36 @@ pub const HBASE_VERSION: &str = "2.6.1";
 /// The Maven project that lists the server's jars.
 const POM: &str = include_str!("../harness/pom.xml");
 
+/// The version of the HBase shell [`HBase::shell`] runs: the newest `hbase-shell` artifact on
+/// Maven Central (there is none for 2.5 or 2.6). It runs on the server's 2.6.1 client jars.
+pub const SHELL_VERSION: &str = "2.4.17";
+
+/// The Maven project that lists the shell's jars (`hbase-shell` without its dependencies, and
+/// JRuby).
+const SHELL_POM: &str = include_str!("../harness/shell-pom.xml");
+
+/// Replaces the 2.4 shell's `trace` command, which imports HTrace classes that HBase 2.6 no
+/// longer has (it moved to OpenTelemetry): without it the shell does not start
+/// (`Can't load hbase shell command: trace … org.apache.hadoop.hbase.trace.SpanReceiverHost`).
+const SHELL_TRACE_STUB: &str = r#"# rowkey-hbase: HBase 2.6 has no HTrace, which the 2.4 shell's `trace` command imports.
+module Shell
+  module Commands
+    class Trace < Command
+      def help
+        'Not available: HBase 2.6 traces with OpenTelemetry, not HTrace.'
+      end
+
+      def command(*_args)
+        raise 'trace is not available in the 2.4 shell on HBase 2.6 jars'
+      end
+    end
+  end
+end
+"#;
+
+/// How long one [`HBase::shell`] script may run.
+const SHELL_TIMEOUT: Duration = Duration::from_secs(300);
+
 /// How long to wait for the server to answer.
 const START_TIMEOUT: Duration = Duration::from_secs(300);
 
@@ -48,6 +82,8 @@ pub enum ServerError {
     Fetch(String),
     /// Starting it failed, or it did not answer in time (with the tail of its log).
     Start(String),
+    /// An [`HBase::shell`] script failed: its exit status and the tail of its output.
+    Shell(String),
 }
 
 impl fmt::Display for ServerError {
@@ -56,6 +92,7 @@ impl fmt::Display for ServerError {
             ServerError::Missing(m) => write!(f, "cannot start HBase: {m}"),
             ServerError::Fetch(m) => write!(f, "cannot fetch the HBase {HBASE_VERSION} jars: {m}"),
             ServerError::Start(m) => write!(f, "HBase did not start: {m}"),
+            ServerError::Shell(m) => write!(f, "the HBase shell failed: {m}"),
         }
     }
 }
@@ -175,14 +212,67 @@ fn cache_dir() -> PathBuf {
 /// [`ServerError::Missing`] without `mvn`, [`ServerError::Fetch`] when Maven fails.
 pub fn classpath() -> Result<String, ServerError> {
     static CP: OnceLock<Result<String, ServerError>> = OnceLock::new();
-    CP.get_or_init(resolve_classpath).clone()
+    CP.get_or_init(|| {
+        resolve_classpath(
+            POM,
+            "server",
+            &format!("HBase {HBASE_VERSION}"),
+            "about 240 MB",
+        )
+    })
+    .clone()
 }
 
-fn resolve_classpath() -> Result<String, ServerError> {
+/// The HBase shell's jars (`hbase-shell` 2.4.17 and JRuby, from `harness/shell-pom.xml`), with
+/// a directory of Ruby files that replace the shell's own in front: resolved and cached like
+/// [`classpath`]. [`HBase::shell`] puts it before the server's classpath.
+///
+/// # Errors
+///
+/// As [`classpath`].
+pub fn shell_classpath() -> Result<String, ServerError> {
+    static CP: OnceLock<Result<String, ServerError>> = OnceLock::new();
+    CP.get_or_init(|| {
+        let jars = resolve_classpath(
+            SHELL_POM,
+            "shell",
+            &format!("HBase shell {SHELL_VERSION}"),
+            "about 27 MB",
+        )?;
+        let dir = cache_dir().join(format!("shell-ruby-{:016x}", fnv64(SHELL_TRACE_STUB)));
+        let commands = dir.join("shell/commands");
+        let trace = commands.join("trace.rb");
+        if std::fs::read_to_string(&trace).ok().as_deref() != Some(SHELL_TRACE_STUB) {
+            let tmp = commands.join(format!("trace.rb.{}.tmp", std::process::id()));
+            std::fs::create_dir_all(&commands)
+                .and_then(|()| std::fs::write(&tmp, SHELL_TRACE_STUB))
+                .and_then(|()| std::fs::rename(&tmp, &trace))
+                .map_err(|e| ServerError::Fetch(format!("writing {}: {e}", trace.display())))?;
+        }
+        Ok(format!("{}:{jars}", dir.display()))
+    })
+    .clone()
+}
+
+/// FNV-1a: names the cache files after the Maven project they were resolved from, so checkouts
+/// with different projects share `~/.cache/rowkey-hbase` without overwriting each other.
+fn fnv64(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+fn resolve_classpath(
+    pom_text: &str,
+    name: &str,
+    what: &str,
+    size: &str,
+) -> Result<String, ServerError> {
     let dir = cache_dir();
-    let cached = dir.join("classpath.txt");
-    let pom = dir.join("pom.xml");
-    let pom_same = std::fs::read_to_string(&pom).is_ok_and(|p| p == POM);
+    let stem = format!("{name}-{:016x}", fnv64(pom_text));
+    let cached = dir.join(format!("{stem}.classpath.txt"));
+    let pom = dir.join(format!("{stem}.pom.xml"));
+    let pom_same = std::fs::read_to_string(&pom).is_ok_and(|p| p == pom_text);
     if pom_same {
         if let Ok(cp) = std::fs::read_to_string(&cached) {
             if !cp.is_empty() && cp.split(':').all(|j| Path::new(j).is_file()) {
@@ -193,13 +283,13 @@ fn resolve_classpath() -> Result<String, ServerError> {
     let mvn = find_mvn()?;
     std::fs::create_dir_all(&dir)
         .map_err(|e| ServerError::Fetch(format!("creating {}: {e}", dir.display())))?;
-    std::fs::write(&pom, POM)
+    std::fs::write(&pom, pom_text)
         .map_err(|e| ServerError::Fetch(format!("writing {}: {e}", pom.display())))?;
     eprintln!(
-        "rowkey-hbase: fetching the HBase {HBASE_VERSION} jars with Maven (first run only, about \
-         240 MB into ~/.m2)…"
+        "rowkey-hbase: fetching the {what} jars with Maven (first run only, {size} into \
+         ~/.m2)…"
     );
-    let tmp = dir.join(format!("classpath.{}.tmp", std::process::id()));
+    let tmp = dir.join(format!("{stem}.{}.tmp", std::process::id()));
     let out = Command::new(&mvn)
         .args(["-B", "-q", "-f"])
         .arg(&pom)
@@ -212,7 +302,9 @@ fn resolve_classpath() -> Result<String, ServerError> {
         let mut msg = String::from_utf8_lossy(&out.stdout).into_owned();
         msg.push_str(&String::from_utf8_lossy(&out.stderr));
         return Err(ServerError::Fetch(format!(
-            "`mvn dependency:build-classpath` failed ({}); Maven Central must be reachable:\n{}",
+            "`mvn dependency:build-classpath` on {} failed ({}); Maven Central must be \
+             reachable:\n{}",
+            pom.display(),
             out.status,
             tail(&msg, 40)
         )));
@@ -221,7 +313,7 @@ fn resolve_classpath() -> Result<String, ServerError> {
         .map_err(|e| ServerError::Fetch(format!("reading {}: {e}", tmp.display())))?;
     std::fs::rename(&tmp, &cached)
         .map_err(|e| ServerError::Fetch(format!("writing {}: {e}", cached.display())))?;
-    eprintln!("rowkey-hbase: the HBase {HBASE_VERSION} jars are in place");
+    eprintln!("rowkey-hbase: the {what} jars are in place");
     Ok(cp)
 }
 
@@ -250,6 +342,61 @@ kill -9 "$child" 2>/dev/null
 wait "$child" 2>/dev/null
 [ -n "$dir" ] && rm -rf "$dir"
 "#;
+
+/// The wrapper of a JVM that runs to its end ([`HBase::shell`]): `$1` and `$2` are files for
+/// its standard output and error, the rest the command. It exits with the command's status;
+/// if standard input closes first (the parent gave up on it, or exited), it kills the command.
+const RUN_WRAPPER: &str = r#"
+out=$1; err=$2; shift 2
+exec 3<&0 </dev/null
+"$@" >"$out" 2>"$err" 3<&- &
+child=$!
+( cat <&3 >/dev/null 3<&-; kill -9 "$child" 2>/dev/null ) >/dev/null 2>&1 &
+watcher=$!
+exec 3<&-
+wait "$child"; rc=$?
+kill "$watcher" 2>/dev/null
+exit $rc
+"#;
+
+/// Run `args` under [`RUN_WRAPPER`] with its output in the files `out` and `err`: its exit
+/// status, or `None` when it was killed after `timeout`.
+fn run_to_end(
+    args: &[String],
+    out: &Path,
+    err: &Path,
+    timeout: Duration,
+) -> Result<Option<std::process::ExitStatus>, String> {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(RUN_WRAPPER)
+        .arg("sh")
+        .arg(out)
+        .arg(err)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("spawning sh: {e}"))?;
+    // Closing this pipe (below, or when this process dies) kills the command.
+    let stdin = child.stdin.take();
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Ok(None) | Err(_) => break None,
+        }
+    };
+    drop(stdin);
+    if status.is_none() {
+        let _ = child.wait();
+    }
+    Ok(status)
+}
 
 /// A JVM under the wrapper.
 struct Jvm {
@@ -485,6 +632,7 @@ impl HBase {
   <property><name>hbase.unsafe.regionserver.hostname</name><value>localhost</value></property>
   <property><name>hbase.regionserver.handler.count</name><value>30</value></property>
   <property><name>hbase.thrift.minWorkerThreads</name><value>64</value></property>
+  <property><name>hbase.io.compress.snappy.codec</name><value>org.apache.hadoop.hbase.io.compress.xerial.SnappyCodec</value></property>
 </configuration>
 "#,
             root = dir.display()
@@ -607,6 +755,89 @@ impl HBase {
         JDK17_FLAGS
     }
 
+    /// Run `script` with the real HBase shell against this server, non-interactively
+    /// (`hbase shell -n script.rb`), and return what it printed on standard output: each
+    /// statement echoed after an `hbase:NNN:0> ` prompt, then its result as the shell prints it
+    /// (a `scan` prints `ROW  COLUMN+CELL`, one ` row column=…, timestamp=…, value=…` line per
+    /// cell with the row in `Bytes.toStringBinary` form, then `N row(s)`).
+    ///
+    /// The shell is HBase's [`SHELL_VERSION`] shell (the newest on Maven Central) on the
+    /// server's own [`HBASE_VERSION`] client jars, with JRuby; its jars are fetched with Maven
+    /// on first use ([`shell_classpath`]). It connects through ZooKeeper with the server's
+    /// `conf/hbase-site.xml`. Each call starts a JVM (about 5 s before the first statement):
+    /// put many statements in one script.
+    ///
+    /// ```no_run
+    /// # use rowkey_hbase::server::HBase;
+    /// let out = HBase::shared()?.shell("create 't', 'd'\nput 't', 'r1', 'd:q', 'v'\nscan 't'")?;
+    /// assert!(out.contains("1 row(s)"));
+    /// # Ok::<(), rowkey_hbase::server::ServerError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`shell_classpath`] when the jars cannot be fetched; [`ServerError::Shell`] when a
+    /// statement fails (the shell stops at the first error and exits non-zero) or the script
+    /// runs longer than 300 s, with the tail of both output streams.
+    pub fn shell(&self, script: &str) -> Result<String, ServerError> {
+        let shell_cp = shell_classpath()?;
+        static RUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let conf = self.dir.join("conf");
+        let base = self.dir.join(format!("shell-{n}"));
+        let (rb, out, err) = (
+            base.with_extension("rb"),
+            base.with_extension("out"),
+            base.with_extension("err"),
+        );
+        let log4j = conf.join("shell-log4j.properties");
+        std::fs::write(&rb, script)
+            .and_then(|()| {
+                std::fs::write(
+                    &log4j,
+                    "log4j.rootLogger=ERROR,console\n\
+                     log4j.appender.console=org.apache.log4j.ConsoleAppender\n\
+                     log4j.appender.console.target=System.err\n\
+                     log4j.appender.console.layout=org.apache.log4j.PatternLayout\n\
+                     log4j.appender.console.layout.ConversionPattern=%d %-5p [%t] %c{2}: %m%n\n",
+                )
+            })
+            .map_err(|e| ServerError::Shell(format!("writing {}: {e}", rb.display())))?;
+        let mut args = vec![
+            self.java.display().to_string(),
+            "-Xmx384m".into(),
+            "-XX:+UseSerialGC".into(),
+            // JRuby's own advice for short runs (`jruby --dev`): half the start-up CPU.
+            "-XX:TieredStopAtLevel=1".into(),
+            "-Djruby.compile.mode=OFF".into(),
+        ];
+        args.extend(JDK17_FLAGS.iter().map(|s| s.to_string()));
+        args.push(format!("-Dlog4j.configuration=file:{}", log4j.display()));
+        args.push("-cp".into());
+        // JRuby before the server's jars: they hold a newer joni than JRuby 9.2's.
+        args.push(format!("{}:{shell_cp}:{}", conf.display(), self.classpath));
+        args.push("org.jruby.JarBootstrapMain".into());
+        args.push("-n".into());
+        args.push(rb.display().to_string());
+        let status = run_to_end(&args, &out, &err, SHELL_TIMEOUT).map_err(ServerError::Shell)?;
+        let stdout = std::fs::read(&out).unwrap_or_default();
+        let stdout = String::from_utf8_lossy(&stdout).into_owned();
+        match status {
+            Some(s) if s.success() => Ok(stdout),
+            _ => Err(ServerError::Shell(format!(
+                "{} running {} (HBase shell {SHELL_VERSION} on the HBase {HBASE_VERSION} \
+                 jars); its standard output ends:\n{}\nits standard error ends:\n{}",
+                status.map_or_else(
+                    || format!("no exit in {} s", SHELL_TIMEOUT.as_secs()),
+                    |s| s.to_string()
+                ),
+                rb.display(),
+                tail(&stdout, 30),
+                read_tail(&err, 30)
+            ))),
+        }
+    }
+
     /// Stop the gateway and HBase now (also done on drop and at process exit) and remove the
     /// data directory.
     pub fn stop(&self) {
@@ -676,6 +907,44 @@ mod tests {
                 .to_string();
             assert!(e.contains("version 25"), "{e}");
         }
+    }
+
+    #[test]
+    fn run_to_end_reports_the_exit_status_and_kills_on_timeout() {
+        let dir = std::env::temp_dir().join(format!("rowkey-hbase-run-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (out, err) = (dir.join("out"), dir.join("err"));
+        let sh = |script: &str| -> Vec<String> { vec!["sh".into(), "-c".into(), script.into()] };
+        let status = run_to_end(
+            &sh("echo hi; echo oops >&2; exit 3"),
+            &out,
+            &err,
+            Duration::from_secs(30),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(status.code(), Some(3));
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "hi\n");
+        assert_eq!(std::fs::read_to_string(&err).unwrap(), "oops\n");
+        let started = Instant::now();
+        let marker = dir.join("survived");
+        let script = format!("sleep 5; touch {}", marker.display());
+        let status = run_to_end(&sh(&script), &out, &err, Duration::from_millis(300)).unwrap();
+        assert!(status.is_none());
+        assert!(
+            started.elapsed() < Duration::from_secs(4),
+            "{:?}",
+            started.elapsed()
+        );
+        std::thread::sleep(Duration::from_secs(6));
+        assert!(!marker.exists(), "the command outlived its timeout");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn fnv64_is_fnv_1a() {
+        assert_eq!(fnv64(""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv64("a"), 0xaf63_dc4c_8601_ec8c);
     }
 
     #[test]

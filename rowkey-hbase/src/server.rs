@@ -790,7 +790,11 @@ impl HBase {
             base.with_extension("out"),
             base.with_extension("err"),
         );
-        let log4j = conf.join("shell-log4j.properties");
+        let log4j = base.with_extension("log4j.properties");
+        let mut script = script.to_owned();
+        if !script.ends_with('\n') {
+            script.push('\n');
+        }
         std::fs::write(&rb, script)
             .and_then(|()| {
                 std::fs::write(

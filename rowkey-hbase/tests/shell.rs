@@ -5,7 +5,8 @@
 //!   key tool's `plan` print — for a salted layout, a hash-prefix layout and split points made
 //!   of awkward bytes (0x00, 0xFF, `"`, `\`, `'`, `#`, `#{`, space, `\x41` as text) — run by the
 //!   shell, create tables whose real regions (`Table::regions`, the server's
-//!   `getAllRegionLocations`) start exactly at the planned keys;
+//!   `getAllRegionLocations`) start exactly at the planned keys (and, as a control, the same
+//!   splits written as raw-byte literals do not);
 //! * the key tool's `scan 'table', {STARTROW => …, STOPROW => …}` commands, run by the shell
 //!   over rows written with `Batch`, print exactly the rows the typed scan means (the rows are
 //!   read back from the shell's `toStringBinary` output with `from_string_binary`).
@@ -15,7 +16,7 @@
 
 use std::collections::BTreeSet;
 
-use rowkey::hbase::{from_string_binary, to_string_binary};
+use rowkey::hbase::{from_string_binary, shell_literal, to_string_binary};
 use rowkey::plan::create_statement;
 use rowkey::RowKey;
 use rowkey_hbase::server::{HBase, ServerError, SHELL_VERSION};
@@ -188,11 +189,23 @@ fn create_statements_make_the_planned_regions() {
         ("shell_plan_salted", &salted, tool_salted),
         ("shell_plan_hashed", &hashed, tool_hashed),
     ];
+    // The control: splits written as raw-byte literals (`shell_literal`, right for `scan` and
+    // `put`), which `create` then reads with `Bytes.toBytesBinary`: other regions.
+    let control: Vec<Vec<u8>> = vec![b"\\x41".to_vec(), vec![0xFF]];
+    let control_stmt = format!(
+        "create 'shell_control', {{NAME => 'd'}}, SPLITS => [{}]",
+        control
+            .iter()
+            .map(|s| shell_literal(s))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     let mut script = String::from("create_namespace 'rowkey_shell'\n");
     for (_, _, stmt) in &tables {
         script.push_str(stmt);
         script.push('\n');
     }
+    script.push_str(&control_stmt);
     let out = shell(&script);
     let client = Client::connect(hbase().thrift_addr()).unwrap();
     for (table, splits, stmt) in &tables {
@@ -221,6 +234,16 @@ fn create_statements_make_the_planned_regions() {
             "{table}: the regions the shell made from\n{stmt}"
         );
     }
+    let starts: Vec<String> = client
+        .table("shell_control")
+        .regions()
+        .unwrap()
+        .iter()
+        .map(|r| to_string_binary(&r.start))
+        .collect();
+    // `\x41` (text) became "A"; the byte 0xFF became U+FFFD in the Ruby → Java string, cut to
+    // 0xFD by toBytesBinary.
+    assert_eq!(starts, ["", "A", "\\xFD"], "{control_stmt}\n{out}");
 }
 
 /// The `scan` blocks of the shell's output, in order: the rows (read back from
@@ -536,6 +559,8 @@ fn keytool_scans_through_the_shell_awkward_bytes() {
     });
 }
 
+/// A statement that fails, or that the shell cannot read, fails the call: the shell stops at
+/// the first error (`-n`) and exits non-zero.
 #[test]
 fn a_failing_statement_fails() {
     let err = hbase()
@@ -549,4 +574,9 @@ fn a_failing_statement_fails() {
         !text.contains("list_namespace"),
         "ran past the error: {err}"
     );
+    // A literal the shell's Ruby cannot read (an unterminated string) fails too.
+    let err = hbase()
+        .shell("scan 'shell_twice', {STARTROW => \"a}\nlist_namespace\n")
+        .expect_err("an unterminated string");
+    assert!(err.to_string().contains("SyntaxError"), "{err}");
 }

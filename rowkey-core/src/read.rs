@@ -7,7 +7,7 @@
 //! The steps, for a store of your own:
 //!
 //! 1. `let read = Read::<T>::new(ranges)` (then `.reverse()`, `.after(&last_key)`,
-//!    `.limit(n)` as needed);
+//!    `.limit(n)` as needed, in any order);
 //! 2. open one iterator per range of [`read.ranges()`](Read::ranges) — in **descending** key
 //!    order when [`read.is_reverse()`](Read::is_reverse) (a store's reverse scan; with a
 //!    `DoubleEndedIterator`, [`Directed`] does it);
@@ -152,7 +152,13 @@ impl From<ReadError<Infallible>> for DecodeError {
 /// A typed read of `T` over some [`ScanRanges`]: see the [module docs](self).
 #[derive(Debug, Clone)]
 pub struct Read<T> {
+    /// The ranges as given to [`Read::new`].
+    scan: ScanRanges,
+    /// `scan` cut after `after` in the read's direction (`scan` itself without `after`):
+    /// recomputed whenever `after` or the direction changes, so that the builder's calls may
+    /// come in any order.
     ranges: ScanRanges,
+    after: Option<Vec<u8>>,
     skip: usize,
     reverse: bool,
     limit: Option<usize>,
@@ -164,7 +170,9 @@ impl<T: RowKey> Read<T> {
     pub fn new(ranges: ScanRanges) -> Self {
         Self {
             skip: ranges.salt_end().max(T::LAYOUT.salt_end()),
+            scan: ranges.clone(),
             ranges,
+            after: None,
             reverse: false,
             limit: None,
             _t: PhantomData,
@@ -172,36 +180,104 @@ impl<T: RowKey> Read<T> {
     }
 
     /// Read in descending logical order (the newest first on an ascending time index). Each
-    /// range must then be read in descending key order.
+    /// range must then be read in descending key order. Calling it twice is calling it once.
     #[must_use]
     pub fn reverse(mut self) -> Self {
         self.reverse = true;
+        self.cut();
         self
     }
 
     /// Resume strictly after `key` in the read's order (a page's last key): every range is cut
-    /// to what lies after it, in every salt bucket. Apply after [`reverse`](Self::reverse).
+    /// to what lies after it — before it for a [`reverse`](Self::reverse) read — in every salt
+    /// bucket.
+    ///
+    /// The builder's calls may come in any order: the key is kept and the ranges are cut for
+    /// the read's final direction, so `.after(k).reverse()` and `.reverse().after(k)` are the
+    /// same read. Calling `after` again replaces the key (the last call wins).
+    ///
+    /// ```
+    /// use std::collections::BTreeMap;
+    /// use rowkey::read::{Directed, Read};
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct Job {
+    ///     #[salt(buckets = 4)]
+    ///     id: u32,
+    /// }
+    ///
+    /// let table: BTreeMap<Vec<u8>, ()> =
+    ///     (0..10).map(|id| (Job { id }.to_row_key().unwrap().to_vec(), ())).collect();
+    /// let page = |read: Read<Job>| -> Vec<u32> {
+    ///     let iters = read.ranges().iter().map(|r| {
+    ///         Directed::new(table.range::<[u8], _>(r.bounds()), read.is_reverse())
+    ///     });
+    ///     read.rows(iters).map(|row| row.unwrap().0.id).collect()
+    /// };
+    /// let five = Job { id: 5 }.to_row_key()?;
+    /// let all = || Read::<Job>::new(Job::scan().ranges());
+    /// assert_eq!(page(all().after(&five).reverse().limit(3)), [4, 3, 2]);
+    /// assert_eq!(page(all().limit(3).reverse().after(&five)), [4, 3, 2]);
+    /// assert_eq!(page(all().after(&five).limit(3)), [6, 7, 8]);
+    /// // the last `after` wins
+    /// let one = Job { id: 1 }.to_row_key()?;
+    /// assert_eq!(page(all().after(&five).after(&one).limit(3)), [2, 3, 4]);
+    /// # Ok::<(), rowkey::EncodeError>(())
+    /// ```
     #[must_use]
     pub fn after(mut self, key: impl AsRef<[u8]>) -> Self {
-        self.ranges = cut_after(
-            self.ranges.as_slice(),
-            key.as_ref(),
-            self.skip,
-            self.reverse,
-        );
+        self.after = Some(key.as_ref().to_vec());
+        self.cut();
         self
     }
 
-    /// Yield at most `n` rows.
+    /// Recompute [`ranges`](Self::ranges) from the scan's ranges, the resume key and the
+    /// direction.
+    fn cut(&mut self) {
+        self.ranges = match &self.after {
+            Some(key) => cut_after(self.scan.as_slice(), key, self.skip, self.reverse),
+            None => self.scan.clone(),
+        };
+    }
+
+    /// Yield at most `n` rows (the last call wins).
     #[must_use]
     pub fn limit(mut self, n: usize) -> Self {
         self.limit = Some(n);
         self
     }
 
-    /// The ranges to open, one source each, in this order (resume already applied).
+    /// The ranges to open, one source each, in this order: the scan's ranges cut after the
+    /// resume key, if any, in the read's direction.
     pub fn ranges(&self) -> &ScanRanges {
         &self.ranges
+    }
+
+    /// The key the read resumes after, if any (see [`after`](Self::after)).
+    ///
+    /// ```
+    /// use rowkey::read::Read;
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// struct Job {
+    ///     #[salt(buckets = 4)]
+    ///     id: u32,
+    /// }
+    ///
+    /// let read = Read::<Job>::new(Job::scan().ranges()).limit(10).after(b"\x01\0\0\0\x07");
+    /// assert_eq!(read.resume_key(), Some(&b"\x01\0\0\0\x07"[..]));
+    /// assert_eq!(read.row_limit(), Some(10));
+    /// assert!(!read.is_reverse());
+    /// ```
+    pub fn resume_key(&self) -> Option<&[u8]> {
+        self.after.as_deref()
+    }
+
+    /// The row limit, if any (see [`limit`](Self::limit)).
+    pub fn row_limit(&self) -> Option<usize> {
+        self.limit
     }
 
     /// Whether each range must be read in descending key order.

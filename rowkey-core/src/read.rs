@@ -543,7 +543,8 @@ mod stream {
 #[cfg(feature = "async")]
 pub use stream::RowStream;
 
-/// A ready adapter for [redb](https://docs.rs/redb) tables keyed by `&[u8]` (feature `redb`).
+/// A ready adapter for [redb](https://docs.rs/redb) tables keyed by `&[u8]` (feature `redb`):
+/// [`rows`](redb::rows) for `(key, value)` rows, [`keys`](redb::keys) for the keys alone.
 #[cfg(feature = "redb")]
 pub mod redb {
     use ::redb::{AccessGuard, ReadableTable, StorageError, Value};
@@ -643,6 +644,60 @@ pub mod redb {
         Ok(read.try_rows(sources))
     }
 
-    /// The error type of [`rows`]' items.
+    /// The keys of `read` from `table`, decoded, in logical order: [`rows`] without the
+    /// values, collected (as `rowkey_bigtable::Read::keys` does on Bigtable).
+    ///
+    /// # Errors
+    ///
+    /// Opening or reading a range failed ([`ReadError::Store`]), or a key in the ranges does
+    /// not decode as `T` ([`ReadError::Decode`]): the first error stops the read.
+    ///
+    /// ```
+    /// use redb::{Database, ReadableDatabase, TableDefinition};
+    /// use rowkey::read::{redb::keys, Read};
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct Log {
+    ///     #[salt(buckets = 8)]
+    ///     #[sep]
+    ///     host: String,
+    ///     ts: u64,
+    /// }
+    ///
+    /// const T: TableDefinition<&[u8], &[u8]> = TableDefinition::new("log");
+    /// let db = Database::builder().create_with_backend(redb::backends::InMemoryBackend::new())?;
+    /// let tx = db.begin_write()?;
+    /// {
+    ///     let mut t = tx.open_table(T)?;
+    ///     for ts in 0..10u64 {
+    ///         for host in ["web1", "web2"] {
+    ///             t.insert(&Log { host: host.into(), ts }.to_row_key()?[..], &b"event"[..])?;
+    ///         }
+    ///     }
+    /// }
+    /// tx.commit()?;
+    /// let t = db.begin_read()?.open_table(T)?;
+    /// // The 3 latest events of any host (8 buckets merged), then the next 3.
+    /// let read = || Read::<Log>::new(Log::scan().ranges()).reverse().limit(3);
+    /// let page: Vec<Log> = keys(&t, read())?;
+    /// assert_eq!(page.iter().map(|k| (k.host.as_str(), k.ts)).collect::<Vec<_>>(), [("web2", 9), ("web2", 8), ("web2", 7)]);
+    /// let next = keys(&t, read().after(page[2].to_row_key()?))?;
+    /// assert_eq!((next[0].host.as_str(), next[0].ts), ("web2", 6));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn keys<T, V, Tbl>(table: &Tbl, read: Read<T>) -> Result<Vec<T>, Error>
+    where
+        T: RowKey + for<'de> DecodeRowKey<'de>,
+        V: Value + 'static,
+        Tbl: ReadableTable<&'static [u8], V>,
+    {
+        rows(table, read)
+            .map_err(ReadError::Store)?
+            .map(|row| row.map(|(k, _)| k))
+            .collect()
+    }
+
+    /// The error type of [`rows`]' items and of [`keys`].
     pub type Error = ReadError<StorageError>;
 }

@@ -75,7 +75,6 @@ pub mod admin;
 pub mod emulator;
 mod error;
 pub mod hotspot;
-mod merge;
 pub mod migrate;
 mod read;
 mod write;
@@ -418,7 +417,7 @@ impl Table {
     pub(crate) async fn read_rows_raw(
         &self,
         request: ReadRowsRequest,
-    ) -> Result<merge::RowStream, Error> {
+    ) -> Result<read::RowStream, Error> {
         let mut req = tonic::Request::new(request);
         req.metadata_mut()
             .insert("x-goog-request-params", self.routing()?);

@@ -241,6 +241,51 @@ impl<T: RowKey> Read<T> {
         };
     }
 
+    /// Order, merge and resume by the whole key, salt included (byte order) instead of the
+    /// logical order after the salt: for sources that come back as **one** stream in byte
+    /// order, such as a single request whose row set holds every range. With a salt, such a
+    /// read goes bucket by bucket, and [`after`](Self::after) resumes after the key's bytes.
+    ///
+    /// ```
+    /// use rowkey::read::Read;
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// struct Job {
+    ///     #[salt(buckets = 4)]
+    ///     id: u32,
+    /// }
+    ///
+    /// let read = Read::<Job>::new(Job::scan().ranges());
+    /// assert_eq!(read.salt_width(), 1);
+    /// let read = read.byte_order();
+    /// assert_eq!(read.salt_width(), 0);
+    /// // resuming after a key of bucket 2 leaves the rest of bucket 2 and bucket 3
+    /// let read = read.after(b"\x02\0\0\0\x09");
+    /// assert_eq!(read.ranges().len(), 2);
+    /// ```
+    #[must_use]
+    pub fn byte_order(mut self) -> Self {
+        self.skip = 0;
+        self.cut();
+        self
+    }
+
+    /// The filter that keeps a merged row only when it lies strictly after the resume key in
+    /// the read's order. The cut ranges already hold only such rows when each range's start
+    /// carries its salt (every `T::scan()` range); the filter keeps `after` exact for ranges
+    /// that do not (a hand-made range over several buckets), at one comparison per row.
+    fn resume(&self) -> Resume {
+        Resume {
+            key: self
+                .after
+                .as_ref()
+                .map(|a| a.get(self.skip..).unwrap_or_default().to_vec()),
+            skip: self.skip,
+            reverse: self.reverse,
+        }
+    }
+
     /// Yield at most `n` rows (the last call wins).
     #[must_use]
     pub fn limit(mut self, n: usize) -> Self {
@@ -317,7 +362,34 @@ impl<T: RowKey> Read<T> {
         Rows {
             inner,
             left: self.limit.unwrap_or(usize::MAX),
+            resume: self.resume(),
             _t: PhantomData,
+        }
+    }
+}
+
+/// See [`Read::resume`].
+#[derive(Debug, Clone)]
+struct Resume {
+    /// The resume key's bytes after `skip`.
+    key: Option<Vec<u8>>,
+    skip: usize,
+    reverse: bool,
+}
+
+impl Resume {
+    #[inline]
+    fn keeps<K: AsRef<[u8]>, V, E>(&self, row: &Result<(K, V), E>) -> bool {
+        match (&self.key, row) {
+            (Some(after), Ok((k, _))) => {
+                let k = k.as_ref().get(self.skip..).unwrap_or_default();
+                if self.reverse {
+                    k < after.as_slice()
+                } else {
+                    k > after.as_slice()
+                }
+            }
+            _ => true,
         }
     }
 }
@@ -367,6 +439,23 @@ pub fn cut_after(ranges: &[ScanRange], key: &[u8], skip: usize, reverse: bool) -
     ScanRanges::new(cut)
 }
 
+/// Decode one merged row, keeping its key as stored.
+#[inline]
+fn keyed<T, K, V, E>(row: Result<(K, V), E>) -> Result<(T, K, V), ReadError<E>>
+where
+    K: AsRef<[u8]>,
+    T: RowKey + for<'de> DecodeRowKey<'de>,
+{
+    let (k, v) = row.map_err(ReadError::Store)?;
+    match T::from_row_key(k.as_ref()) {
+        Ok(t) => Ok((t, k, v)),
+        Err(error) => Err(ReadError::Decode {
+            key: k.as_ref().to_vec(),
+            error,
+        }),
+    }
+}
+
 /// Decode one merged row.
 #[inline]
 fn typed<T, K, V, E>(row: Result<(K, V), E>) -> Result<(T, V), ReadError<E>>
@@ -374,15 +463,7 @@ where
     K: AsRef<[u8]>,
     T: RowKey + for<'de> DecodeRowKey<'de>,
 {
-    let (k, v) = row.map_err(ReadError::Store)?;
-    let key = k.as_ref();
-    match T::from_row_key(key) {
-        Ok(t) => Ok((t, v)),
-        Err(error) => Err(ReadError::Decode {
-            key: key.to_vec(),
-            error,
-        }),
-    }
+    keyed(row).map(|(t, _, v)| (t, v))
 }
 
 /// Wraps an infallible source for [`Read::rows`].
@@ -409,6 +490,7 @@ enum Either<I: Iterator> {
 pub struct Rows<T, I: Iterator> {
     inner: Either<I>,
     left: usize,
+    resume: Resume,
     _t: PhantomData<fn() -> T>,
 }
 
@@ -422,15 +504,19 @@ where
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        if self.left == 0 {
-            return None;
+        loop {
+            if self.left == 0 {
+                return None;
+            }
+            let row = match &mut self.inner {
+                Either::Fwd(m) => m.next(),
+                Either::Rev(m) => m.next(),
+            }?;
+            if self.resume.keeps(&row) {
+                self.left -= 1;
+                return Some(typed(row));
+            }
         }
-        let row = match &mut self.inner {
-            Either::Fwd(m) => m.next(),
-            Either::Rev(m) => m.next(),
-        }?;
-        self.left -= 1;
-        Some(typed(row))
     }
 }
 
@@ -471,7 +557,7 @@ mod stream {
 
     use futures_core::Stream;
 
-    use super::{typed, Read, ReadError};
+    use super::{keyed, Read, ReadError, Resume};
     use crate::merge::{self, MergeStreams};
     use crate::{DecodeRowKey, RowKey};
 
@@ -485,14 +571,56 @@ mod stream {
             K: AsRef<[u8]>,
             T: for<'de> DecodeRowKey<'de>,
         {
+            RowStream {
+                inner: self.stream_keyed(sources),
+            }
+        }
+
+        /// [`stream`](Read::stream) that also yields each row's key as the source gave it:
+        /// `(T, key, value)` items, for a client whose row type holds its key (feature `async`).
+        ///
+        /// ```
+        /// # futures::executor::block_on(async {
+        /// use futures::{stream, StreamExt};
+        /// use rowkey::read::Read;
+        /// use rowkey::RowKey;
+        ///
+        /// #[derive(RowKey, Debug, PartialEq)]
+        /// struct Job {
+        ///     #[salt(buckets = 2)]
+        ///     id: u32,
+        /// }
+        ///
+        /// let key = |id| Job { id }.to_row_key().unwrap().to_vec();
+        /// let read = Read::<Job>::new(Job::scan().ranges()).limit(3);
+        /// // one stream per bucket, as a client's per-range requests would return them
+        /// let mut buckets = vec![Vec::new(), Vec::new()];
+        /// for id in 0..10 {
+        ///     buckets[usize::from(key(id)[0])].push(Ok::<_, std::io::Error>((key(id), format!("job {id}"))));
+        /// }
+        /// let rows: Vec<_> = read.stream_keyed(buckets.into_iter().map(stream::iter)).collect().await;
+        /// let (job, stored, value) = rows[2].as_ref().unwrap();
+        /// assert_eq!((job.id, stored.as_slice(), value.as_str()), (2, key(2).as_slice(), "job 2"));
+        /// # });
+        /// ```
+        pub fn stream_keyed<S, K, V, E>(
+            &self,
+            sources: impl IntoIterator<Item = S>,
+        ) -> KeyedRowStream<T, S>
+        where
+            S: Stream<Item = Result<(K, V), E>> + Unpin,
+            K: AsRef<[u8]>,
+            T: for<'de> DecodeRowKey<'de>,
+        {
             let inner = if self.reverse {
                 StreamEither::Rev(merge::merge_streams_rev(sources, self.skip))
             } else {
                 StreamEither::Fwd(merge::merge_streams(sources, self.skip))
             };
-            RowStream {
+            KeyedRowStream {
                 inner,
                 left: self.limit.unwrap_or(usize::MAX),
+                resume: self.resume(),
                 _t: core::marker::PhantomData,
             }
         }
@@ -503,11 +631,51 @@ mod stream {
         Rev(MergeStreams<S, true>),
     }
 
-    /// The typed rows of [`Read::stream`], in logical order.
-    pub struct RowStream<T, S: Stream> {
+    /// The typed rows of [`Read::stream_keyed`], with their keys, in logical order.
+    pub struct KeyedRowStream<T, S: Stream> {
         inner: StreamEither<S>,
         left: usize,
+        resume: Resume,
         _t: core::marker::PhantomData<fn() -> T>,
+    }
+
+    impl<T, S: Stream + Unpin> Unpin for KeyedRowStream<T, S> {}
+
+    impl<T, S, K, V, E> Stream for KeyedRowStream<T, S>
+    where
+        S: Stream<Item = Result<(K, V), E>> + Unpin,
+        K: AsRef<[u8]>,
+        T: RowKey + for<'de> DecodeRowKey<'de>,
+    {
+        type Item = Result<(T, K, V), ReadError<E>>;
+
+        fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+            let this = self.get_mut();
+            loop {
+                if this.left == 0 {
+                    return Poll::Ready(None);
+                }
+                let polled = match &mut this.inner {
+                    StreamEither::Fwd(m) => Pin::new(m).poll_next(cx),
+                    StreamEither::Rev(m) => Pin::new(m).poll_next(cx),
+                };
+                match polled {
+                    Poll::Ready(Some(row)) => {
+                        if this.resume.keeps(&row) {
+                            this.left -= 1;
+                            return Poll::Ready(Some(keyed(row)));
+                        }
+                    }
+                    Poll::Ready(None) => return Poll::Ready(None),
+                    Poll::Pending => return Poll::Pending,
+                }
+            }
+        }
+    }
+
+    /// The typed rows of [`Read::stream`], in logical order.
+    pub struct RowStream<T, S: Stream> {
+        inner: KeyedRowStream<T, S>,
     }
 
     impl<T, S: Stream + Unpin> Unpin for RowStream<T, S> {}
@@ -521,27 +689,15 @@ mod stream {
         type Item = Result<(T, V), ReadError<E>>;
 
         fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-            let this = self.get_mut();
-            if this.left == 0 {
-                return Poll::Ready(None);
-            }
-            let polled = match &mut this.inner {
-                StreamEither::Fwd(m) => Pin::new(m).poll_next(cx),
-                StreamEither::Rev(m) => Pin::new(m).poll_next(cx),
-            };
-            match polled {
-                Poll::Ready(Some(row)) => {
-                    this.left -= 1;
-                    Poll::Ready(Some(typed(row)))
-                }
-                other => other.map(|_| None),
-            }
+            Pin::new(&mut self.get_mut().inner)
+                .poll_next(cx)
+                .map(|row| row.map(|r| r.map(|(t, _, v)| (t, v))))
         }
     }
 }
 
 #[cfg(feature = "async")]
-pub use stream::RowStream;
+pub use stream::{KeyedRowStream, RowStream};
 
 /// A ready adapter for [redb](https://docs.rs/redb) tables keyed by `&[u8]` (feature `redb`):
 /// [`rows`](redb::rows) for `(key, value)` rows, [`keys`](redb::keys) for the keys alone.

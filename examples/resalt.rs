@@ -149,6 +149,17 @@ fn per_salt(
     Ok(counts)
 }
 
+/// The 16 → 32 re-key as each process builds it — the first one, and the one that resumes
+/// after the first "dies". `Migration<S, A, B>` names a `From`-mapped migration.
+fn resalt_16_to_32<'s>(
+    store: &'s RedbStore<'s>,
+    rows: u64,
+) -> Migration<&'s RedbStore<'s>, Tsdb16, Tsdb32> {
+    Migration::from_into(store)
+        .batch_size(5000)
+        .expect_rows(rows)
+}
+
 fn main() -> Result<(), Box<dyn Error>> {
     let mut args = std::env::args().skip(1);
     let hours: u32 = args.next().map(|a| a.parse()).transpose()?.unwrap_or(24);
@@ -171,9 +182,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     );
 
     let store = RedbStore::same_table(&db, "tsdb", "tsdb-16-to-32");
-    let m = Migration::<_, Tsdb16, Tsdb32, _>::from_into(&store)
-        .batch_size(5000)
-        .expect_rows(rows);
+    let m = resalt_16_to_32(&store, rows);
     let dry = m.dry_run(16, 32)?;
     println!(
         "\ndry run — region distribution of the existing keys, 16 regions now, 32 after:\n{dry}"
@@ -265,9 +274,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     drop(db);
     let db = Database::open(&path)?;
     let store = RedbStore::same_table(&db, "tsdb", "tsdb-16-to-32");
-    let m = Migration::<_, Tsdb16, Tsdb32, _>::from_into(&store)
-        .batch_size(5000)
-        .expect_rows(rows);
+    let m = resalt_16_to_32(&store, rows);
     println!("\nreopened; resuming from the checkpoint:");
     let s = m.run(|p| println!("  {p}"))?;
     assert!(s.complete);
@@ -298,7 +305,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let legacy = load(&db, LEGACY, (0..hours).flat_map(hour_rows))?;
     println!("table `tsdb_legacy`: {legacy} unsalted rows");
     let in_place = RedbStore::same_table(&db, "tsdb_legacy", "salt-in-place");
-    let m = Migration::<_, TsdbUnsalted, Tsdb16, _>::from_into(&in_place);
+    let m: Migration<_, TsdbUnsalted, Tsdb16> = Migration::from_into(&in_place);
     let dry = m.dry_run(16, 16)?;
     println!(
         "in place: {} of {} rows ambiguous — {}",
@@ -312,7 +319,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     }
 
     let two = RedbStore::two_tables(&db, "tsdb_legacy", "tsdb_salted", "salt-to-new-table");
-    let m = Migration::<_, TsdbUnsalted, Tsdb16, _>::from_into(&two)
+    let m = Migration::<_, TsdbUnsalted, Tsdb16>::from_into(&two)
         .batch_size(10_000)
         .expect_rows(legacy);
     let s = m.run(|_| {})?;

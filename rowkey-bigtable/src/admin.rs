@@ -56,8 +56,10 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// No Google credentials (Cloud Bigtable), or the endpoint is invalid.
+    /// Polled outside a Tokio runtime ([`Error::NoRuntime`]), no Google credentials (Cloud
+    /// Bigtable), or the endpoint is invalid.
     pub async fn admin(&self) -> Result<Admin, Error> {
+        crate::in_runtime("Client::admin")?;
         let parent = format!("projects/{}/instances/{}", self.project(), self.instance());
         match self.emulator_endpoint() {
             Some(endpoint) => {

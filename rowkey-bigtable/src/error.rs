@@ -41,6 +41,30 @@ pub enum Error {
     Emulator(EmulatorError),
     /// An argument the server would refuse, caught before sending (a bad table id, say).
     InvalidArgument(String),
+    /// A constructor of the client ([`Client::emulator`](crate::Client::emulator),
+    /// [`Client::connect`](crate::Client::connect), [`Client::admin`](crate::Client::admin)) was
+    /// called outside a Tokio runtime: its gRPC channels run on the runtime. Call it from
+    /// `#[tokio::main]`/`#[tokio::test]` code, inside `Runtime::block_on`, or after
+    /// `Runtime::enter`.
+    ///
+    /// ```
+    /// use rowkey_bigtable::{Client, Error};
+    ///
+    /// // a plain function: no runtime
+    /// let e = Client::emulator("127.0.0.1:8086", "p", "i").unwrap_err();
+    /// assert!(matches!(e, Error::NoRuntime { function: "Client::emulator" }));
+    /// assert!(e.to_string().contains("inside a Tokio runtime"));
+    ///
+    /// // inside one
+    /// let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    /// let _guard = rt.enter();
+    /// let client = Client::emulator("127.0.0.1:8086", "p", "i")?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    NoRuntime {
+        /// The function called, e.g. `"Client::emulator"`.
+        function: &'static str,
+    },
 }
 
 /// The failed entries of a [`Batch`](crate::Batch) write.
@@ -139,6 +163,12 @@ impl fmt::Display for Error {
             Error::Hotspot(e) => write!(f, "{e}"),
             Error::Emulator(e) => write!(f, "{e}"),
             Error::InvalidArgument(m) => write!(f, "invalid argument: {m}"),
+            Error::NoRuntime { function } => write!(
+                f,
+                "rowkey_bigtable::{function} must be called inside a Tokio runtime (from \
+                 #[tokio::main] or #[tokio::test] code, inside Runtime::block_on, or after \
+                 Runtime::enter): the client's gRPC channels run on the runtime"
+            ),
         }
     }
 }
@@ -153,7 +183,7 @@ impl std::error::Error for Error {
             Error::Plan(e) => Some(e),
             Error::Hotspot(e) => Some(e),
             Error::Emulator(e) => Some(e),
-            Error::Write(_) | Error::InvalidArgument(_) => None,
+            Error::Write(_) | Error::InvalidArgument(_) | Error::NoRuntime { .. } => None,
         }
     }
 }

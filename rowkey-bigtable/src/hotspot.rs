@@ -11,6 +11,12 @@
 //!   the server's own `SampleRowKeys` boundaries with byte offsets — per-region bytes, cheap,
 //!   coarse.
 //!
+//! Both count rows against the split points you pass; neither shows the table's own splits on
+//! the emulator, which has no tablets (`SampleRowKeys` of an empty pre-split table is `[""]`,
+//! and `cbt` lists no splits either): a pre-split is checked on Cloud Bigtable, or on HBase
+//! with the `rowkey-hbase` crate's region view — see
+//! [checking a pre-split](crate::Table::sample_row_keys#checking-a-pre-split).
+//!
 //! ```no_run
 //! # use rowkey::RowKey;
 //! # #[derive(RowKey)] struct OrderBySeller { #[salt(buckets = 16)] seller_id: u64, #[reverse_ts] created_ms: i64, #[sep] order_no: String }

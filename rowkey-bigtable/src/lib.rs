@@ -75,7 +75,6 @@ pub mod admin;
 pub mod emulator;
 mod error;
 pub mod hotspot;
-mod merge;
 pub mod migrate;
 mod read;
 mod write;
@@ -125,6 +124,15 @@ impl core::fmt::Debug for Client {
 /// Channels (HTTP/2 connections) the client balances requests over.
 const CHANNELS: usize = 4;
 
+/// `Err(NoRuntime)` outside a Tokio runtime: setting up a gRPC channel spawns onto the
+/// current runtime, and panics ("there is no reactor running") without one.
+pub(crate) fn in_runtime(function: &'static str) -> Result<(), Error> {
+    match tokio::runtime::Handle::try_current() {
+        Ok(_) => Ok(()),
+        Err(_) => Err(Error::NoRuntime { function }),
+    }
+}
+
 impl Client {
     /// Connect to `projects/{project}/instances/{instance}`.
     ///
@@ -134,10 +142,14 @@ impl Client {
     /// application-default credentials (`gcloud auth application-default login`), or the
     /// metadata server on Google Cloud.
     ///
+    /// Must run inside a Tokio runtime (see [`Error::NoRuntime`]).
+    ///
     /// # Errors
     ///
-    /// No credentials could be found, or the connection could not be set up.
+    /// Polled outside a Tokio runtime ([`Error::NoRuntime`]), no credentials could be found, or
+    /// the connection could not be set up.
     pub async fn connect(project: &str, instance: &str) -> Result<Client, Error> {
+        in_runtime("Client::connect")?;
         let conn = BigTableConnection::new(project, instance, false, CHANNELS, None).await?;
         let emulator = std::env::var("BIGTABLE_EMULATOR_HOST").ok();
         Ok(Client::with_connection(
@@ -149,16 +161,19 @@ impl Client {
     }
 
     /// Connect to the emulator at `endpoint` (`host:port`) without reading the environment.
+    /// No request is made yet. Call it inside a Tokio runtime: the client's channels run on it.
     ///
     /// # Errors
     ///
-    /// The endpoint is not a valid `host:port`.
+    /// The endpoint is not a valid `host:port`, or there is no current Tokio runtime
+    /// ([`Error::NoRuntime`]).
     pub fn emulator(endpoint: &str, project: &str, instance: &str) -> Result<Client, Error> {
         if endpoint.is_empty() || endpoint.contains('/') {
             return Err(Error::InvalidArgument(format!(
                 "emulator endpoint {endpoint:?} is not host:port"
             )));
         }
+        in_runtime("Client::emulator")?;
         let conn = BigTableConnection::new_with_emulator(
             endpoint,
             project,
@@ -402,7 +417,7 @@ impl Table {
     pub(crate) async fn read_rows_raw(
         &self,
         request: ReadRowsRequest,
-    ) -> Result<merge::RowStream, Error> {
+    ) -> Result<read::RowStream, Error> {
         let mut req = tonic::Request::new(request);
         req.metadata_mut()
             .insert("x-goog-request-params", self.routing()?);
@@ -421,6 +436,41 @@ impl Table {
     /// `SampleRowKeys`: row keys that divide the table into pieces of roughly known size (the
     /// server's tablet boundaries; the emulator samples about one row in a hundred, plus the
     /// last row).
+    ///
+    /// # Checking a pre-split
+    ///
+    /// On Cloud Bigtable the samples follow the tablets (the Bigtable HBase client builds its
+    /// region locations from this call), so a pre-split shows — until Bigtable splits and
+    /// merges tablets by load on its own. **The emulator has no tablets**: an empty pre-split
+    /// table answers `[""]` (the end of the table alone), and a filled one sampled row keys,
+    /// never the split points. `cbt` cannot show them either (`cbt ls <table>` lists column
+    /// families; no `cbt` command lists splits). So a pre-split cannot be checked on the
+    /// emulator: check the split points sent — what
+    /// [`Admin::create_table_for`](crate::Admin::create_table_for) returns — and the splits
+    /// themselves on Cloud Bigtable with this call, or on HBase, where the `rowkey-hbase`
+    /// crate's region view reads the server's own regions (`getAllRegionLocations`).
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey_bigtable::{emulator::Emulator, Client};
+    ///
+    /// #[derive(RowKey)]
+    /// struct Reading {
+    ///     #[salt(buckets = 4)]
+    ///     sensor: u32,
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), rowkey_bigtable::Error> {
+    /// let emulator = Emulator::start()?;
+    /// let client = Client::emulator(emulator.endpoint(), "p", "i")?;
+    /// let splits = client.admin().await?.create_table_for::<Reading>("readings", &["r"], 4).await?;
+    /// assert_eq!(splits, [[1], [2], [3]]); // what was sent: the table has 4 tablets
+    /// let samples = client.table("readings").sample_row_keys().await?;
+    /// // the emulator does not show them: the end of the table only
+    /// assert_eq!(samples.iter().map(|s| s.key.as_slice()).collect::<Vec<_>>(), [b""]);
+    /// # Ok(()) }
+    /// ```
     ///
     /// # Errors
     ///

@@ -1,8 +1,12 @@
 //! Typed reads of [`ScanRanges`]: one `ReadRows` stream per range, run concurrently and merged
 //! back into the key's logical order.
+//!
+//! The transport is this crate's (one chunked `ReadRows` request stream per range, or one for
+//! every range); everything else — cutting the ranges after the resume key, merging the streams
+//! in logical order, the row limit, decoding the keys — is [`rowkey::read::Read`]'s, the
+//! store-agnostic reader that every store of `rowkey` shares.
 
 use core::future::Future;
-use core::marker::PhantomData;
 use core::pin::Pin;
 use core::task::{Context, Poll};
 
@@ -11,13 +15,16 @@ use bigtable_rs::google::bigtable::v2::{
     read_rows_request::RequestStatsView, row_range, RowFilter, RowRange, RowSet,
 };
 use futures_util::{Stream, StreamExt, TryStreamExt};
+use rowkey::read::ReadError;
 use rowkey::{ScanRange, ScanRanges};
 
-use crate::merge::{merge_ascending, merge_descending, RowStream};
 use crate::{Error, Row, RowCell, Table, TypedKey};
 
 /// A row as the client decodes it: the key and its cells.
 pub(crate) type RawRow = (Vec<u8>, Vec<RowCell>);
+
+/// One range's rows, in the order the server sent them.
+pub(crate) type RowStream = Pin<Box<dyn Stream<Item = Result<RawRow, Error>> + Send>>;
 
 /// The stream of a typed read: `(key, row)` pairs in the read's order.
 pub type TypedRows<T> = Pin<Box<dyn Stream<Item = Result<(T, Row), Error>> + Send>>;
@@ -28,7 +35,9 @@ pub type TypedRows<T> = Pin<Box<dyn Stream<Item = Result<(T, Row), Error>> + Sen
 /// By default each range is read by its own `ReadRows` request; the requests run concurrently
 /// and their rows are merged into the key's **logical order** — the order of the key after its
 /// salt, which is the order of the key's fields. The salt width comes from `T::LAYOUT`: there is
-/// nothing to pass.
+/// nothing to pass. The options may be set in any order ([`after`](Read::after) applies to
+/// the read's final direction), and a [`rowkey::read::Read`] does the resuming, merging,
+/// limiting and decoding, exactly as for any other store.
 ///
 /// ```no_run
 /// # use rowkey::RowKey;
@@ -52,51 +61,46 @@ pub type TypedRows<T> = Pin<Box<dyn Stream<Item = Result<(T, Row), Error>> + Sen
 #[must_use = "a Read does nothing until .stream() or .collect()"]
 pub struct Read<T> {
     table: Table,
-    ranges: Vec<ScanRange>,
-    skip: usize,
+    /// Resume, direction, limit, merge order and decoding.
+    read: rowkey::read::Read<T>,
+    /// The limit as given, for each range's request limit.
     limit: Option<u64>,
-    reverse: bool,
-    after: Option<Vec<u8>>,
     single: bool,
     filter: Option<RowFilter>,
     chunk: Option<u64>,
-    _key: PhantomData<fn() -> T>,
 }
 
 impl<T: TypedKey> Read<T> {
     pub(crate) fn new(table: Table, ranges: &ScanRanges) -> Self {
         Read {
             table,
-            ranges: ranges.iter().cloned().collect(),
-            skip: ranges.salt_end().max(T::LAYOUT.salt_end()),
+            read: rowkey::read::Read::new(ranges.clone()),
             limit: None,
-            reverse: false,
-            after: None,
             single: false,
             filter: None,
             chunk: None,
-            _key: PhantomData,
         }
     }
 
     /// At most `n` rows in all (each range's request is limited to `n` too).
     pub fn limit(mut self, n: u64) -> Self {
         self.limit = Some(n);
+        self.read = self.read.limit(usize::try_from(n).unwrap_or(usize::MAX));
         self
     }
 
     /// Read in reverse: the largest logical key first (newest first on an ascending time
     /// index). Each range is read with Bigtable's reversed `ReadRows` and the descending
-    /// streams are merged.
+    /// streams are merged. Calling it twice is calling it once.
     pub fn reverse(mut self) -> Self {
-        self.reverse = !self.reverse;
+        self.read = self.read.reverse();
         self
     }
 
     /// Resume after `key`: only rows that come after it in this read's order (after it in
     /// logical order for a merged read, before it for a reverse read, after it in byte order
     /// for a [`single_request`](Read::single_request) read). Pass the last key of the previous
-    /// page to get the next one, across every salt bucket.
+    /// page to get the next one, across every salt bucket. Calling it again replaces the key.
     ///
     /// # Errors
     ///
@@ -108,7 +112,7 @@ impl<T: TypedKey> Read<T> {
 
     /// [`after`](Read::after) with the encoded row key.
     pub fn after_key(mut self, key: &[u8]) -> Self {
-        self.after = Some(key.to_vec());
+        self.read = self.read.after(key);
         self
     }
 
@@ -127,6 +131,7 @@ impl<T: TypedKey> Read<T> {
     /// of the key order.
     pub fn single_request(mut self) -> Self {
         self.single = true;
+        self.read = self.read.byte_order();
         self
     }
 
@@ -155,30 +160,20 @@ impl<T: TypedKey> Read<T> {
     {
         let Read {
             table,
-            ranges,
-            skip,
+            read,
             limit,
-            reverse,
-            after,
             single,
             filter,
             chunk,
-            _key,
         } = self;
-        let skip = if single { 0 } else { skip };
-        // Within one salt bucket a key is `salt ++ logical`: each range is cut after
-        // `salt ++ after[skip..]` (byte order in single-request mode, where skip is 0).
-        let ranges = match &after {
-            Some(after) => rowkey::read::cut_after(&ranges, after, skip, reverse)
-                .into_iter()
-                .collect(),
-            None => ranges,
-        };
-        let spans: Vec<Span> = ranges.iter().map(Span::of).collect();
+        // The ranges are already cut after the resume key, in every salt bucket (or in byte
+        // order for a single request).
+        let spans: Vec<Span> = read.ranges().iter().map(Span::of).collect();
         if spans.is_empty() {
             // An empty RowSet means "the whole table" to Bigtable: never send one.
             return Box::pin(futures_util::stream::empty());
         }
+        let reverse = read.is_reverse();
         let template = ReadRowsRequest {
             table_name: table.name().to_owned(),
             app_profile_id: table.app_profile().to_owned(),
@@ -210,35 +205,15 @@ impl<T: TypedKey> Read<T> {
                 }) as RowStream
             })
             .collect();
-        let merged = if reverse {
-            merge_descending(streams, skip)
-        } else {
-            merge_ascending(streams, skip)
-        };
-        // The server clipped each range already; this keeps "after" exact for ranges whose
-        // start does not carry the salt (and costs one comparison per row).
-        let merged = match after {
-            Some(after) => Box::pin(merged.try_filter(move |row| {
-                let key = row.0.get(skip..).unwrap_or_default();
-                let mark = after.get(skip..).unwrap_or_default();
-                futures_util::future::ready(if reverse { key < mark } else { key > mark })
-            })) as RowStream,
-            None => merged,
-        };
-        let limited: RowStream = match limit {
-            Some(n) => Box::pin(merged.take(usize::try_from(n).unwrap_or(usize::MAX))),
-            None => merged,
-        };
-        Box::pin(limited.map(|item| {
-            let (key, cells) = item?;
-            match T::from_row_key(&key) {
-                Ok(k) => Ok((k, Row { key, cells })),
-                Err(source) => Err(Error::Decode {
-                    layout: T::LAYOUT.name,
-                    key,
-                    source,
-                }),
-            }
+        let layout = T::LAYOUT.name;
+        Box::pin(read.stream_keyed(streams).map(move |item| match item {
+            Ok((key_type, key, cells)) => Ok((key_type, Row { key, cells })),
+            Err(ReadError::Decode { key, error }) => Err(Error::Decode {
+                layout,
+                key,
+                source: error,
+            }),
+            Err(ReadError::Store(e)) => Err(e),
         }))
     }
 
@@ -268,14 +243,15 @@ impl<T: TypedKey> Read<T> {
     }
 }
 
-impl<T> core::fmt::Debug for Read<T> {
+impl<T: TypedKey> core::fmt::Debug for Read<T> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Read")
             .field("table", &self.table.id())
-            .field("ranges", &self.ranges)
-            .field("skip", &self.skip)
+            .field("ranges", self.read.ranges())
+            .field("skip", &self.read.salt_width())
             .field("limit", &self.limit)
-            .field("reverse", &self.reverse)
+            .field("reverse", &self.read.is_reverse())
+            .field("after", &self.read.resume_key())
             .field("single_request", &self.single)
             .finish_non_exhaustive()
     }

@@ -20,7 +20,8 @@
 //! - every 3rd query: the single-request read equals it in byte order;
 //! - every 4th query: read in requests of 1–5 rows (plus one per 8 rows of the result; `chunk_rows`, each request continuing after
 //!   the last key of the one before), merged or single-request, forward or reverse: the same;
-//! - every 5th query: reading it in pages (`limit` + `after` the last key) gives it back whole.
+//! - every 5th query: reading it in pages (`limit` + `after` the last key, `after` before or
+//!   after `reverse`) gives it back whole.
 //!
 //! `QUERIES_PER_LAYOUT` × 6 layouts = 3,000 queries, each checked.
 
@@ -206,12 +207,17 @@ async fn run<T: Case>(seed: u64, rows: usize) -> Stats {
             let reverse = n % 10 == 0;
             let mut paged: Vec<T> = Vec::new();
             loop {
+                // the options in either order: `after` applies to the final direction
+                let reverse_first = rng.below(2) == 0;
                 let mut read = table.read::<T>(&query.ranges).limit(page as u64);
-                if reverse {
+                if reverse && reverse_first {
                     read = read.reverse();
                 }
                 if let Some(last) = paged.last() {
                     read = read.after(last).expect("encode");
+                }
+                if reverse && !reverse_first {
+                    read = read.reverse();
                 }
                 let got = read
                     .keys()

@@ -115,7 +115,7 @@
 //!
 //! // Re-key in place (one table), 64 rows per batch, stopping after 2 batches.
 //! let store = RedbStore::same_table(&db, "events", "events-v2");
-//! let m = Migration::<_, V1, V2, _>::from_into(&store).batch_size(64);
+//! let m: Migration<_, V1, V2> = Migration::from_into(&store).batch_size(64);
 //! let first = m.run_batches(2, |_| {})?;
 //! assert!(!first.complete);
 //!
@@ -130,12 +130,11 @@
 //! let verified = m.verify()?;
 //! assert_eq!(verified.report().source_rows, 200);
 //! m.retire_source(&verified, |_| {})?;
-//! let v2_rows = rowkey::read::redb::rows(
+//! let v2_keys = rowkey::read::redb::keys(
 //!     &db.begin_read()?.open_table(T)?,
 //!     rowkey::read::Read::<V2>::new(rowkey::migrate::all_ranges(V2::LAYOUT)),
-//! )?
-//! .count();
-//! assert_eq!(v2_rows, 200);
+//! )?;
+//! assert_eq!(v2_keys.len(), 200);
 //! # Ok(()) }
 //! # #[cfg(not(feature = "redb"))]
 //! # fn main() {}
@@ -962,7 +961,68 @@ fn record_hash(key: &[u8], value: &[u8]) -> u128 {
 /// # #[cfg(not(feature = "redb"))]
 /// # fn main() {}
 /// ```
-pub struct Migration<S, A, B, F> {
+///
+/// # Naming a migration's type
+///
+/// `F` is the mapping's type and defaults to the function pointer `fn(A) -> B`, so that the
+/// common migrations have a type to write in a signature or a `let`:
+///
+/// - `B: From<A>`: `Migration<S, A, B>` from [`from_into`](Migration::from_into), with no
+///   turbofish when the type is written down (`let m: Migration<_, A, B> = …`, or a return type);
+/// - a `fn` item, or a closure that captures nothing: `Migration<S, A, B>` as well (it coerces
+///   to `fn(A) -> B` where that type is expected);
+/// - a closure that captures: `Migration<S, A, B, impl Fn(A) -> B>` in a return type, or
+///   `Migration<S, A, B, Box<dyn Fn(A) -> B>>` to store it.
+///
+/// ```
+/// # #[cfg(feature = "redb")]
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use redb::Database;
+/// use rowkey::migrate::{redb::RedbStore, Migration};
+/// use rowkey::RowKey;
+///
+/// #[derive(RowKey, Debug, Clone, PartialEq)]
+/// struct V1 {
+///     #[salt(buckets = 4)]
+///     id: u32,
+/// }
+///
+/// #[derive(RowKey, Debug, Clone, PartialEq)]
+/// struct V2 {
+///     #[salt(buckets = 8)]
+///     id: u32,
+///     shard: u8,
+/// }
+///
+/// impl From<V1> for V2 {
+///     fn from(v: V1) -> V2 {
+///         V2 { id: v.id, shard: 0 }
+///     }
+/// }
+///
+/// // helpers that build the migration once for every phase of an operator's tool
+/// fn migration<'s>(store: &'s RedbStore<'s>) -> Migration<&'s RedbStore<'s>, V1, V2> {
+///     Migration::from_into(store).batch_size(500)
+/// }
+/// fn into_shard_one<'s>(store: &'s RedbStore<'s>) -> Migration<&'s RedbStore<'s>, V1, V2> {
+///     Migration::new(store, |v: V1| V2 { id: v.id, shard: 1 })
+/// }
+/// fn into_shard<'s>(store: &'s RedbStore<'s>, shard: u8) -> Migration<&'s RedbStore<'s>, V1, V2, impl Fn(V1) -> V2> {
+///     Migration::new(store, move |v: V1| V2 { id: v.id, shard })
+/// }
+///
+/// let db = Database::builder().create_with_backend(redb::backends::InMemoryBackend::new())?;
+/// let store = RedbStore::two_tables(&db, "v1", "v2", "v1-to-v2");
+/// assert_eq!(migration(&store).run(|_| {})?.rows, 0); // an empty source
+/// // or with the type written in a `let`:
+/// let m: Migration<_, V1, V2> = Migration::from_into(&store);
+/// assert!(m.verify()?.report().is_match());
+/// let _ = (into_shard_one(&store), into_shard(&store, 2));
+/// # Ok(()) }
+/// # #[cfg(not(feature = "redb"))]
+/// # fn main() {}
+/// ```
+pub struct Migration<S, A, B, F = fn(A) -> B> {
     store: S,
     map: F,
     batch: usize,
@@ -976,7 +1036,9 @@ where
     A: RowKey + for<'de> DecodeRowKey<'de>,
     B: RowKey + for<'de> DecodeRowKey<'de> + From<A>,
 {
-    /// A migration that maps with `B::from`.
+    /// A migration that maps with `B::from`: a `Migration<S, A, B>` (see
+    /// [naming a migration's type](Migration#naming-a-migrations-type); `A` and `B` come from
+    /// the expected type, or a turbofish: `Migration::<_, A, B>::from_into(store)`).
     pub fn from_into(store: S) -> Self {
         Self::new(store, B::from)
     }

@@ -596,8 +596,9 @@ pub fn map_bound_u128<T: crate::codec::Integer>(
 
 // ---------------------------------------------------------------------------------------------
 // Scan argument forms: one field accepts the same borrowed and owned forms in equality, range
-// and starts-with (`&str`, `String`, `&String`, `Box<str>`, `Cow<str>` for a string field;
-// `&[u8]`, `Vec<u8>`, `Bytes`, `[u8; N]` for a bytes field; `Option`s of those in ranges).
+// and starts-with (`&str`, `String`, `Box<str>`, `Cow<str>` for a string field; `&[u8]`,
+// `Vec<u8>`, `Bytes`, `Cow<[u8]>`, `[u8; N]` for a bytes field; a reference to any of them;
+// `Option`s of those in ranges).
 
 /// A family of argument forms and the one borrowed form they all convert to.
 pub trait FormFamily {
@@ -624,11 +625,14 @@ impl<F: FormFamily> FormFamily for OptionForms<F> {
 /// An argument form of family `F`.
 #[diagnostic::on_unimplemented(
     message = "rowkey: `{Self}` cannot stand for a value of this scan field",
-    note = "string fields take &str, String, &String, Box<str> or Cow<str>; bytes fields take &[u8], Vec<u8>, &Vec<u8>, Bytes or [u8; N] (or a reference to one); Option fields take Option of those in ranges"
+    note = "string fields take &str, String, Box<str> or Cow<str>; bytes fields take &[u8], Vec<u8>, Bytes, Cow<[u8]> or [u8; N]; each also by reference (&String, &&str, …); Option fields take Option of those in ranges"
 )]
 pub trait FormOf<F: FormFamily> {
     fn canon(&self) -> F::Canon<'_>;
 }
+
+// The owned and unsized forms; every reference to a form is a form too (below), so `&str`,
+// `&String`, `&&str` (what iterating `&["a", "b"]` yields), `&Vec<u8>`, `&[u8; N]` all are.
 
 macro_rules! text_forms {
     ($($t:ty),*) => {$(
@@ -638,7 +642,7 @@ macro_rules! text_forms {
         }
     )*};
 }
-text_forms!(&str, String, &String, Box<str>, std::borrow::Cow<'_, str>);
+text_forms!(str, String, Box<str>, std::borrow::Cow<'_, str>);
 
 macro_rules! bytes_forms {
     ($($t:ty),*) => {$(
@@ -648,24 +652,17 @@ macro_rules! bytes_forms {
         }
     )*};
 }
-bytes_forms!(
-    &[u8],
-    Vec<u8>,
-    &Vec<u8>,
-    bytes::Bytes,
-    &bytes::Bytes,
-    std::borrow::Cow<'_, [u8]>
-);
+bytes_forms!([u8], Vec<u8>, bytes::Bytes, std::borrow::Cow<'_, [u8]>);
 impl<const N: usize> FormOf<BytesForms> for [u8; N] {
     #[inline(always)]
     fn canon(&self) -> &[u8] {
         self
     }
 }
-impl<const N: usize> FormOf<BytesForms> for &[u8; N] {
+impl<F: FormFamily, Q: FormOf<F> + ?Sized> FormOf<F> for &Q {
     #[inline(always)]
-    fn canon(&self) -> &[u8] {
-        *self
+    fn canon(&self) -> F::Canon<'_> {
+        Q::canon(*self)
     }
 }
 impl<F: FormFamily, Q: FormOf<F>> FormOf<OptionForms<F>> for Option<Q> {

@@ -7,7 +7,7 @@
 //! The steps, for a store of your own:
 //!
 //! 1. `let read = Read::<T>::new(ranges)` (then `.reverse()`, `.after(&last_key)`,
-//!    `.limit(n)` as needed);
+//!    `.limit(n)` as needed, in any order);
 //! 2. open one iterator per range of [`read.ranges()`](Read::ranges) — in **descending** key
 //!    order when [`read.is_reverse()`](Read::is_reverse) (a store's reverse scan; with a
 //!    `DoubleEndedIterator`, [`Directed`] does it);
@@ -152,7 +152,13 @@ impl From<ReadError<Infallible>> for DecodeError {
 /// A typed read of `T` over some [`ScanRanges`]: see the [module docs](self).
 #[derive(Debug, Clone)]
 pub struct Read<T> {
+    /// The ranges as given to [`Read::new`].
+    scan: ScanRanges,
+    /// `scan` cut after `after` in the read's direction (`scan` itself without `after`):
+    /// recomputed whenever `after` or the direction changes, so that the builder's calls may
+    /// come in any order.
     ranges: ScanRanges,
+    after: Option<Vec<u8>>,
     skip: usize,
     reverse: bool,
     limit: Option<usize>,
@@ -164,7 +170,9 @@ impl<T: RowKey> Read<T> {
     pub fn new(ranges: ScanRanges) -> Self {
         Self {
             skip: ranges.salt_end().max(T::LAYOUT.salt_end()),
+            scan: ranges.clone(),
             ranges,
+            after: None,
             reverse: false,
             limit: None,
             _t: PhantomData,
@@ -172,36 +180,149 @@ impl<T: RowKey> Read<T> {
     }
 
     /// Read in descending logical order (the newest first on an ascending time index). Each
-    /// range must then be read in descending key order.
+    /// range must then be read in descending key order. Calling it twice is calling it once.
     #[must_use]
     pub fn reverse(mut self) -> Self {
         self.reverse = true;
+        self.cut();
         self
     }
 
     /// Resume strictly after `key` in the read's order (a page's last key): every range is cut
-    /// to what lies after it, in every salt bucket. Apply after [`reverse`](Self::reverse).
+    /// to what lies after it — before it for a [`reverse`](Self::reverse) read — in every salt
+    /// bucket.
+    ///
+    /// The builder's calls may come in any order: the key is kept and the ranges are cut for
+    /// the read's final direction, so `.after(k).reverse()` and `.reverse().after(k)` are the
+    /// same read. Calling `after` again replaces the key (the last call wins).
+    ///
+    /// ```
+    /// use std::collections::BTreeMap;
+    /// use rowkey::read::{Directed, Read};
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct Job {
+    ///     #[salt(buckets = 4)]
+    ///     id: u32,
+    /// }
+    ///
+    /// let table: BTreeMap<Vec<u8>, ()> =
+    ///     (0..10).map(|id| (Job { id }.to_row_key().unwrap().to_vec(), ())).collect();
+    /// let page = |read: Read<Job>| -> Vec<u32> {
+    ///     let iters = read.ranges().iter().map(|r| {
+    ///         Directed::new(table.range::<[u8], _>(r.bounds()), read.is_reverse())
+    ///     });
+    ///     read.rows(iters).map(|row| row.unwrap().0.id).collect()
+    /// };
+    /// let five = Job { id: 5 }.to_row_key()?;
+    /// let all = || Read::<Job>::new(Job::scan().ranges());
+    /// assert_eq!(page(all().after(&five).reverse().limit(3)), [4, 3, 2]);
+    /// assert_eq!(page(all().limit(3).reverse().after(&five)), [4, 3, 2]);
+    /// assert_eq!(page(all().after(&five).limit(3)), [6, 7, 8]);
+    /// // the last `after` wins
+    /// let one = Job { id: 1 }.to_row_key()?;
+    /// assert_eq!(page(all().after(&five).after(&one).limit(3)), [2, 3, 4]);
+    /// # Ok::<(), rowkey::EncodeError>(())
+    /// ```
     #[must_use]
     pub fn after(mut self, key: impl AsRef<[u8]>) -> Self {
-        self.ranges = cut_after(
-            self.ranges.as_slice(),
-            key.as_ref(),
-            self.skip,
-            self.reverse,
-        );
+        self.after = Some(key.as_ref().to_vec());
+        self.cut();
         self
     }
 
-    /// Yield at most `n` rows.
+    /// Recompute [`ranges`](Self::ranges) from the scan's ranges, the resume key and the
+    /// direction.
+    fn cut(&mut self) {
+        self.ranges = match &self.after {
+            Some(key) => cut_after(self.scan.as_slice(), key, self.skip, self.reverse),
+            None => self.scan.clone(),
+        };
+    }
+
+    /// Order, merge and resume by the whole key, salt included (byte order) instead of the
+    /// logical order after the salt: for sources that come back as **one** stream in byte
+    /// order, such as a single request whose row set holds every range. With a salt, such a
+    /// read goes bucket by bucket, and [`after`](Self::after) resumes after the key's bytes.
+    ///
+    /// ```
+    /// use rowkey::read::Read;
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// struct Job {
+    ///     #[salt(buckets = 4)]
+    ///     id: u32,
+    /// }
+    ///
+    /// let read = Read::<Job>::new(Job::scan().ranges());
+    /// assert_eq!(read.salt_width(), 1);
+    /// let read = read.byte_order();
+    /// assert_eq!(read.salt_width(), 0);
+    /// // resuming after a key of bucket 2 leaves the rest of bucket 2 and bucket 3
+    /// let read = read.after(b"\x02\0\0\0\x09");
+    /// assert_eq!(read.ranges().len(), 2);
+    /// ```
+    #[must_use]
+    pub fn byte_order(mut self) -> Self {
+        self.skip = 0;
+        self.cut();
+        self
+    }
+
+    /// The filter that keeps a merged row only when it lies strictly after the resume key in
+    /// the read's order. The cut ranges already hold only such rows when each range's start
+    /// carries its salt (every `T::scan()` range); the filter keeps `after` exact for ranges
+    /// that do not (a hand-made range over several buckets), at one comparison per row.
+    fn resume(&self) -> Resume {
+        Resume {
+            key: self
+                .after
+                .as_ref()
+                .map(|a| a.get(self.skip..).unwrap_or_default().to_vec()),
+            skip: self.skip,
+            reverse: self.reverse,
+        }
+    }
+
+    /// Yield at most `n` rows (the last call wins).
     #[must_use]
     pub fn limit(mut self, n: usize) -> Self {
         self.limit = Some(n);
         self
     }
 
-    /// The ranges to open, one source each, in this order (resume already applied).
+    /// The ranges to open, one source each, in this order: the scan's ranges cut after the
+    /// resume key, if any, in the read's direction.
     pub fn ranges(&self) -> &ScanRanges {
         &self.ranges
+    }
+
+    /// The key the read resumes after, if any (see [`after`](Self::after)).
+    ///
+    /// ```
+    /// use rowkey::read::Read;
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// struct Job {
+    ///     #[salt(buckets = 4)]
+    ///     id: u32,
+    /// }
+    ///
+    /// let read = Read::<Job>::new(Job::scan().ranges()).limit(10).after(b"\x01\0\0\0\x07");
+    /// assert_eq!(read.resume_key(), Some(&b"\x01\0\0\0\x07"[..]));
+    /// assert_eq!(read.row_limit(), Some(10));
+    /// assert!(!read.is_reverse());
+    /// ```
+    pub fn resume_key(&self) -> Option<&[u8]> {
+        self.after.as_deref()
+    }
+
+    /// The row limit, if any (see [`limit`](Self::limit)).
+    pub fn row_limit(&self) -> Option<usize> {
+        self.limit
     }
 
     /// Whether each range must be read in descending key order.
@@ -241,7 +362,34 @@ impl<T: RowKey> Read<T> {
         Rows {
             inner,
             left: self.limit.unwrap_or(usize::MAX),
+            resume: self.resume(),
             _t: PhantomData,
+        }
+    }
+}
+
+/// See [`Read::resume`].
+#[derive(Debug, Clone)]
+struct Resume {
+    /// The resume key's bytes after `skip`.
+    key: Option<Vec<u8>>,
+    skip: usize,
+    reverse: bool,
+}
+
+impl Resume {
+    #[inline]
+    fn keeps<K: AsRef<[u8]>, V, E>(&self, row: &Result<(K, V), E>) -> bool {
+        match (&self.key, row) {
+            (Some(after), Ok((k, _))) => {
+                let k = k.as_ref().get(self.skip..).unwrap_or_default();
+                if self.reverse {
+                    k < after.as_slice()
+                } else {
+                    k > after.as_slice()
+                }
+            }
+            _ => true,
         }
     }
 }
@@ -291,6 +439,23 @@ pub fn cut_after(ranges: &[ScanRange], key: &[u8], skip: usize, reverse: bool) -
     ScanRanges::new(cut)
 }
 
+/// Decode one merged row, keeping its key as stored.
+#[inline]
+fn keyed<T, K, V, E>(row: Result<(K, V), E>) -> Result<(T, K, V), ReadError<E>>
+where
+    K: AsRef<[u8]>,
+    T: RowKey + for<'de> DecodeRowKey<'de>,
+{
+    let (k, v) = row.map_err(ReadError::Store)?;
+    match T::from_row_key(k.as_ref()) {
+        Ok(t) => Ok((t, k, v)),
+        Err(error) => Err(ReadError::Decode {
+            key: k.as_ref().to_vec(),
+            error,
+        }),
+    }
+}
+
 /// Decode one merged row.
 #[inline]
 fn typed<T, K, V, E>(row: Result<(K, V), E>) -> Result<(T, V), ReadError<E>>
@@ -298,15 +463,7 @@ where
     K: AsRef<[u8]>,
     T: RowKey + for<'de> DecodeRowKey<'de>,
 {
-    let (k, v) = row.map_err(ReadError::Store)?;
-    let key = k.as_ref();
-    match T::from_row_key(key) {
-        Ok(t) => Ok((t, v)),
-        Err(error) => Err(ReadError::Decode {
-            key: key.to_vec(),
-            error,
-        }),
-    }
+    keyed(row).map(|(t, _, v)| (t, v))
 }
 
 /// Wraps an infallible source for [`Read::rows`].
@@ -333,6 +490,7 @@ enum Either<I: Iterator> {
 pub struct Rows<T, I: Iterator> {
     inner: Either<I>,
     left: usize,
+    resume: Resume,
     _t: PhantomData<fn() -> T>,
 }
 
@@ -346,15 +504,19 @@ where
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        if self.left == 0 {
-            return None;
+        loop {
+            if self.left == 0 {
+                return None;
+            }
+            let row = match &mut self.inner {
+                Either::Fwd(m) => m.next(),
+                Either::Rev(m) => m.next(),
+            }?;
+            if self.resume.keeps(&row) {
+                self.left -= 1;
+                return Some(typed(row));
+            }
         }
-        let row = match &mut self.inner {
-            Either::Fwd(m) => m.next(),
-            Either::Rev(m) => m.next(),
-        }?;
-        self.left -= 1;
-        Some(typed(row))
     }
 }
 
@@ -395,7 +557,7 @@ mod stream {
 
     use futures_core::Stream;
 
-    use super::{typed, Read, ReadError};
+    use super::{keyed, Read, ReadError, Resume};
     use crate::merge::{self, MergeStreams};
     use crate::{DecodeRowKey, RowKey};
 
@@ -409,14 +571,56 @@ mod stream {
             K: AsRef<[u8]>,
             T: for<'de> DecodeRowKey<'de>,
         {
+            RowStream {
+                inner: self.stream_keyed(sources),
+            }
+        }
+
+        /// [`stream`](Read::stream) that also yields each row's key as the source gave it:
+        /// `(T, key, value)` items, for a client whose row type holds its key (feature `async`).
+        ///
+        /// ```
+        /// # futures::executor::block_on(async {
+        /// use futures::{stream, StreamExt};
+        /// use rowkey::read::Read;
+        /// use rowkey::RowKey;
+        ///
+        /// #[derive(RowKey, Debug, PartialEq)]
+        /// struct Job {
+        ///     #[salt(buckets = 2)]
+        ///     id: u32,
+        /// }
+        ///
+        /// let key = |id| Job { id }.to_row_key().unwrap().to_vec();
+        /// let read = Read::<Job>::new(Job::scan().ranges()).limit(3);
+        /// // one stream per bucket, as a client's per-range requests would return them
+        /// let mut buckets = vec![Vec::new(), Vec::new()];
+        /// for id in 0..10 {
+        ///     buckets[usize::from(key(id)[0])].push(Ok::<_, std::io::Error>((key(id), format!("job {id}"))));
+        /// }
+        /// let rows: Vec<_> = read.stream_keyed(buckets.into_iter().map(stream::iter)).collect().await;
+        /// let (job, stored, value) = rows[2].as_ref().unwrap();
+        /// assert_eq!((job.id, stored.as_slice(), value.as_str()), (2, key(2).as_slice(), "job 2"));
+        /// # });
+        /// ```
+        pub fn stream_keyed<S, K, V, E>(
+            &self,
+            sources: impl IntoIterator<Item = S>,
+        ) -> KeyedRowStream<T, S>
+        where
+            S: Stream<Item = Result<(K, V), E>> + Unpin,
+            K: AsRef<[u8]>,
+            T: for<'de> DecodeRowKey<'de>,
+        {
             let inner = if self.reverse {
                 StreamEither::Rev(merge::merge_streams_rev(sources, self.skip))
             } else {
                 StreamEither::Fwd(merge::merge_streams(sources, self.skip))
             };
-            RowStream {
+            KeyedRowStream {
                 inner,
                 left: self.limit.unwrap_or(usize::MAX),
+                resume: self.resume(),
                 _t: core::marker::PhantomData,
             }
         }
@@ -427,11 +631,51 @@ mod stream {
         Rev(MergeStreams<S, true>),
     }
 
-    /// The typed rows of [`Read::stream`], in logical order.
-    pub struct RowStream<T, S: Stream> {
+    /// The typed rows of [`Read::stream_keyed`], with their keys, in logical order.
+    pub struct KeyedRowStream<T, S: Stream> {
         inner: StreamEither<S>,
         left: usize,
+        resume: Resume,
         _t: core::marker::PhantomData<fn() -> T>,
+    }
+
+    impl<T, S: Stream + Unpin> Unpin for KeyedRowStream<T, S> {}
+
+    impl<T, S, K, V, E> Stream for KeyedRowStream<T, S>
+    where
+        S: Stream<Item = Result<(K, V), E>> + Unpin,
+        K: AsRef<[u8]>,
+        T: RowKey + for<'de> DecodeRowKey<'de>,
+    {
+        type Item = Result<(T, K, V), ReadError<E>>;
+
+        fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+            let this = self.get_mut();
+            loop {
+                if this.left == 0 {
+                    return Poll::Ready(None);
+                }
+                let polled = match &mut this.inner {
+                    StreamEither::Fwd(m) => Pin::new(m).poll_next(cx),
+                    StreamEither::Rev(m) => Pin::new(m).poll_next(cx),
+                };
+                match polled {
+                    Poll::Ready(Some(row)) => {
+                        if this.resume.keeps(&row) {
+                            this.left -= 1;
+                            return Poll::Ready(Some(keyed(row)));
+                        }
+                    }
+                    Poll::Ready(None) => return Poll::Ready(None),
+                    Poll::Pending => return Poll::Pending,
+                }
+            }
+        }
+    }
+
+    /// The typed rows of [`Read::stream`], in logical order.
+    pub struct RowStream<T, S: Stream> {
+        inner: KeyedRowStream<T, S>,
     }
 
     impl<T, S: Stream + Unpin> Unpin for RowStream<T, S> {}
@@ -445,29 +689,18 @@ mod stream {
         type Item = Result<(T, V), ReadError<E>>;
 
         fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-            let this = self.get_mut();
-            if this.left == 0 {
-                return Poll::Ready(None);
-            }
-            let polled = match &mut this.inner {
-                StreamEither::Fwd(m) => Pin::new(m).poll_next(cx),
-                StreamEither::Rev(m) => Pin::new(m).poll_next(cx),
-            };
-            match polled {
-                Poll::Ready(Some(row)) => {
-                    this.left -= 1;
-                    Poll::Ready(Some(typed(row)))
-                }
-                other => other.map(|_| None),
-            }
+            Pin::new(&mut self.get_mut().inner)
+                .poll_next(cx)
+                .map(|row| row.map(|r| r.map(|(t, _, v)| (t, v))))
         }
     }
 }
 
 #[cfg(feature = "async")]
-pub use stream::RowStream;
+pub use stream::{KeyedRowStream, RowStream};
 
-/// A ready adapter for [redb](https://docs.rs/redb) tables keyed by `&[u8]` (feature `redb`).
+/// A ready adapter for [redb](https://docs.rs/redb) tables keyed by `&[u8]` (feature `redb`):
+/// [`rows`](redb::rows) for `(key, value)` rows, [`keys`](redb::keys) for the keys alone.
 #[cfg(feature = "redb")]
 pub mod redb {
     use ::redb::{AccessGuard, ReadableTable, StorageError, Value};
@@ -567,6 +800,60 @@ pub mod redb {
         Ok(read.try_rows(sources))
     }
 
-    /// The error type of [`rows`]' items.
+    /// The keys of `read` from `table`, decoded, in logical order: [`rows`] without the
+    /// values, collected (as `rowkey_bigtable::Read::keys` does on Bigtable).
+    ///
+    /// # Errors
+    ///
+    /// Opening or reading a range failed ([`ReadError::Store`]), or a key in the ranges does
+    /// not decode as `T` ([`ReadError::Decode`]): the first error stops the read.
+    ///
+    /// ```
+    /// use redb::{Database, ReadableDatabase, TableDefinition};
+    /// use rowkey::read::{redb::keys, Read};
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct Log {
+    ///     #[salt(buckets = 8)]
+    ///     #[sep]
+    ///     host: String,
+    ///     ts: u64,
+    /// }
+    ///
+    /// const T: TableDefinition<&[u8], &[u8]> = TableDefinition::new("log");
+    /// let db = Database::builder().create_with_backend(redb::backends::InMemoryBackend::new())?;
+    /// let tx = db.begin_write()?;
+    /// {
+    ///     let mut t = tx.open_table(T)?;
+    ///     for ts in 0..10u64 {
+    ///         for host in ["web1", "web2"] {
+    ///             t.insert(&Log { host: host.into(), ts }.to_row_key()?[..], &b"event"[..])?;
+    ///         }
+    ///     }
+    /// }
+    /// tx.commit()?;
+    /// let t = db.begin_read()?.open_table(T)?;
+    /// // The 3 latest events of any host (8 buckets merged), then the next 3.
+    /// let read = || Read::<Log>::new(Log::scan().ranges()).reverse().limit(3);
+    /// let page: Vec<Log> = keys(&t, read())?;
+    /// assert_eq!(page.iter().map(|k| (k.host.as_str(), k.ts)).collect::<Vec<_>>(), [("web2", 9), ("web2", 8), ("web2", 7)]);
+    /// let next = keys(&t, read().after(page[2].to_row_key()?))?;
+    /// assert_eq!((next[0].host.as_str(), next[0].ts), ("web2", 6));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn keys<T, V, Tbl>(table: &Tbl, read: Read<T>) -> Result<Vec<T>, Error>
+    where
+        T: RowKey + for<'de> DecodeRowKey<'de>,
+        V: Value + 'static,
+        Tbl: ReadableTable<&'static [u8], V>,
+    {
+        rows(table, read)
+            .map_err(ReadError::Store)?
+            .map(|row| row.map(|(k, _)| k))
+            .collect()
+    }
+
+    /// The error type of [`rows`]' items and of [`keys`].
     pub type Error = ReadError<StorageError>;
 }

@@ -9,14 +9,14 @@
 //!   counted and touched, no merge, no decode;
 //! - typed, sequential (`.sequential()`: one connection, pages fetched as the merge needs
 //!   them) and raw, sequential (one connection, the ranges one after another);
-//! - one range (one salt bucket) typed and raw.
+//! - one range (one salt bucket) typed (a scanner thread, or sequential) and raw.
 //!
 //! The raw scans run on connections opened before the rounds; the typed reads take theirs from
 //! the client's pool (warm after the first round).
 //!
 //! Pages of 1,000 rows everywhere. HBase runs on the same machine (standalone, one region
-//! server), so only the ratios mean anything (BENCHMARKS.md). Rounds are interleaved and the
-//! medians of 7 reported.
+//! server), so only the ratios mean anything (BENCHMARKS.md). Rounds are interleaved (each starting at
+//! another case) and the medians of 7 reported.
 //!
 //! Run: `cargo run --release -p rowkey-hbase --example hbase_fanout [rows] [gateway host:port]`
 //! (default 160000 rows; without an address it starts HBase itself).
@@ -172,9 +172,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The raw scans use connections opened once (the typed read takes them from its client's
     // pool, warm after the first round).
     let mut conns: Vec<Conn> = (0..16).map(|_| client.open()).collect::<Result<_, _>>()?;
-    let mut t: [Vec<Duration>; 6] = Default::default();
-    for _ in 0..ROUNDS {
-        for (i, times) in t.iter_mut().enumerate() {
+    let mut t: [Vec<Duration>; 7] = Default::default();
+    for round in 0..ROUNDS {
+        // each round starts at another case: no case always follows the same one
+        for k in 0..t.len() {
+            let i = (k + round) % t.len();
             let started = Instant::now();
             let n = match i {
                 0 => typed(&table, &all, false)?,
@@ -182,9 +184,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 2 => typed(&table, &all, true)?,
                 3 => raw_sequential(&mut conns[0], name, &all)?,
                 4 => typed(&table, &one, false)?,
-                _ => raw_sequential(&mut conns[0], name, &one)?,
+                5 => raw_sequential(&mut conns[0], name, &one)?,
+                _ => typed(&table, &one, true)?,
             };
-            times.push(started.elapsed());
+            t[i].push(started.elapsed());
             let want = if i < 4 { rows as usize } else { one_n };
             assert_eq!(n, want, "case {i}");
         }
@@ -198,6 +201,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "raw Thrift2 scans, sequential",
         "typed read, one range",
         "raw Thrift2 scan, one range",
+        "typed read, one range, sequential",
     ];
     for (i, name) in names.iter().enumerate() {
         let n = if i < 4 { rows } else { one_n as u64 };
@@ -207,6 +211,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("typed ÷ raw, concurrent:   {:.2}x", r(0, 1));
     println!("typed ÷ raw, sequential:   {:.2}x", r(2, 3));
     println!("typed ÷ raw, one range:    {:.2}x", r(4, 5));
+    println!("typed ÷ raw, one range, sequential: {:.2}x", r(6, 5));
     println!("concurrent ÷ sequential (typed): {:.2}x", r(0, 2));
     println!("concurrent ÷ sequential (raw):   {:.2}x", r(1, 3));
     Ok(())

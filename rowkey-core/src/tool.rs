@@ -57,6 +57,11 @@ use crate::scan::ScanRanges;
 use crate::text::{parse_hex, TextArgs, TextError, TextFields};
 use crate::{DecodeError, DecodeRowKey, RowKey};
 
+mod dump;
+
+use dump::{read_dump_from, trim_eol, Progress};
+pub use dump::DumpFormat;
+
 // ---------------------------------------------------------------------------------------------
 // key types
 
@@ -1439,23 +1444,19 @@ impl Ctx<'_> {
         t: Option<&KeyType>,
         f: &mut dyn FnMut(&[u8]),
     ) -> Result<DumpFormat, Failure> {
-        let forced = match format {
-            "hbase" => Some(DumpFormat::HBase),
-            "cbt" => Some(DumpFormat::Cbt),
-            "lines" => Some(DumpFormat::Lines),
-            "hex" => Some(DumpFormat::Hex),
-            _ => None,
-        };
+        let forced = DumpFormat::from_option(format);
+        let decodes = t.map(|t| move |k: &[u8]| (t.decode)(k).error.is_none());
+        let decodes = decodes.as_ref().map(|d| d as &dyn Fn(&[u8]) -> bool);
         if path == "-" {
             let progress = Progress::new(false, None);
-            return read_dump_from(self.stdin, forced, t, f, progress, self.err)
+            return read_dump_from(self.stdin, forced, decodes, f, progress, self.err)
                 .map_err(|e| Failure::msg(format!("stdin: {e}")));
         }
         let file = File::open(path).map_err(|e| Failure::msg(format!("{path}: {e}")))?;
         let len = file.metadata().ok().map(|m| m.len());
         let mut reader = BufReader::with_capacity(1 << 16, file);
         let progress = Progress::new(self.progress, len);
-        read_dump_from(&mut reader, forced, t, f, progress, self.err)
+        read_dump_from(&mut reader, forced, decodes, f, progress, self.err)
             .map_err(|e| Failure::msg(format!("{path}: {e}")))
     }
 }
@@ -1463,268 +1464,10 @@ impl Ctx<'_> {
 // ---------------------------------------------------------------------------------------------
 // dumps
 
-/// The dump formats `hotspots` reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum DumpFormat {
-    /// HBase shell `scan` output: ` ROW   column=f:q, timestamp=…, value=…` per cell.
-    HBase,
-    /// `cbt read` output: a dashed line, the raw row key, then indented cells.
-    Cbt,
-    /// One `toStringBinary` key per line.
-    Lines,
-    /// One hex key per line.
-    Hex,
-}
-
-impl DumpFormat {
-    fn name(self) -> &'static str {
-        match self {
-            DumpFormat::HBase => "HBase shell scan",
-            DumpFormat::Cbt => "cbt read",
-            DumpFormat::Lines => "one toStringBinary key per line",
-            DumpFormat::Hex => "one hex key per line",
-        }
-    }
-}
-
-const CBT_RULE: &[u8] = b"----------------------------------------";
-const SNIFF_LINES: usize = 64;
-
-fn trim_eol(line: &[u8]) -> &[u8] {
-    let l = line.strip_suffix(b"\n").unwrap_or(line);
-    l.strip_suffix(b"\r").unwrap_or(l)
-}
-
-fn is_hbase_header(l: &[u8]) -> bool {
-    l.starts_with(b"ROW") && find(l, b"COLUMN+CELL").is_some()
-}
-
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
-}
-
-fn is_hex_line(l: &[u8]) -> bool {
-    let l = l.strip_prefix(b"0x").unwrap_or(l);
-    !l.is_empty() && l.len().is_multiple_of(2) && l.iter().all(u8::is_ascii_hexdigit)
-}
-
-fn sniff(lines: &[Vec<u8>], t: Option<&KeyType>) -> DumpFormat {
-    let content: Vec<&[u8]> = lines
-        .iter()
-        .map(|l| trim_eol(l))
-        .filter(|l| !l.is_empty())
-        .collect();
-    if content.contains(&CBT_RULE) {
-        return DumpFormat::Cbt;
-    }
-    if content
-        .iter()
-        .any(|l| is_hbase_header(l) || (l.starts_with(b" ") && find(l, b" column=").is_some()))
-    {
-        return DumpFormat::HBase;
-    }
-    if !content.is_empty() && content.iter().all(|l| is_hex_line(l)) {
-        // Hex digits are also valid toStringBinary text: take hex when it decodes more keys.
-        let Some(t) = t else {
-            return DumpFormat::Hex;
-        };
-        let score = |hex_mode: bool| {
-            content
-                .iter()
-                .filter(|l| {
-                    parse_key(&String::from_utf8_lossy(l), hex_mode)
-                        .is_ok_and(|k| (t.decode)(&k).error.is_none())
-                })
-                .count()
-        };
-        if score(true) >= score(false) {
-            return DumpFormat::Hex;
-        }
-    }
-    DumpFormat::Lines
-}
-
-struct Progress {
-    on: bool,
-    total: Option<u64>,
-    read: u64,
-    keys: u64,
-    next: u64,
-}
-
-impl Progress {
-    fn new(on: bool, total: Option<u64>) -> Self {
-        Progress {
-            on,
-            total,
-            read: 0,
-            keys: 0,
-            next: 0,
-        }
-    }
-
-    fn tick(&mut self, bytes: usize, err: &mut dyn Write) {
-        self.read += bytes as u64;
-        if !self.on || self.read < self.next {
-            return;
-        }
-        self.next = self.read + (8 << 20);
-        let _ = match self.total {
-            Some(t) if t > 0 => write!(
-                err,
-                "\r{:>5.1}%  {} MiB  {} keys",
-                self.read as f64 * 100.0 / t as f64,
-                self.read >> 20,
-                self.keys
-            ),
-            _ => write!(err, "\r{} MiB  {} keys", self.read >> 20, self.keys),
-        };
-        let _ = err.flush();
-    }
-
-    fn done(&mut self, err: &mut dyn Write) {
-        if self.on {
-            let _ = writeln!(err, "\r{} keys read{:20}", self.keys, "");
-        }
-    }
-}
-
-/// The line-by-line parser of one format; calls `f` with each row key (once per row).
-struct Parser {
-    format: DumpFormat,
-    /// cbt: lines of the key being read (a key may hold `\n` bytes).
-    pending: Option<Vec<u8>>,
-    /// HBase: the previous row (one line per cell).
-    last: Option<Vec<u8>>,
-    line_no: u64,
-}
-
-impl Parser {
-    fn line(&mut self, raw: &[u8], f: &mut dyn FnMut(&[u8])) -> Result<bool, String> {
-        self.line_no += 1;
-        let l = trim_eol(raw);
-        match self.format {
-            DumpFormat::Cbt => {
-                if l == CBT_RULE {
-                    self.pending = Some(Vec::new());
-                    return Ok(false);
-                }
-                let Some(p) = self.pending.as_mut() else {
-                    return Ok(false);
-                };
-                // A cell line ("  fam:qual   @ time") or the blank line ends the key.
-                let is_cell = l.starts_with(b"  ") && find(l, b" @ ").is_some();
-                if is_cell || (l.is_empty() && !p.is_empty()) {
-                    let key = self.pending.take().unwrap_or_default();
-                    let key = key.strip_suffix(b"\n").unwrap_or(&key).to_vec();
-                    f(&key);
-                    return Ok(true);
-                }
-                // The key line is raw bytes (cbt prints keys unescaped): keep `\r` and join
-                // lines of a key that holds `\n`.
-                let body = raw.strip_suffix(b"\n").unwrap_or(raw);
-                p.extend_from_slice(body);
-                p.push(b'\n');
-                Ok(false)
-            }
-            DumpFormat::HBase => {
-                let Some(at) = find(l, b" column=") else {
-                    return Ok(false); // header, "N row(s)", "Took …", prompts
-                };
-                if !l.starts_with(b" ") || is_hbase_header(l) {
-                    return Ok(false);
-                }
-                let text = String::from_utf8_lossy(l.get(1..at).unwrap_or_default());
-                let key = from_string_binary(text.trim_end())
-                    .map_err(|e| format!("line {}: {e}", self.line_no))?;
-                if self.last.as_deref() == Some(&key[..]) {
-                    return Ok(false);
-                }
-                f(&key);
-                self.last = Some(key);
-                Ok(true)
-            }
-            DumpFormat::Lines | DumpFormat::Hex => {
-                if l.iter().all(u8::is_ascii_whitespace) {
-                    return Ok(false);
-                }
-                let text = String::from_utf8_lossy(l);
-                let key = parse_key(&text, self.format == DumpFormat::Hex)
-                    .map_err(|e| format!("line {}: {e}", self.line_no))?;
-                f(&key);
-                Ok(true)
-            }
-        }
-    }
-
-    fn finish(&mut self, f: &mut dyn FnMut(&[u8])) -> bool {
-        // `cbt read keys-only=true` output may end right after a key line.
-        match self.pending.take() {
-            Some(k) if !k.is_empty() => {
-                let k = k.strip_suffix(b"\n").unwrap_or(&k).to_vec();
-                f(&k);
-                true
-            }
-            _ => false,
-        }
-    }
-}
-
-fn read_dump_from(
-    r: &mut dyn BufRead,
-    forced: Option<DumpFormat>,
-    t: Option<&KeyType>,
-    f: &mut dyn FnMut(&[u8]),
-    mut progress: Progress,
-    err: &mut dyn Write,
-) -> Result<DumpFormat, String> {
-    let mut head: Vec<Vec<u8>> = Vec::new();
-    let mut eof = false;
-    let mut buf = Vec::new();
-    while head.len() < SNIFF_LINES {
-        buf.clear();
-        let n = r.read_until(b'\n', &mut buf).map_err(|e| e.to_string())?;
-        if n == 0 {
-            eof = true;
-            break;
-        }
-        head.push(buf.clone());
-    }
-    let format = forced.unwrap_or_else(|| sniff(&head, t));
-    let mut p = Parser {
-        format,
-        pending: None,
-        last: None,
-        line_no: 0,
-    };
-    for l in &head {
-        if p.line(l, f)? {
-            progress.keys += 1;
-        }
-        progress.tick(l.len(), err);
-    }
-    // The sniffing loop may have reached the end already; else read on to the first empty read.
-    while !eof {
-        buf.clear();
-        let n = r.read_until(b'\n', &mut buf).map_err(|e| e.to_string())?;
-        if n == 0 {
-            eof = true;
-            continue;
-        }
-        if p.line(&buf, f)? {
-            progress.keys += 1;
-        }
-        progress.tick(n, err);
-    }
-    if p.finish(f) {
-        progress.keys += 1;
-    }
-    progress.done(err);
-    Ok(format)
-}
-
 /// Reads every row key of a dump (HBase shell `scan` output, `cbt read` output, or one key per
-/// line in `toStringBinary` or hex form; detected from the first lines) into `f`, streaming.
+/// line in `toStringBinary` or hex form; the format detected from the first lines) into `f`,
+/// streaming. Every key reads back byte for byte, including keys holding newlines in a `cbt
+/// read` dump; the few exceptions of each format are listed on [`DumpFormat`].
 ///
 /// # Errors
 ///
@@ -1735,11 +1478,44 @@ fn read_dump_from(
 /// let mut keys = Vec::new();
 /// rowkey::tool::read_dump(&mut dump.as_bytes(), &mut |k| keys.push(k.to_vec()))?;
 /// assert_eq!(keys, vec![b"\x00\x01row1".to_vec()]);
+///
+/// // `cbt read` prints keys raw: a key ending in a newline keeps it
+/// let cell = "  f:q                                      @ 2023/11/14-22:13:20.000000\n    \"1\"\n\n";
+/// let rule = "-".repeat(40);
+/// let dump = format!("{rule}\nab\n\n{cell}{rule}\ncd\n{cell}");
+/// let mut keys = Vec::new();
+/// rowkey::tool::read_dump(&mut dump.as_bytes(), &mut |k| keys.push(k.to_vec()))?;
+/// assert_eq!(keys, vec![b"ab\n".to_vec(), b"cd".to_vec()]);
 /// # Ok::<(), String>(())
 /// ```
 pub fn read_dump(r: &mut dyn BufRead, f: &mut dyn FnMut(&[u8])) -> Result<(), String> {
     let mut sink = io::sink();
     read_dump_from(r, None, None, f, Progress::new(false, None), &mut sink).map(|_| ())
+}
+
+/// [`read_dump`] of a dump in a known format (what `--format` selects): no detection, so a
+/// one-key-per-line dump whose keys happen to look like hex digits, a dash line or an HBase
+/// cell stays what it is.
+///
+/// # Errors
+///
+/// As [`read_dump`].
+///
+/// ```
+/// use rowkey::tool::{read_dump_as, DumpFormat};
+///
+/// let mut keys = Vec::new();
+/// read_dump_as(&mut &b"cafe\n\"q\" \n"[..], DumpFormat::Lines, &mut |k| keys.push(k.to_vec()))?;
+/// assert_eq!(keys, vec![b"cafe".to_vec(), b"\"q\" ".to_vec()]);
+/// # Ok::<(), String>(())
+/// ```
+pub fn read_dump_as(
+    r: &mut dyn BufRead,
+    format: DumpFormat,
+    f: &mut dyn FnMut(&[u8]),
+) -> Result<(), String> {
+    let mut sink = io::sink();
+    read_dump_from(r, Some(format), None, f, Progress::new(false, None), &mut sink).map(|_| ())
 }
 
 #[cfg(test)]

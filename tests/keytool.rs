@@ -259,7 +259,10 @@ fn dumps_read_back_every_key() {
 fn cbt_dump_keeps_a_key_ending_in_newline() {
     let rule = "-".repeat(40);
     let cell = |v: &str| {
-        format!("  {:<40} @ 2023/11/14-22:13:20.000000\n    \"{v}\"\n\n", "f:q")
+        format!(
+            "  {:<40} @ 2023/11/14-22:13:20.000000\n    \"{v}\"\n\n",
+            "f:q"
+        )
     };
     let dump = format!("{rule}\nab\n\n{}{rule}\ncd\n{}", cell("1"), cell("2"));
     let mut keys = Vec::new();

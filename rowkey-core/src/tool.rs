@@ -59,8 +59,8 @@ use crate::{DecodeError, DecodeRowKey, RowKey};
 
 mod dump;
 
-use dump::{read_dump_from, trim_eol, Progress};
 pub use dump::DumpFormat;
+use dump::{read_dump_from, trim_eol, Progress};
 
 // ---------------------------------------------------------------------------------------------
 // key types
@@ -1515,7 +1515,15 @@ pub fn read_dump_as(
     f: &mut dyn FnMut(&[u8]),
 ) -> Result<(), String> {
     let mut sink = io::sink();
-    read_dump_from(r, Some(format), None, f, Progress::new(false, None), &mut sink).map(|_| ())
+    read_dump_from(
+        r,
+        Some(format),
+        None,
+        f,
+        Progress::new(false, None),
+        &mut sink,
+    )
+    .map(|_| ())
 }
 
 #[cfg(test)]

@@ -183,10 +183,13 @@ fn is_cbt_time(t: &[u8]) -> bool {
     let (year, rest) = t.split_at(split);
     year.len() >= 4
         && year.iter().all(u8::is_ascii_digit)
-        && rest
-            .iter()
-            .zip(SHAPE)
-            .all(|(b, s)| if *s == b'0' { b.is_ascii_digit() } else { b == s })
+        && rest.iter().zip(SHAPE).all(|(b, s)| {
+            if *s == b'0' {
+                b.is_ascii_digit()
+            } else {
+                b == s
+            }
+        })
 }
 
 /// A Go double-quoted string literal (what `fmt`'s `%q` prints) as bytes; `None` if malformed.
@@ -526,8 +529,18 @@ mod tests {
             go_unquote(br#""\x05\x00a\n\"\\\u00e9\U0001F600\a\b\f\r\t\v\101""#).unwrap(),
             "\x05\x00a\n\"\\\u{e9}\u{1F600}\x07\x08\x0C\r\t\x0BA".as_bytes()
         );
-        assert_eq!(go_unquote("\"caf\u{e9}\"".as_bytes()).unwrap(), "caf\u{e9}".as_bytes());
-        for bad in [&b"r1"[..], b"\"r1", b"\"a\"b\"", b"\"\\q\"", b"\"\\x0\"", b"\"\\400\""] {
+        assert_eq!(
+            go_unquote("\"caf\u{e9}\"".as_bytes()).unwrap(),
+            "caf\u{e9}".as_bytes()
+        );
+        for bad in [
+            &b"r1"[..],
+            b"\"r1",
+            b"\"a\"b\"",
+            b"\"\\q\"",
+            b"\"\\x0\"",
+            b"\"\\400\"",
+        ] {
             assert_eq!(go_unquote(bad), None, "{bad:?}");
         }
     }
@@ -538,7 +551,10 @@ mod tests {
         assert!(is_cbt_cell(cell.as_bytes()));
         let quoted = format!("  {:<40} @ 2023/11/14-22:13:20.000000", "\"f:q\"");
         assert!(is_cbt_cell(quoted.as_bytes()));
-        let long = format!("  {} @ 12023/11/14-22:13:20.000000", "f:".to_owned() + &"q".repeat(50));
+        let long = format!(
+            "  {} @ 12023/11/14-22:13:20.000000",
+            "f:".to_owned() + &"q".repeat(50)
+        );
         assert!(is_cbt_cell(long.as_bytes()));
         for bad in [
             format!("  {:<39} @ 2023/11/14-22:13:20.000000", "f:q"),
@@ -560,7 +576,10 @@ mod tests {
         // no header: trailing spaces are padding
         assert_eq!(hbase_key_text(l, None), Some(&b"ab"[..]));
         // aligned at column 5 + … : padding
-        assert_eq!(hbase_key_text(b" ab   column=f:q, timestamp=1, value=x", Some(6)), Some(&b"ab"[..]));
+        assert_eq!(
+            hbase_key_text(b" ab   column=f:q, timestamp=1, value=x", Some(6)),
+            Some(&b"ab"[..])
+        );
         // a key holding " column=" but not a cell's text
         let l = b" a column=b column=f:q, timestamp=1, value= column=f:q, timestamp=2, value=";
         assert_eq!(hbase_key_text(l, Some(5)), Some(&b"a column=b"[..]));

@@ -149,6 +149,17 @@ fn golden(name: &str, args: &[&str], stdin: &[u8], want_code: i32) {
     assert_eq!(code, want_code, "{t}");
 }
 
+/// [`golden`] over the key types `K`.
+fn golden_types<K: rowkey::tool::KeyTypes>(name: &str, args: &[&str], stdin: &[u8], want: i32) {
+    let (code, out, err) = run_types::<K>(args, stdin);
+    let t = format!(
+        "$ keytool {}\nexit: {code}\n--- stdout\n{out}--- stderr\n{err}",
+        args.join(" ")
+    );
+    check_golden(name, &t);
+    assert_eq!(code, want, "{t}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // fixtures
 
@@ -1130,4 +1141,29 @@ fn generic_keys() {
 
 fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// A key behind a constant prefix (issue 23: `describe` showed `salt [0, 1)`, `host [1, 7)`
+/// for `t42_` + salt + host, and no prefix).
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(prefix = b"t42_")]
+struct HostKey {
+    #[salt(buckets = 8)]
+    host: u16,
+}
+
+#[test]
+fn describe_prefixed_key() {
+    let k = HostKey { host: 0x1234 }.to_row_key().unwrap();
+    let text = rowkey::hbase::to_string_binary(&k);
+    golden_types::<(HostKey,)>("describe_prefix", &["describe", &text], b"", 0);
+    let (_, out, _) = run_types::<(HostKey,)>(&["describe", &text], b"");
+    assert!(out.contains("prefix  [0, 4)"), "{out}");
+    assert!(out.contains("salt    [4, 5)"), "{out}");
+    assert!(out.contains("host    [5, 7)"), "{out}");
+    let (_, out, _) = run_types::<(HostKey,)>(&["describe", &text, "--json"], b"");
+    assert!(
+        out.contains(r#""name":"host","value":"4660","start":5,"end":7"#),
+        "{out}"
+    );
 }

@@ -207,9 +207,21 @@ key_types_tuple!(A, B, C, D, E, F);
 key_types_tuple!(A, B, C, D, E, F, G);
 key_types_tuple!(A, B, C, D, E, F, G, H);
 
-/// One decoded field: name, byte range and value as `describe` shows it.
+/// What a part of a decoded key is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PartKind {
+    /// The layout's constant prefix.
+    Prefix,
+    /// The salt.
+    Salt,
+    /// A field (or a tagged enum's `variant`).
+    Field,
+}
+
+/// One decoded part of a key: name, byte range and value as `describe` shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Field {
+    kind: PartKind,
     name: &'static str,
     start: usize,
     end: usize,
@@ -219,24 +231,52 @@ struct Field {
 #[derive(Debug, Clone)]
 struct Decoded {
     salt: Option<u32>,
-    fields: Vec<Field>,
+    /// Prefix, salt and fields in key order, with their byte ranges.
+    parts: Vec<Field>,
     error: Option<DecodeError>,
+}
+
+impl Decoded {
+    /// The fields (not the prefix or salt), in key order.
+    fn fields(&self) -> impl Iterator<Item = &Field> {
+        self.parts.iter().filter(|p| p.kind == PartKind::Field)
+    }
 }
 
 struct Recorder {
     salt: Option<u32>,
-    fields: Vec<Field>,
+    parts: Vec<Field>,
     pos: usize,
 }
 
 impl crate::__private::Visit for Recorder {
-    fn salt(&mut self, salt: u32) {
+    fn prefix(&mut self, prefix: &'static [u8], at: usize) {
+        let end = at + prefix.len();
+        self.parts.push(Field {
+            kind: PartKind::Prefix,
+            name: "prefix",
+            start: at,
+            end,
+            value: format!("\"{}\"", to_string_binary(prefix)),
+        });
+        self.pos = end;
+    }
+    fn salt(&mut self, salt: u32, at: usize, end: usize) {
         self.salt = Some(salt);
+        self.parts.push(Field {
+            kind: PartKind::Salt,
+            name: "salt",
+            start: at,
+            end,
+            value: salt.to_string(),
+        });
+        self.pos = end;
     }
     fn field(&mut self, name: &'static str, end: usize, value: &dyn crate::__private::Show) {
         let mut v = String::new();
         value.show(&mut v);
-        self.fields.push(Field {
+        self.parts.push(Field {
+            kind: PartKind::Field,
             name,
             start: self.pos,
             end,
@@ -252,8 +292,8 @@ where
 {
     let mut rec = Recorder {
         salt: None,
-        fields: Vec::new(),
-        pos: T::LAYOUT.salt.map_or(0, |s| s.width),
+        parts: Vec::new(),
+        pos: 0,
     };
     let res = (|| {
         if let Some(max) = T::LAYOUT.max_len {
@@ -264,7 +304,7 @@ where
     })();
     Decoded {
         salt: rec.salt,
-        fields: rec.fields,
+        parts: rec.parts,
         error: res.err(),
     }
 }
@@ -930,8 +970,7 @@ impl Ctx<'_> {
                     .iter()
                     .map(|(t, d)| {
                         let fields: Vec<String> = d
-                            .fields
-                            .iter()
+                            .fields()
                             .map(|f| {
                                 format!(
                                     "{{\"name\":{},\"value\":{},\"start\":{},\"end\":{}}}",
@@ -991,22 +1030,13 @@ impl Ctx<'_> {
             for (t, d) in ok {
                 writeln!(self.out, "  {}", t.name)?;
                 let w = d
-                    .fields
+                    .parts
                     .iter()
                     .map(|f| f.name.len())
                     .max()
                     .unwrap_or(0)
                     .max(4);
-                if let Some(s) = d.salt {
-                    let sw = t.layout.salt.map_or(0, |l| l.width);
-                    writeln!(
-                        self.out,
-                        "    {:<w$}  {:<8}  {s}",
-                        "salt",
-                        format!("[0, {sw})")
-                    )?;
-                }
-                for f in &d.fields {
+                for f in &d.parts {
                     writeln!(
                         self.out,
                         "    {:<w$}  {:<8}  {}",
@@ -1038,10 +1068,10 @@ impl Ctx<'_> {
         let hx = hex(&key);
         let d = (t.decode)(&key);
         let fields: Vec<String> = d
-            .salt
-            .map(|s| format!("salt={s}"))
-            .into_iter()
-            .chain(d.fields.iter().map(|f| format!("{}={}", f.name, f.value)))
+            .parts
+            .iter()
+            .filter(|p| p.kind != PartKind::Prefix)
+            .map(|f| format!("{}={}", f.name, f.value))
             .collect();
         if self.json {
             writeln!(
@@ -1347,7 +1377,7 @@ impl Ctx<'_> {
             if d.error.is_some() {
                 return None;
             }
-            let v = d.fields.iter().find(|x| x.name == f)?;
+            let v = d.fields().find(|x| x.name == f)?;
             let s = v.value.trim();
             let s = s
                 .strip_prefix("Some(")

@@ -939,12 +939,15 @@ impl Ctx<'_> {
             }
         }
         let mut failed = 0usize;
+        // what the `error:` line says about the first key that failed
+        let mut first_failure: Option<String> = None;
         let mut json_items = Vec::new();
         for (input, parsed) in &inputs {
             let key = match parsed {
                 Ok(k) => k.clone(),
                 Err(e) => {
                     failed += 1;
+                    first_failure.get_or_insert_with(|| format!("{input}: not a key: {e}"));
                     if self.json {
                         json_items.push(format!("{{\"input\":{},\"error\":{}}}", js(input), js(e)));
                     } else {
@@ -959,6 +962,13 @@ impl Ctx<'_> {
                 decoded.iter().filter(|(_, d)| d.error.is_none()).collect();
             if ok.is_empty() {
                 failed += 1;
+                first_failure.get_or_insert_with(|| {
+                    let errors: Vec<String> = decoded
+                        .iter()
+                        .filter_map(|(t, d)| d.error.as_ref().map(|e| format!("{}: {e}", t.name)))
+                        .collect();
+                    format!("{}: {}", to_string_binary(&key), errors.join("; "))
+                });
             }
             if self.json {
                 let show: Vec<&(&KeyType, Decoded)> = if ok.is_empty() {
@@ -1050,9 +1060,14 @@ impl Ctx<'_> {
         if self.json {
             writeln!(self.out, "[{}]", json_items.join(","))?;
         }
-        if failed > 0 {
+        if let Some(first) = first_failure {
+            let more = if failed > 1 {
+                format!(" (the first of {failed}; each one's errors are on stdout)")
+            } else {
+                String::new()
+            };
             return Err(Failure::msg(format!(
-                "{failed} of {} key(s) decoded by no key type",
+                "{failed} of {} key(s) decoded by no key type: {first}{more}",
                 inputs.len()
             )));
         }

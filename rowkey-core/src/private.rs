@@ -519,14 +519,11 @@ impl<'de, 'v, V: Visit> Reader<'de, 'v, V> {
     }
 }
 
-/// The `max_len` check of variable-width keys.
+/// The `max_len` check of variable-width keys of type `key`.
 #[inline(always)]
-pub fn check_max_len(len: usize, max_len: usize) -> Result<(), EncodeError> {
+pub fn check_max_len(len: usize, max_len: usize, key: &'static str) -> Result<(), EncodeError> {
     if len > max_len {
-        Err(EncodeError::new(
-            "",
-            EncodeErrorKind::KeyTooLong { len, max_len },
-        ))
+        Err(EncodeError::new("", EncodeErrorKind::KeyTooLong { len, max_len }).in_key(key))
     } else {
         Ok(())
     }
@@ -539,10 +536,10 @@ pub fn decode_whole<'de, T: crate::RowKey + crate::DecodeRowKey<'de>>(
     bytes: &'de [u8],
 ) -> Result<T, DecodeError> {
     if let Some(max_len) = T::LAYOUT.max_len {
-        check_decode_max_len(bytes.len(), max_len)?;
+        check_decode_max_len(bytes.len(), max_len).map_err(|e| e.in_key(T::LAYOUT.name))?;
     }
     let (v, used) = T::decode_visit(bytes, 0, &mut NoVisit)?;
-    check_end(used, bytes.len())?;
+    check_end(used, bytes.len()).map_err(|e| e.in_key(T::LAYOUT.name))?;
     Ok(v)
 }
 
@@ -853,6 +850,27 @@ pub fn strip_tag<'a>(input: &'a [u8], tag: &[u8], mask: u8) -> Option<&'a [u8]> 
     } else {
         None
     }
+}
+
+/// A tagged enum's variant key `k` behind its `tag`; its errors name the `variant`.
+#[inline(always)]
+pub fn put_variant<K: KeyParts, B: BufMut>(
+    k: &K,
+    buf: &mut B,
+    tag: &[u8],
+    mask: u8,
+    variant: &'static str,
+) -> Result<(), EncodeError> {
+    put_prefix(buf, tag, mask);
+    k.encode_masked(buf, mask)
+        .map_err(|e| e.in_variant(variant))
+}
+
+/// An error decoding the key of a tagged enum's `variant`, which starts `by` bytes (its tag)
+/// into the enum's key.
+#[cold]
+pub fn variant_error(e: DecodeError, by: usize, variant: &'static str) -> DecodeError {
+    e.shifted(by).in_variant(variant)
 }
 
 /// The error of a key that starts with no variant's tag.

@@ -297,10 +297,11 @@ where
     };
     let res = (|| {
         if let Some(max) = T::LAYOUT.max_len {
-            crate::__private::check_decode_max_len(bytes.len(), max)?;
+            crate::__private::check_decode_max_len(bytes.len(), max)
+                .map_err(|e| e.in_key(T::LAYOUT.name))?;
         }
         let (_, used) = T::decode_visit(bytes, 0, &mut rec)?;
-        crate::__private::check_end(used, bytes.len())
+        crate::__private::check_end(used, bytes.len()).map_err(|e| e.in_key(T::LAYOUT.name))
     })();
     Decoded {
         salt: rec.salt,
@@ -995,8 +996,9 @@ impl Ctx<'_> {
                         let error = match &d.error {
                             None => "null".to_owned(),
                             Some(e) => format!(
-                                "{{\"field\":{},\"offset\":{},\"message\":{}}}",
+                                "{{\"field\":{},\"variant\":{},\"offset\":{},\"message\":{}}}",
                                 js(e.field()),
+                                e.variant().map_or("null".to_owned(), js),
                                 e.offset(),
                                 js(&e.to_string())
                             ),

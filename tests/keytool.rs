@@ -1167,3 +1167,188 @@ fn describe_prefixed_key() {
         "{out}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// a keyspace: a tagged key enum (issue 23: the tool could not take one)
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct SellerOrder {
+    #[salt(buckets = 8)]
+    seller_id: u32,
+    #[reverse_ts]
+    created_ms: i64,
+    #[sep]
+    order_no: String,
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct BuyerOrder {
+    #[sep]
+    buyer: String,
+    #[sep]
+    order_no: String,
+}
+
+/// Orders by seller (salted) and by buyer in one table.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+enum OrderSpace {
+    #[rowkey(tag = b"s")]
+    Seller(SellerOrder),
+    #[rowkey(tag = b"b1")]
+    Buyer(BuyerOrder),
+}
+
+type Space = (OrderSpace, HostKey);
+
+#[test]
+fn keyspace_enum() {
+    let seller = OrderSpace::Seller(SellerOrder {
+        seller_id: 42,
+        created_ms: 1_700_000_000_000,
+        order_no: "A-17".into(),
+    });
+    let k = seller.to_row_key().unwrap();
+    let text = rowkey::hbase::to_string_binary(&k);
+    golden_types::<Space>("keyspace_types", &["types"], b"", 0);
+    golden_types::<Space>("keyspace_types_json", &["types", "--json"], b"", 0);
+    // describe dispatches on the tag: the variant, then the salt behind it, with byte ranges
+    golden_types::<Space>("keyspace_describe", &["describe", &text], b"", 0);
+    let (_, out, _) = run_types::<Space>(&["describe", &text], b"");
+    assert!(out.contains("variant     [0, 1)    Seller"), "{out}");
+    assert!(out.contains("salt        [1, 2)"), "{out}");
+    assert!(out.contains("seller_id   [2, 6)    42"), "{out}");
+    // encode: variant=…, then the variant's fields; the typed key's bytes
+    let args = [
+        "encode",
+        "OrderSpace",
+        "variant=Seller",
+        "seller_id=42",
+        "created_ms=1700000000000",
+        "order_no=A-17",
+    ];
+    golden_types::<Space>("keyspace_encode", &args, b"", 0);
+    let (_, out, _) = run_types::<Space>(&args, b"");
+    assert!(out.contains(&text), "{out}");
+    assert!(out.contains("fields  variant=Seller salt="), "{out}");
+    // scan: the variant's typed scan behind the tag
+    golden_types::<Space>(
+        "keyspace_scan",
+        &[
+            "scan",
+            "OrderSpace",
+            "variant=Buyer",
+            "buyer=ann",
+            "order_no^=A-",
+        ],
+        b"",
+        0,
+    );
+    let (_, out, _) = run_types::<Space>(
+        &[
+            "scan",
+            "OrderSpace",
+            "variant=Seller",
+            "seller_id=42",
+            "--json",
+        ],
+        b"",
+    );
+    let want = OrderSpace::scan_seller().seller_id(42).ranges();
+    let r = want.iter().next().unwrap();
+    assert!(
+        out.contains(&format!("\"start_hex\":\"{}\"", hex(r.start()))),
+        "{out}"
+    );
+    golden_types::<Space>(
+        "error_keyspace_no_variant",
+        &["encode", "OrderSpace", "buyer=ann"],
+        b"",
+        1,
+    );
+    golden_types::<Space>(
+        "error_keyspace_bad_variant",
+        &["scan", "OrderSpace", "variant=Sellers"],
+        b"",
+        1,
+    );
+    // a key of no variant, and a variant's field error named with its variant
+    golden_types::<Space>(
+        "error_keyspace_describe",
+        &["describe", "x", r"b1ann\x00A-"],
+        b"",
+        1,
+    );
+    // hotspots: a time field of one variant
+    let dir = std::env::temp_dir().join(format!("rowkey-keyspace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let dump = dir.join("keys.txt");
+    let mut lines = String::new();
+    for i in 0..40u32 {
+        let k = OrderSpace::Seller(SellerOrder {
+            seller_id: i,
+            created_ms: 1_700_000_000_000 + i64::from(i) * 60_000,
+            order_no: format!("O-{i}"),
+        });
+        lines.push_str(&rowkey::hbase::to_string_binary(&k.to_row_key().unwrap()));
+        lines.push('\n');
+    }
+    std::fs::write(&dump, lines).unwrap();
+    let splits = dir.join("splits.txt");
+    std::fs::write(&splits, "b1\ns\\x02\ns\\x04\ns\\x06\n").unwrap();
+    let svg = dir.join("heat.svg");
+    let (code, out, err) = run_types::<Space>(
+        &[
+            "hotspots",
+            "OrderSpace",
+            "--splits",
+            splits.to_str().unwrap(),
+            "--keys",
+            dump.to_str().unwrap(),
+            "--time-field",
+            "created_ms",
+            "--svg",
+            svg.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("40 key(s) read"), "{out}");
+    assert!(out.contains("0 not decodable"), "{out}");
+    assert!(std::fs::read_to_string(&svg)
+        .unwrap()
+        .contains("write time (UTC)"));
+    // a field no variant has
+    let (code, _, err) = run_types::<Space>(
+        &[
+            "hotspots",
+            "OrderSpace",
+            "--splits",
+            splits.to_str().unwrap(),
+            "--keys",
+            dump.to_str().unwrap(),
+            "--time-field",
+            "when",
+        ],
+        b"",
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("Seller.created_ms"), "{err}");
+    // plan from a sample of the keyspace's keys
+    let (code, out, err) = run_types::<Space>(
+        &[
+            "plan",
+            "OrderSpace",
+            "--regions",
+            "4",
+            "--sample",
+            dump.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("4 regions, 3 split point(s) from the sample"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

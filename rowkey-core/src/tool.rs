@@ -39,6 +39,45 @@
 //!   read as a stream (constant memory), with a progress line when stderr is a terminal.
 //! * `types` — the key types and their fields.
 //!
+//! A key type may be a keyspace: a tagged key enum (`#[rowkey(tag = ..)]` variants, several
+//! key types in one table). `describe` dispatches on the tag and shows the variant (with the
+//! tag's byte range) before the variant key's salt and fields; `encode` and `scan` take
+//! `variant=NAME` and then that variant's fields (`scan` gives `T::scan_<variant>()`'s ranges,
+//! behind the tag); `types` lists each variant with its tag and fields. `plan` and `hotspots`
+//! take the keyspace's keys as they are (a keyspace has no one layout to plan from: give
+//! `--sample`/`--splits`; `--time-field` may name a field of any variant).
+//!
+//! ```no_run
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey)]
+//! struct OrderRow {
+//!     #[salt(buckets = 4)]
+//!     order_id: u64,
+//! }
+//!
+//! #[derive(RowKey)]
+//! struct ByBuyer {
+//!     #[sep]
+//!     buyer: String,
+//!     order_id: u64,
+//! }
+//!
+//! #[derive(RowKey)]
+//! enum Orders {
+//!     #[rowkey(tag = b"r")]
+//!     Row(OrderRow),
+//!     #[rowkey(tag = b"i1")]
+//!     Buyer(ByBuyer),
+//! }
+//!
+//! // keytool encode Orders variant=Buyer buyer=ann order_id=7
+//! // keytool scan Orders variant=Row order_id=42
+//! fn main() {
+//!     rowkey::tool::main::<(Orders,)>()
+//! }
+//! ```
+//!
 //! Exit codes: 0 on success, 1 when the input is bad or a key does not decode (one `error:`
 //! line on stderr), 2 for a command-line usage error.
 //!
@@ -54,7 +93,7 @@ use crate::hbase::{from_string_binary, shell_literal, to_string_binary};
 use crate::layout::Layout;
 use crate::plan;
 use crate::scan::ScanRanges;
-use crate::text::{parse_hex, TextArgs, TextError, TextFields};
+use crate::text::{parse_hex, TaggedVariant, TextArgs, TextError, TextFields};
 use crate::{DecodeError, DecodeRowKey, RowKey};
 
 mod dump;
@@ -81,6 +120,7 @@ pub struct KeyType {
     scan: fn(&mut TextArgs) -> Result<ScanRanges, TextError>,
     split_points: fn(usize) -> Result<Vec<Vec<u8>>, plan::PlanError>,
     sample_split_points: SampleSplitFn,
+    variants: fn() -> Vec<TaggedVariant>,
 }
 
 impl KeyType {
@@ -98,6 +138,7 @@ impl KeyType {
             scan: T::scan_text,
             split_points: T::split_points,
             sample_split_points: |keys, n| T::split_points_from_sample(keys, n),
+            variants: T::variants,
         }
     }
 }
@@ -141,9 +182,44 @@ fn short_type_name(full: &str) -> String {
 }
 
 impl KeyType {
-    /// `(field, expected text)` of each top-level field, in key order.
+    /// `(field, expected text)` of each top-level field, in key order (for a tagged key enum:
+    /// `variant`, see [`variants`](Self::variants)).
     pub fn fields(&self) -> Vec<(&'static str, String)> {
         (self.fields)()
+    }
+
+    /// The variants of a tagged key enum (a keyspace), each with its tag and key type; empty
+    /// for a struct key.
+    pub fn variants(&self) -> Vec<TaggedVariant> {
+        (self.variants)()
+    }
+
+    /// Whether some key of this type has a field `name` (for a keyspace: some variant's key).
+    fn has_field(&self, name: &str) -> bool {
+        self.layout.fields.iter().any(|l| l.name == name)
+            || self
+                .variants()
+                .iter()
+                .any(|v| v.layout.fields.iter().any(|l| l.name == name))
+    }
+
+    /// The names of its fields (a keyspace: `Variant.field` for each variant's).
+    fn field_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .layout
+            .fields
+            .iter()
+            .map(|l| l.name.to_owned())
+            .collect();
+        for v in self.variants() {
+            names.extend(
+                v.layout
+                    .fields
+                    .iter()
+                    .map(|l| format!("{}.{}", v.name, l.name)),
+            );
+        }
+        names
     }
 }
 
@@ -154,7 +230,8 @@ impl std::fmt::Debug for KeyType {
 }
 
 /// The key types of a tool: implemented for tuples `(A,)` … `(A, B, C, D, E, F, G, H)` of
-/// derived struct keys without lifetime parameters (generic keys with their parameters given).
+/// derived struct keys and tagged key enums (keyspaces) without lifetime parameters (generic
+/// keys with their parameters given).
 ///
 /// ```
 /// use rowkey::tool::{KeyType, KeyTypes};
@@ -491,8 +568,14 @@ fn command(bin: &str, types: &[KeyType]) -> Command {
     let type_list: Vec<String> = types
         .iter()
         .map(|t| {
-            let f: Vec<&str> = t.fields().iter().map(|(n, _)| *n).collect();
-            format!("  {} ({})", t.name, f.join(", "))
+            let variants = t.variants();
+            if variants.is_empty() {
+                let f: Vec<&str> = t.fields().iter().map(|(n, _)| *n).collect();
+                format!("  {} ({})", t.name, f.join(", "))
+            } else {
+                let v: Vec<&str> = variants.iter().map(|v| v.name).collect();
+                format!("  {} (keyspace: variant={})", t.name, v.join("|"))
+            }
         })
         .collect();
     Command::new(bin.to_owned())
@@ -693,6 +776,25 @@ fn attributes(l: &crate::layout::FieldLayout) -> String {
 // ---------------------------------------------------------------------------------------------
 // JSON (a few values: strings, numbers, arrays, objects)
 
+/// The fields of a layout as JSON objects (name, type, attributes, text form), comma-separated.
+fn fields_json(layout: &Layout, texts: &[(&'static str, String)]) -> String {
+    layout
+        .fields
+        .iter()
+        .zip(texts)
+        .map(|(l, (_, exp))| {
+            format!(
+                "{{\"name\":{},\"type\":{},\"attributes\":{},\"text\":{}}}",
+                js(l.name),
+                js(l.ty),
+                js(&attributes(l)),
+                js(exp)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 fn js(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
@@ -850,25 +952,30 @@ impl Ctx<'_> {
                 .types
                 .iter()
                 .map(|t| {
-                    let fields: Vec<String> = t
-                        .layout
-                        .fields
+                    let variants = t.variants();
+                    if variants.is_empty() {
+                        return format!(
+                            "{{\"type\":{},\"fields\":[{}]}}",
+                            js(t.name),
+                            fields_json(t.layout, &t.fields())
+                        );
+                    }
+                    let vs: Vec<String> = variants
                         .iter()
-                        .zip(t.fields())
-                        .map(|(l, (_, exp))| {
+                        .map(|v| {
                             format!(
-                                "{{\"name\":{},\"type\":{},\"attributes\":{},\"text\":{}}}",
-                                js(l.name),
-                                js(l.ty),
-                                js(&attributes(l)),
-                                js(&exp)
+                                "{{\"name\":{},\"tag\":{},\"key\":{},\"fields\":[{}]}}",
+                                js(v.name),
+                                js(&to_string_binary(v.tag)),
+                                js(v.layout.name),
+                                fields_json(v.layout, &(v.fields)())
                             )
                         })
                         .collect();
                     format!(
-                        "{{\"type\":{},\"fields\":[{}]}}",
+                        "{{\"type\":{},\"fields\":[],\"variants\":[{}]}}",
                         js(t.name),
-                        fields.join(",")
+                        vs.join(",")
                     )
                 })
                 .collect();
@@ -877,33 +984,55 @@ impl Ctx<'_> {
         }
         for t in self.types {
             writeln!(self.out, "{}", t.name)?;
-            if let Some(s) = t.layout.salt {
+            let variants = t.variants();
+            if variants.is_empty() {
+                self.write_fields(t.layout, &t.fields(), "  ")?;
+                continue;
+            }
+            writeln!(
+                self.out,
+                "  (a keyspace: variant=NAME, then that variant's fields)"
+            )?;
+            for v in &variants {
                 writeln!(
                     self.out,
-                    "  (salt: {} buckets, {} byte(s), over fields 0..={})",
-                    s.buckets, s.width, s.through_field
+                    "  variant {}  tag {}  key {}",
+                    v.name,
+                    crate::hbase::shell_literal(v.tag),
+                    v.layout.name
                 )?;
+                self.write_fields(v.layout, &(v.fields)(), "    ")?;
             }
-            let nw = t
-                .layout
-                .fields
-                .iter()
-                .map(|l| l.name.len())
-                .max()
-                .unwrap_or(0);
-            let tw = t
-                .layout
-                .fields
-                .iter()
-                .map(|l| l.ty.len())
-                .max()
-                .unwrap_or(0);
-            let attrs: Vec<String> = t.layout.fields.iter().map(attributes).collect();
-            let aw = attrs.iter().map(String::len).max().unwrap_or(0);
-            for ((l, (_, exp)), a) in t.layout.fields.iter().zip(t.fields()).zip(&attrs) {
-                let line = format!("  {:<nw$}  {:<tw$}  {a:<aw$}  {exp}", l.name, l.ty);
-                writeln!(self.out, "{}", line.trim_end())?;
-            }
+        }
+        Ok(())
+    }
+
+    /// The salt and the fields of a layout, one per line: name, type, attributes, text form.
+    fn write_fields(
+        &mut self,
+        layout: &Layout,
+        texts: &[(&'static str, String)],
+        indent: &str,
+    ) -> Res {
+        if let Some(s) = layout.salt {
+            writeln!(
+                self.out,
+                "{indent}(salt: {} buckets, {} byte(s), over fields 0..={})",
+                s.buckets, s.width, s.through_field
+            )?;
+        }
+        let nw = layout
+            .fields
+            .iter()
+            .map(|l| l.name.len())
+            .max()
+            .unwrap_or(0);
+        let tw = layout.fields.iter().map(|l| l.ty.len()).max().unwrap_or(0);
+        let attrs: Vec<String> = layout.fields.iter().map(attributes).collect();
+        let aw = attrs.iter().map(String::len).max().unwrap_or(0);
+        for ((l, (_, exp)), a) in layout.fields.iter().zip(texts).zip(&attrs) {
+            let line = format!("{indent}{:<nw$}  {:<tw$}  {a:<aw$}  {exp}", l.name, l.ty);
+            writeln!(self.out, "{}", line.trim_end())?;
         }
         Ok(())
     }
@@ -1371,12 +1500,11 @@ impl Ctx<'_> {
         };
         let time_field = m.get_one::<String>("time_field").cloned();
         if let Some(f) = &time_field {
-            if !t.layout.fields.iter().any(|l| l.name == f) {
-                let names: Vec<&str> = t.layout.fields.iter().map(|l| l.name).collect();
+            if !t.has_field(f) {
                 return Err(Failure::msg(format!(
                     "--time-field {f}: {} has no such field (fields: {})",
                     t.name,
-                    names.join(", ")
+                    t.field_names().join(", ")
                 )));
             }
             if dump == "-" {

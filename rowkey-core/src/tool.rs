@@ -889,6 +889,109 @@ fn cbt_stop(stop: &[u8]) -> (Vec<u8>, bool) {
     }
 }
 
+/// A pattern for `cbt read … regex=` that matches exactly the keys `k` with
+/// `start <= k < stop` (`stop: None`: no upper bound), for when `start=`/`end=` had to be
+/// widened (they cannot carry `0x00`).
+///
+/// Bigtable matches a row-key regex (RE2) against the key byte by byte: `\xHH` is the byte
+/// `HH`, `\C` any byte (`.` would not match `\n`). The pattern is anchored (`^`, and `$`
+/// where a key may end), and every other branch ends in `\C*`, so it selects the same keys
+/// whether the server matches the whole key or a part. It has only printable ASCII
+/// without `'`, so it goes into single quotes unchanged. It is built from the bytes: keys that
+/// share the bounds' common bytes, then at the first byte where `start` and `stop` differ, the
+/// keys above `start`'s rest, those strictly between, and those below `stop`'s rest.
+fn cbt_regex(start: &[u8], stop: Option<&[u8]>) -> Option<String> {
+    // a prefix range: the prefix, then anything
+    if let Some(stop) = stop {
+        if crate::scan::prefix_successor(start).as_deref() == Some(stop) {
+            return Some(format!("^{}\\C*", re_lit(start)));
+        }
+    }
+    let body = match stop {
+        None => Some(re_at_least(start)),
+        Some(stop) => re_between(start, stop),
+    }?;
+    Some(format!("^{body}"))
+}
+
+/// One byte in a pattern: letters, digits and `_` as they are, anything else `\xHH`.
+fn re_byte(b: u8) -> String {
+    if b.is_ascii_alphanumeric() || b == b'_' {
+        char::from(b).to_string()
+    } else {
+        format!("\\x{b:02X}")
+    }
+}
+
+fn re_lit(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| re_byte(*b)).collect()
+}
+
+/// The bytes `lo..=hi` (`lo <= hi`), then anything.
+fn re_class_any(lo: u8, hi: u8) -> String {
+    if lo == hi {
+        format!("{}\\C*", re_byte(lo))
+    } else {
+        format!("[\\x{lo:02X}-\\x{hi:02X}]\\C*")
+    }
+}
+
+fn re_alt(parts: Vec<String>) -> Option<String> {
+    match parts.len() {
+        0 => None,
+        1 => parts.into_iter().next(),
+        _ => Some(format!("(?:{})", parts.join("|"))),
+    }
+}
+
+/// Keys (after the bytes matched so far) at or above `s`.
+fn re_at_least(s: &[u8]) -> String {
+    let Some((&c, rest)) = s.split_first() else {
+        return "\\C*".to_owned();
+    };
+    let mut parts = vec![format!("{}{}", re_byte(c), re_at_least(rest))];
+    if c < 0xFF {
+        parts.push(re_class_any(c + 1, 0xFF));
+    }
+    re_alt(parts).unwrap_or_default()
+}
+
+/// Keys (after the bytes matched so far) below `e`; `None`: no key.
+fn re_below(e: &[u8]) -> Option<String> {
+    let (&c, rest) = e.split_first()?;
+    // the key ends here: a proper prefix of `e` sorts before it
+    let mut parts = vec!["$".to_owned()];
+    if c > 0 {
+        parts.push(re_class_any(0, c - 1));
+    }
+    if let Some(r) = re_below(rest) {
+        parts.push(format!("{}{r}", re_byte(c)));
+    }
+    re_alt(parts)
+}
+
+/// Keys (after the bytes matched so far) in `s..e`; `None`: no key.
+fn re_between(s: &[u8], e: &[u8]) -> Option<String> {
+    let Some((&sc, srest)) = s.split_first() else {
+        return re_below(e);
+    };
+    let (&ec, erest) = e.split_first()?;
+    if sc == ec {
+        return re_between(srest, erest).map(|r| format!("{}{r}", re_byte(sc)));
+    }
+    if sc > ec {
+        return None;
+    }
+    let mut parts = vec![format!("{}{}", re_byte(sc), re_at_least(srest))];
+    if ec - sc >= 2 {
+        parts.push(re_class_any(sc + 1, ec - 1));
+    }
+    if let Some(r) = re_below(erest) {
+        parts.push(format!("{}{r}", re_byte(ec)));
+    }
+    re_alt(parts)
+}
+
 // ---------------------------------------------------------------------------------------------
 // subcommands
 
@@ -1281,18 +1384,28 @@ impl Ctx<'_> {
                 widened |= we;
                 let _ = write!(cbt, " end={}", bash_word(&ce).unwrap_or_default());
             }
+            // start/end widened: a row-key regex keeps exactly the range's rows
+            let regex = if widened {
+                cbt_regex(r.start(), r.stop())
+            } else {
+                None
+            };
+            if let Some(re) = &regex {
+                let _ = write!(cbt, " regex='{re}'");
+            }
             let stop_sb = r.stop().map(to_string_binary);
             let stop_hex = r.stop().map(hex);
             if self.json {
                 json_items.push(format!(
-                    "{{\"start\":{},\"stop\":{},\"start_hex\":{},\"stop_hex\":{},\"hbase\":{},\"cbt\":{},\"cbt_widened\":{}}}",
+                    "{{\"start\":{},\"stop\":{},\"start_hex\":{},\"stop_hex\":{},\"hbase\":{},\"cbt\":{},\"cbt_widened\":{},\"cbt_exact\":{}}}",
                     js(&to_string_binary(r.start())),
                     stop_sb.as_deref().map_or("null".to_owned(), js),
                     js(&hex(r.start())),
                     stop_hex.as_deref().map_or("null".to_owned(), js),
                     js(&hb),
                     js(&cbt),
-                    widened
+                    widened,
+                    !widened || regex.is_some()
                 ));
                 continue;
             }
@@ -1311,7 +1424,12 @@ impl Ctx<'_> {
             )?;
             writeln!(self.out, "  hbase  {hb}")?;
             writeln!(self.out, "  cbt    {cbt}")?;
-            if widened {
+            if widened && regex.is_some() {
+                writeln!(
+                    self.out,
+                    "         (start/end widened to rows without 0x00, which no command-line argument can carry; the regex keeps exactly the range's rows)"
+                )?;
+            } else if widened {
                 writeln!(
                     self.out,
                     "         (widened to the nearest rows without 0x00, which no command-line argument can carry: filter the rows)"

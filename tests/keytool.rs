@@ -529,7 +529,9 @@ fn cbt_commands_read_exactly_the_scan_live() {
 
     let t0 = 1_700_000_000_000i64;
     let lo_hi = |a: i64, b: i64| format!("created_ms={}..{}", t0 + a * 60_000, t0 + b * 60_000);
-    let cases: Vec<(&str, Vec<String>, &[Vec<u8>])> = vec![
+    // (key type, scan constraints, the table's keys)
+    type Case<'k> = (&'static str, Vec<String>, &'k [Vec<u8>]);
+    let cases: Vec<Case> = vec![
         (
             "OrderBySeller",
             vec!["seller_id=42".into(), lo_hi(10, 30)],

@@ -1739,7 +1739,7 @@ impl Ctx<'_> {
     ) -> Result<DumpFormat, Failure> {
         let forced = DumpFormat::from_option(format);
         let decodes = t.map(|t| move |k: &[u8]| (t.decode)(k).error.is_none());
-        let decodes = decodes.as_ref().map(|d| d as &dyn Fn(&[u8]) -> bool);
+        let decodes = decodes.as_ref().map(|d| d as dump::Decodes<'_>);
         if path == "-" {
             let progress = Progress::new(false, None);
             return read_dump_from(self.stdin, forced, decodes, f, progress, self.err)

@@ -8,7 +8,7 @@ use std::io::{BufRead, Write};
 use crate::hbase::from_string_binary;
 use crate::text::parse_hex;
 
-/// The dump formats the key tool reads ([`read_dump_as`]).
+/// The dump formats the key tool reads ([`read_dump_as`](super::read_dump_as)).
 ///
 /// Each variant says how the key of a row is found and which keys, if any, that cannot read
 /// back exactly.
@@ -147,10 +147,8 @@ fn hbase_key_text(l: &[u8], cell_col: Option<usize>) -> Option<&[u8]> {
         .filter(|&p| p >= 1 && p + 1 >= min)
         .find(|&p| l.get(p + 1..).is_some_and(is_hbase_cell))?;
     let key = l.get(1..at)?;
-    let padded = match cell_col {
-        None => true,
-        Some(c) => c > 5 && at + 1 == c,
-    };
+    // trailing spaces: padding, unless the header says the output is not padded
+    let padded = cell_col.is_none_or(|c| c > 5);
     if padded {
         let end = key.iter().rposition(|b| *b != b' ').map_or(0, |i| i + 1);
         return key.get(..end);
@@ -238,9 +236,12 @@ fn go_unquote(s: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// Whether a key is one of the tool's key type.
+pub(super) type Decodes<'a> = &'a dyn Fn(&[u8]) -> bool;
+
 /// The format of a dump from its first lines. `decodes`: whether a key is one of the tool's
 /// key type (decides between hex and `toStringBinary` lines, both valid for hex digits).
-fn sniff(lines: &[Vec<u8>], decodes: Option<&dyn Fn(&[u8]) -> bool>) -> DumpFormat {
+fn sniff(lines: &[Vec<u8>], decodes: Option<Decodes<'_>>) -> DumpFormat {
     let content: Vec<&[u8]> = lines
         .iter()
         .map(|l| trim_eol(l))
@@ -465,7 +466,7 @@ impl Parser {
 pub(super) fn read_dump_from(
     r: &mut dyn BufRead,
     forced: Option<DumpFormat>,
-    decodes: Option<&dyn Fn(&[u8]) -> bool>,
+    decodes: Option<Decodes<'_>>,
     f: &mut dyn FnMut(&[u8]),
     mut progress: Progress,
     err: &mut dyn Write,
@@ -580,6 +581,9 @@ mod tests {
             hbase_key_text(b" ab   column=f:q, timestamp=1, value=x", Some(6)),
             Some(&b"ab"[..])
         );
+        // padded output: trailing spaces are padding, also after a key longer than the column
+        let l = b" abc   column=f:q, timestamp=1, value=x";
+        assert_eq!(hbase_key_text(l, Some(6)), Some(&b"abc"[..]));
         // a key holding " column=" but not a cell's text
         let l = b" a column=b column=f:q, timestamp=1, value= column=f:q, timestamp=2, value=";
         assert_eq!(hbase_key_text(l, Some(5)), Some(&b"a column=b"[..]));

@@ -385,8 +385,9 @@ fn encode_key_too_long() {
             len: 12,
             max_len: 10,
         },
-        "cannot encode key: encoded key is 12 bytes, over max_len = 10",
+        "cannot encode key `Budget`: encoded key is 12 bytes, over max_len = 10",
     );
+    assert_eq!((e.key(), e.variant()), ("Budget", None));
     // exactly at the budget is fine
     assert_eq!(
         Budget {
@@ -572,15 +573,17 @@ fn decode_trailing_bytes() {
         "",
         12,
         DecodeErrorKind::TrailingBytes { count: 2 },
-        "cannot decode key at byte 12: 2 unexpected byte(s) after the last field",
+        "cannot decode key `Two` at byte 12: 2 unexpected byte(s) after the last field",
     );
+    // a whole-key error has no field: the key type is named (issue 23)
+    assert_eq!((e.key(), e.variant()), ("Two", None));
     let e = decode_err::<Kind>(&[0, 0]);
     assert_decode(
         &e,
         "",
         1,
         DecodeErrorKind::TrailingBytes { count: 1 },
-        "cannot decode key at byte 1: 1 unexpected byte(s) after the last field",
+        "cannot decode key `Kind` at byte 1: 1 unexpected byte(s) after the last field",
     );
 }
 
@@ -1088,8 +1091,9 @@ fn decode_key_too_long() {
             len: 11,
             max_len: 10,
         },
-        "cannot decode key at byte 10: key is 11 bytes, over max_len = 10",
+        "cannot decode key `Budget` at byte 10: key is 11 bytes, over max_len = 10",
     );
+    assert_eq!((e.key(), e.variant()), ("Budget", None));
 }
 
 #[test]
@@ -1104,4 +1108,98 @@ fn errors_are_std_errors() {
     is_error(&e);
     let boxed: Box<dyn std::error::Error> = Box::new(d.clone());
     assert_eq!(boxed.to_string(), d.to_string());
+}
+
+// ---------------------------------------------------------------------------------------------
+// tagged key enums: errors name the variant (issue 23: three variants have an `order_no`)
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct BySeller {
+    seller: u32,
+    #[sep]
+    order_no: String,
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct ByBuyer {
+    #[sep]
+    buyer: String,
+    #[reverse_ts]
+    ts: i64,
+    #[sep]
+    order_no: String,
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct ByNo {
+    #[pad(4)]
+    order_no: String,
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+enum Orders {
+    #[rowkey(tag = b"s")]
+    Seller(BySeller),
+    #[rowkey(tag = b"b")]
+    Buyer(ByBuyer),
+    #[rowkey(tag = b"n")]
+    No(ByNo),
+}
+
+#[test]
+fn tagged_errors_name_the_variant() {
+    // decode: the same field name in three variants, told apart by the variant
+    let e = decode_err::<Orders>(b"s\x00\x00\x00\x01A-1");
+    assert_decode(
+        &e,
+        "order_no",
+        8,
+        DecodeErrorKind::MissingTerminator,
+        "cannot decode field `order_no` of variant `Seller` at byte 8: no terminator before the end of the key",
+    );
+    assert_eq!((e.key(), e.variant()), ("", Some("Seller")));
+    let e = decode_err::<Orders>(b"nA-1\xFF");
+    assert_eq!((e.field(), e.variant()), ("order_no", Some("No")));
+    assert!(
+        e.to_string()
+            .starts_with("cannot decode field `order_no` of variant `No` at byte 1: "),
+        "{e}"
+    );
+    // an unknown tag is the enum's own field `tag`, in no variant
+    let e = decode_err::<Orders>(b"x");
+    assert_eq!((e.field(), e.variant()), ("tag", None));
+    // trailing bytes after a whole variant key: the key type
+    let mut k = Orders::No(ByNo {
+        order_no: "A-1".into(),
+    })
+    .to_row_key()
+    .unwrap()
+    .to_vec();
+    k.push(0);
+    let e = decode_err::<Orders>(&k);
+    assert_decode(
+        &e,
+        "",
+        5,
+        DecodeErrorKind::TrailingBytes { count: 1 },
+        "cannot decode key `Orders` at byte 5: 1 unexpected byte(s) after the last field",
+    );
+
+    // encode
+    let e = encode_err(&Orders::Buyer(ByBuyer {
+        buyer: "ann".into(),
+        ts: -1,
+        order_no: "A-1".into(),
+    }));
+    assert_encode(
+        &e,
+        "ts",
+        EncodeErrorKind::TimestampOutOfRange { value: -1 },
+        "cannot encode field `ts` of variant `Buyer`: #[reverse_ts] needs a timestamp in 0..=i64::MAX, got -1",
+    );
+    assert_eq!(e.variant(), Some("Buyer"));
+    let e = encode_err(&Orders::No(ByNo {
+        order_no: "A-123".into(),
+    }));
+    assert_eq!((e.field(), e.variant()), ("order_no", Some("No")));
 }

@@ -159,6 +159,13 @@ fn tagged_describe_and_typed_reads() {
     assert!(d.starts_with("variant=ByBuyer buyer=\"ann\""), "{d}");
     let d = Table::describe(b"zz");
     assert!(d.contains("tag"), "{d}");
+    // a salted variant: the salt is a word of its own (issue 23: `variant=Rowsalt=…`)
+    let k = Table::Row(OrderRow { order_id: 42 }).to_row_key().unwrap();
+    let salt = k[1];
+    assert_eq!(
+        Table::describe(&k),
+        format!("variant=Row salt={salt} order_id=42")
+    );
 
     // typed merged read of one variant, across its salt buckets, in logical order
     let map: BTreeMap<Vec<u8>, u64> = (0..50u64)

@@ -1224,7 +1224,7 @@ fn roundtrip<K: Case>(k: &K) -> Result<(), TestCaseError> {
         (Err(e), Some(field)) => {
             prop_assert_eq!(e.field(), field, "error {} for {:?}", e, k);
             let name_ok = if field.is_empty() {
-                e.to_string().starts_with("cannot encode key: ")
+                e.to_string().starts_with("cannot encode key `")
             } else {
                 e.to_string()
                     .starts_with(&format!("cannot encode field `{field}`: "))

@@ -1,4 +1,6 @@
-//! Encode and decode errors. Both name the field; decode errors also give the byte offset.
+//! Encode and decode errors. Both name the field; decode errors also give the byte offset. An
+//! error about the whole key rather than one field (trailing bytes, `max_len`) names the key
+//! type instead, and an error inside a tagged key enum's variant names the variant too.
 
 use core::fmt;
 
@@ -136,6 +138,8 @@ pub struct EncodeError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct EncodeErrorInner {
     field: String,
+    key: &'static str,
+    variant: Option<&'static str>,
     kind: EncodeErrorKind,
 }
 
@@ -155,9 +159,46 @@ impl EncodeError {
         Self {
             inner: Box::new(EncodeErrorInner {
                 field: field.to_owned(),
+                key: "",
+                variant: None,
                 kind,
             }),
         }
+    }
+
+    /// Name the key type of an error about the whole key (derived code does it for `max_len`).
+    /// A name given before is kept.
+    ///
+    /// ```
+    /// use rowkey::{EncodeError, EncodeErrorKind};
+    ///
+    /// let e = EncodeError::new("", EncodeErrorKind::KeyTooLong { len: 12, max_len: 10 }).in_key("Budget");
+    /// assert_eq!((e.field(), e.key()), ("", "Budget"));
+    /// assert_eq!(e.to_string(), "cannot encode key `Budget`: encoded key is 12 bytes, over max_len = 10");
+    /// ```
+    #[cold]
+    #[must_use]
+    pub fn in_key(mut self, key: &'static str) -> Self {
+        if self.inner.key.is_empty() {
+            self.inner.key = key;
+        }
+        self
+    }
+
+    /// Name the tagged key enum's variant the error happened in (derived code does it).
+    ///
+    /// ```
+    /// use rowkey::{EncodeError, EncodeErrorKind};
+    ///
+    /// let e = EncodeError::new("ts", EncodeErrorKind::TimestampOutOfRange { value: -1 }).in_variant("Buyer");
+    /// assert_eq!((e.field(), e.variant()), ("ts", Some("Buyer")));
+    /// assert!(e.to_string().starts_with("cannot encode field `ts` of variant `Buyer`: "));
+    /// ```
+    #[cold]
+    #[must_use]
+    pub fn in_variant(mut self, variant: &'static str) -> Self {
+        self.inner.variant = Some(variant);
+        self
     }
 
     /// Prefix the field path with an enclosing field (nested keys): `outer.inner`.
@@ -172,9 +213,23 @@ impl EncodeError {
         self
     }
 
-    /// The field (a dotted path for nested keys; empty for a whole-key error).
+    /// The field whose value cannot be encoded: its name, a dotted path for nested keys
+    /// (`host.name`). Empty when the error is about the whole key (`max_len`): then
+    /// [`key`](Self::key) names the key type.
     pub fn field(&self) -> &str {
         &self.inner.field
+    }
+
+    /// The key type (its `LAYOUT.name`) of an error about the whole key, such as `max_len`;
+    /// empty for an error about one field, which [`field`](Self::field) names.
+    pub fn key(&self) -> &str {
+        self.inner.key
+    }
+
+    /// The variant of a tagged key enum (`#[rowkey(tag = ..)]`) the error happened in: which of
+    /// the variants' keys the [`field`](Self::field) belongs to.
+    pub fn variant(&self) -> Option<&str> {
+        self.inner.variant
     }
 
     /// What went wrong.
@@ -183,16 +238,32 @@ impl EncodeError {
     }
 }
 
+/// `` `Key` ``, `` `Key::Variant` ``, `` variant `Variant` `` or nothing.
+fn whose(key: &str, variant: Option<&str>) -> String {
+    match (key.is_empty(), variant) {
+        (false, Some(v)) => format!("`{key}::{v}`"),
+        (false, None) => format!("`{key}`"),
+        (true, Some(v)) => format!("variant `{v}`"),
+        (true, None) => String::new(),
+    }
+}
+
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.inner.field.is_empty() {
-            write!(f, "cannot encode key: {}", self.inner.kind)
-        } else {
-            write!(
+        let whose = whose(self.inner.key, self.inner.variant);
+        match (self.inner.field.is_empty(), whose.is_empty()) {
+            (true, true) => write!(f, "cannot encode key: {}", self.inner.kind),
+            (true, false) => write!(f, "cannot encode key {whose}: {}", self.inner.kind),
+            (false, true) => write!(
                 f,
                 "cannot encode field `{}`: {}",
                 self.inner.field, self.inner.kind
-            )
+            ),
+            (false, false) => write!(
+                f,
+                "cannot encode field `{}` of {whose}: {}",
+                self.inner.field, self.inner.kind
+            ),
         }
     }
 }
@@ -359,6 +430,8 @@ pub struct DecodeError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct DecodeErrorInner {
     field: String,
+    key: &'static str,
+    variant: Option<&'static str>,
     offset: usize,
     kind: DecodeErrorKind,
 }
@@ -382,6 +455,8 @@ impl DecodeError {
         Self {
             inner: Box::new(DecodeErrorInner {
                 field: String::new(),
+                key: "",
+                variant: None,
                 offset,
                 kind,
             }),
@@ -416,9 +491,66 @@ impl DecodeError {
         self
     }
 
-    /// The field (a dotted path for nested keys; empty for whole-key errors such as trailing bytes).
+    /// Name the key type of an error about the whole key (derived code does it for trailing
+    /// bytes and `max_len`). A name given before is kept.
+    ///
+    /// ```
+    /// use rowkey::{DecodeError, DecodeErrorKind};
+    ///
+    /// let e = DecodeError::new(DecodeErrorKind::TrailingBytes { count: 2 }, 12).in_key("Two");
+    /// assert_eq!((e.field(), e.key()), ("", "Two"));
+    /// assert_eq!(e.to_string(), "cannot decode key `Two` at byte 12: 2 unexpected byte(s) after the last field");
+    /// ```
+    #[cold]
+    #[must_use]
+    pub fn in_key(mut self, key: &'static str) -> Self {
+        if self.inner.key.is_empty() {
+            self.inner.key = key;
+        }
+        self
+    }
+
+    /// Name the tagged key enum's variant the error happened in (derived code does it).
+    ///
+    /// ```
+    /// use rowkey::{DecodeError, DecodeErrorKind};
+    ///
+    /// let e = DecodeError::new(DecodeErrorKind::MissingTerminator, 4)
+    ///     .in_field("order_no", 0)
+    ///     .in_variant("Buyer");
+    /// assert_eq!((e.field(), e.variant()), ("order_no", Some("Buyer")));
+    /// assert_eq!(
+    ///     e.to_string(),
+    ///     "cannot decode field `order_no` of variant `Buyer` at byte 4: no terminator before the end of the key"
+    /// );
+    /// ```
+    #[cold]
+    #[must_use]
+    pub fn in_variant(mut self, variant: &'static str) -> Self {
+        self.inner.variant = Some(variant);
+        self
+    }
+
+    /// The field that does not decode: its name, a dotted path for nested keys (`addr.port`).
+    /// Empty when the error is about the whole key (trailing bytes, `max_len`): then
+    /// [`key`](Self::key) names the key type. A key's constant prefix and a tagged enum's tag
+    /// are named `prefix` and `tag`, the salt by the field that carries it (or `salt`).
     pub fn field(&self) -> &str {
         &self.inner.field
+    }
+
+    /// The key type (its `LAYOUT.name`) of an error about the whole key, such as trailing
+    /// bytes or `max_len`; empty for an error about one field, which [`field`](Self::field)
+    /// names.
+    pub fn key(&self) -> &str {
+        self.inner.key
+    }
+
+    /// The variant of a tagged key enum (`#[rowkey(tag = ..)]`) the error happened in: which of
+    /// the variants' keys the [`field`](Self::field) belongs to (several variants may have a
+    /// field of the same name).
+    pub fn variant(&self) -> Option<&str> {
+        self.inner.variant
     }
 
     /// Byte offset in the key where the problem is.
@@ -434,18 +566,21 @@ impl DecodeError {
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.inner.field.is_empty() {
-            write!(
+        let whose = whose(self.inner.key, self.inner.variant);
+        let (offset, kind) = (self.inner.offset, &self.inner.kind);
+        match (self.inner.field.is_empty(), whose.is_empty()) {
+            (true, true) => write!(f, "cannot decode key at byte {offset}: {kind}"),
+            (true, false) => write!(f, "cannot decode key {whose} at byte {offset}: {kind}"),
+            (false, true) => write!(
                 f,
-                "cannot decode key at byte {}: {}",
-                self.inner.offset, self.inner.kind
-            )
-        } else {
-            write!(
+                "cannot decode field `{}` at byte {offset}: {kind}",
+                self.inner.field
+            ),
+            (false, false) => write!(
                 f,
-                "cannot decode field `{}` at byte {}: {}",
-                self.inner.field, self.inner.offset, self.inner.kind
-            )
+                "cannot decode field `{}` of {whose} at byte {offset}: {kind}",
+                self.inner.field
+            ),
         }
     }
 }

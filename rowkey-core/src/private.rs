@@ -138,9 +138,14 @@ unsafe impl BufMut for FixedCursor<'_> {
     }
 }
 
-/// Called by decode after each field; a no-op for `from_row_key`, a recorder for `describe`.
+/// Called by decode after each part of a key; a no-op for `from_row_key`, a recorder for
+/// `describe`. Positions are byte offsets in the key being decoded.
 pub trait Visit {
-    fn salt(&mut self, salt: u32);
+    /// The layout's constant prefix, checked, at `at`.
+    fn prefix(&mut self, prefix: &'static [u8], at: usize);
+    /// The salt `salt`, stored in `at..end`.
+    fn salt(&mut self, salt: u32, at: usize, end: usize);
+    /// A field decoded, ending at `end` (it starts where the previous part ended).
     fn field(&mut self, name: &'static str, end: usize, value: &dyn Show);
 }
 
@@ -149,7 +154,9 @@ pub struct NoVisit;
 
 impl Visit for NoVisit {
     #[inline(always)]
-    fn salt(&mut self, _: u32) {}
+    fn prefix(&mut self, _: &'static [u8], _: usize) {}
+    #[inline(always)]
+    fn salt(&mut self, _: u32, _: usize, _: usize) {}
     #[inline(always)]
     fn field(&mut self, _: &'static str, _: usize, _: &dyn Show) {}
 }
@@ -238,9 +245,17 @@ struct Describer {
 }
 
 impl Visit for Describer {
-    fn salt(&mut self, salt: u32) {
+    fn prefix(&mut self, prefix: &'static [u8], at: usize) {
+        self.end = at + prefix.len();
+    }
+    fn salt(&mut self, salt: u32, _: usize, end: usize) {
         use core::fmt::Write;
+        // after a tagged enum's `variant=…`: a space between (issue 23 item 5)
+        if !self.out.is_empty() {
+            self.out.push(' ');
+        }
         let _ = write!(self.out, "salt={salt}");
+        self.end = end;
     }
     fn field(&mut self, name: &'static str, end: usize, value: &dyn Show) {
         if !self.out.is_empty() {
@@ -417,6 +432,7 @@ impl<'de, 'v, V: Visit> Reader<'de, 'v, V> {
             );
         }
         self.pos += prefix.len();
+        self.visit.prefix(prefix, at);
         Ok(())
     }
 
@@ -429,7 +445,7 @@ impl<'de, 'v, V: Visit> Reader<'de, 'v, V> {
         self.salt = crate::salt::get(rest(self.input, at), buckets, self.mask)
             .map_err(|e| e.in_field(name, at))?;
         self.pos += crate::salt::width(buckets);
-        self.visit.salt(self.salt);
+        self.visit.salt(self.salt, at, self.pos);
         Ok(())
     }
 
@@ -503,14 +519,11 @@ impl<'de, 'v, V: Visit> Reader<'de, 'v, V> {
     }
 }
 
-/// The `max_len` check of variable-width keys.
+/// The `max_len` check of variable-width keys of type `key`.
 #[inline(always)]
-pub fn check_max_len(len: usize, max_len: usize) -> Result<(), EncodeError> {
+pub fn check_max_len(len: usize, max_len: usize, key: &'static str) -> Result<(), EncodeError> {
     if len > max_len {
-        Err(EncodeError::new(
-            "",
-            EncodeErrorKind::KeyTooLong { len, max_len },
-        ))
+        Err(EncodeError::new("", EncodeErrorKind::KeyTooLong { len, max_len }).in_key(key))
     } else {
         Ok(())
     }
@@ -523,10 +536,10 @@ pub fn decode_whole<'de, T: crate::RowKey + crate::DecodeRowKey<'de>>(
     bytes: &'de [u8],
 ) -> Result<T, DecodeError> {
     if let Some(max_len) = T::LAYOUT.max_len {
-        check_decode_max_len(bytes.len(), max_len)?;
+        check_decode_max_len(bytes.len(), max_len).map_err(|e| e.in_key(T::LAYOUT.name))?;
     }
     let (v, used) = T::decode_visit(bytes, 0, &mut NoVisit)?;
-    check_end(used, bytes.len())?;
+    check_end(used, bytes.len()).map_err(|e| e.in_key(T::LAYOUT.name))?;
     Ok(v)
 }
 
@@ -836,6 +849,27 @@ pub fn strip_tag<'a>(input: &'a [u8], tag: &[u8], mask: u8) -> Option<&'a [u8]> 
     }
 }
 
+/// A tagged enum's variant key `k` behind its `tag`; its errors name the `variant`.
+#[inline(always)]
+pub fn put_variant<K: KeyParts, B: BufMut>(
+    k: &K,
+    buf: &mut B,
+    tag: &[u8],
+    mask: u8,
+    variant: &'static str,
+) -> Result<(), EncodeError> {
+    put_prefix(buf, tag, mask);
+    k.encode_masked(buf, mask)
+        .map_err(|e| e.in_variant(variant))
+}
+
+/// An error decoding the key of a tagged enum's `variant`, which starts `by` bytes (its tag)
+/// into the enum's key.
+#[cold]
+pub fn variant_error(e: DecodeError, by: usize, variant: &'static str) -> DecodeError {
+    e.shifted(by).in_variant(variant)
+}
+
 /// The error of a key that starts with no variant's tag.
 #[cold]
 pub fn unknown_tag() -> DecodeError {
@@ -851,8 +885,12 @@ pub struct Offset<'v, V: Visit> {
 
 impl<V: Visit> Visit for Offset<'_, V> {
     #[inline(always)]
-    fn salt(&mut self, salt: u32) {
-        self.visit.salt(salt);
+    fn prefix(&mut self, prefix: &'static [u8], at: usize) {
+        self.visit.prefix(prefix, at + self.by);
+    }
+    #[inline(always)]
+    fn salt(&mut self, salt: u32, at: usize, end: usize) {
+        self.visit.salt(salt, at + self.by, end + self.by);
     }
     #[inline(always)]
     fn field(&mut self, name: &'static str, end: usize, value: &dyn Show) {

@@ -39,6 +39,45 @@
 //!   read as a stream (constant memory), with a progress line when stderr is a terminal.
 //! * `types` — the key types and their fields.
 //!
+//! A key type may be a keyspace: a tagged key enum (`#[rowkey(tag = ..)]` variants, several
+//! key types in one table). `describe` dispatches on the tag and shows the variant (with the
+//! tag's byte range) before the variant key's salt and fields; `encode` and `scan` take
+//! `variant=NAME` and then that variant's fields (`scan` gives `T::scan_<variant>()`'s ranges,
+//! behind the tag); `types` lists each variant with its tag and fields. `plan` and `hotspots`
+//! take the keyspace's keys as they are (a keyspace has no one layout to plan from: give
+//! `--sample`/`--splits`; `--time-field` may name a field of any variant).
+//!
+//! ```no_run
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey)]
+//! struct OrderRow {
+//!     #[salt(buckets = 4)]
+//!     order_id: u64,
+//! }
+//!
+//! #[derive(RowKey)]
+//! struct ByBuyer {
+//!     #[sep]
+//!     buyer: String,
+//!     order_id: u64,
+//! }
+//!
+//! #[derive(RowKey)]
+//! enum Orders {
+//!     #[rowkey(tag = b"r")]
+//!     Row(OrderRow),
+//!     #[rowkey(tag = b"i1")]
+//!     Buyer(ByBuyer),
+//! }
+//!
+//! // keytool encode Orders variant=Buyer buyer=ann order_id=7
+//! // keytool scan Orders variant=Row order_id=42
+//! fn main() {
+//!     rowkey::tool::main::<(Orders,)>()
+//! }
+//! ```
+//!
 //! Exit codes: 0 on success, 1 when the input is bad or a key does not decode (one `error:`
 //! line on stderr), 2 for a command-line usage error.
 //!
@@ -54,8 +93,13 @@ use crate::hbase::{from_string_binary, shell_literal, to_string_binary};
 use crate::layout::Layout;
 use crate::plan;
 use crate::scan::ScanRanges;
-use crate::text::{parse_hex, TextArgs, TextError, TextFields};
+use crate::text::{parse_hex, TaggedVariant, TextArgs, TextError, TextFields};
 use crate::{DecodeError, DecodeRowKey, RowKey};
+
+mod dump;
+
+pub use dump::DumpFormat;
+use dump::{read_dump_from, trim_eol, Progress};
 
 // ---------------------------------------------------------------------------------------------
 // key types
@@ -76,6 +120,7 @@ pub struct KeyType {
     scan: fn(&mut TextArgs) -> Result<ScanRanges, TextError>,
     split_points: fn(usize) -> Result<Vec<Vec<u8>>, plan::PlanError>,
     sample_split_points: SampleSplitFn,
+    variants: fn() -> Vec<TaggedVariant>,
 }
 
 impl KeyType {
@@ -93,6 +138,7 @@ impl KeyType {
             scan: T::scan_text,
             split_points: T::split_points,
             sample_split_points: |keys, n| T::split_points_from_sample(keys, n),
+            variants: T::variants,
         }
     }
 }
@@ -136,9 +182,44 @@ fn short_type_name(full: &str) -> String {
 }
 
 impl KeyType {
-    /// `(field, expected text)` of each top-level field, in key order.
+    /// `(field, expected text)` of each top-level field, in key order (for a tagged key enum:
+    /// `variant`, see [`variants`](Self::variants)).
     pub fn fields(&self) -> Vec<(&'static str, String)> {
         (self.fields)()
+    }
+
+    /// The variants of a tagged key enum (a keyspace), each with its tag and key type; empty
+    /// for a struct key.
+    pub fn variants(&self) -> Vec<TaggedVariant> {
+        (self.variants)()
+    }
+
+    /// Whether some key of this type has a field `name` (for a keyspace: some variant's key).
+    fn has_field(&self, name: &str) -> bool {
+        self.layout.fields.iter().any(|l| l.name == name)
+            || self
+                .variants()
+                .iter()
+                .any(|v| v.layout.fields.iter().any(|l| l.name == name))
+    }
+
+    /// The names of its fields (a keyspace: `Variant.field` for each variant's).
+    fn field_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .layout
+            .fields
+            .iter()
+            .map(|l| l.name.to_owned())
+            .collect();
+        for v in self.variants() {
+            names.extend(
+                v.layout
+                    .fields
+                    .iter()
+                    .map(|l| format!("{}.{}", v.name, l.name)),
+            );
+        }
+        names
     }
 }
 
@@ -149,7 +230,8 @@ impl std::fmt::Debug for KeyType {
 }
 
 /// The key types of a tool: implemented for tuples `(A,)` … `(A, B, C, D, E, F, G, H)` of
-/// derived struct keys without lifetime parameters (generic keys with their parameters given).
+/// derived struct keys and tagged key enums (keyspaces) without lifetime parameters (generic
+/// keys with their parameters given).
 ///
 /// ```
 /// use rowkey::tool::{KeyType, KeyTypes};
@@ -202,9 +284,21 @@ key_types_tuple!(A, B, C, D, E, F);
 key_types_tuple!(A, B, C, D, E, F, G);
 key_types_tuple!(A, B, C, D, E, F, G, H);
 
-/// One decoded field: name, byte range and value as `describe` shows it.
+/// What a part of a decoded key is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PartKind {
+    /// The layout's constant prefix.
+    Prefix,
+    /// The salt.
+    Salt,
+    /// A field (or a tagged enum's `variant`).
+    Field,
+}
+
+/// One decoded part of a key: name, byte range and value as `describe` shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Field {
+    kind: PartKind,
     name: &'static str,
     start: usize,
     end: usize,
@@ -214,24 +308,52 @@ struct Field {
 #[derive(Debug, Clone)]
 struct Decoded {
     salt: Option<u32>,
-    fields: Vec<Field>,
+    /// Prefix, salt and fields in key order, with their byte ranges.
+    parts: Vec<Field>,
     error: Option<DecodeError>,
+}
+
+impl Decoded {
+    /// The fields (not the prefix or salt), in key order.
+    fn fields(&self) -> impl Iterator<Item = &Field> {
+        self.parts.iter().filter(|p| p.kind == PartKind::Field)
+    }
 }
 
 struct Recorder {
     salt: Option<u32>,
-    fields: Vec<Field>,
+    parts: Vec<Field>,
     pos: usize,
 }
 
 impl crate::__private::Visit for Recorder {
-    fn salt(&mut self, salt: u32) {
+    fn prefix(&mut self, prefix: &'static [u8], at: usize) {
+        let end = at + prefix.len();
+        self.parts.push(Field {
+            kind: PartKind::Prefix,
+            name: "prefix",
+            start: at,
+            end,
+            value: format!("\"{}\"", to_string_binary(prefix)),
+        });
+        self.pos = end;
+    }
+    fn salt(&mut self, salt: u32, at: usize, end: usize) {
         self.salt = Some(salt);
+        self.parts.push(Field {
+            kind: PartKind::Salt,
+            name: "salt",
+            start: at,
+            end,
+            value: salt.to_string(),
+        });
+        self.pos = end;
     }
     fn field(&mut self, name: &'static str, end: usize, value: &dyn crate::__private::Show) {
         let mut v = String::new();
         value.show(&mut v);
-        self.fields.push(Field {
+        self.parts.push(Field {
+            kind: PartKind::Field,
             name,
             start: self.pos,
             end,
@@ -247,19 +369,20 @@ where
 {
     let mut rec = Recorder {
         salt: None,
-        fields: Vec::new(),
-        pos: T::LAYOUT.salt.map_or(0, |s| s.width),
+        parts: Vec::new(),
+        pos: 0,
     };
     let res = (|| {
         if let Some(max) = T::LAYOUT.max_len {
-            crate::__private::check_decode_max_len(bytes.len(), max)?;
+            crate::__private::check_decode_max_len(bytes.len(), max)
+                .map_err(|e| e.in_key(T::LAYOUT.name))?;
         }
         let (_, used) = T::decode_visit(bytes, 0, &mut rec)?;
-        crate::__private::check_end(used, bytes.len())
+        crate::__private::check_end(used, bytes.len()).map_err(|e| e.in_key(T::LAYOUT.name))
     })();
     Decoded {
         salt: rec.salt,
-        fields: rec.fields,
+        parts: rec.parts,
         error: res.err(),
     }
 }
@@ -445,8 +568,14 @@ fn command(bin: &str, types: &[KeyType]) -> Command {
     let type_list: Vec<String> = types
         .iter()
         .map(|t| {
-            let f: Vec<&str> = t.fields().iter().map(|(n, _)| *n).collect();
-            format!("  {} ({})", t.name, f.join(", "))
+            let variants = t.variants();
+            if variants.is_empty() {
+                let f: Vec<&str> = t.fields().iter().map(|(n, _)| *n).collect();
+                format!("  {} ({})", t.name, f.join(", "))
+            } else {
+                let v: Vec<&str> = variants.iter().map(|v| v.name).collect();
+                format!("  {} (keyspace: variant={})", t.name, v.join("|"))
+            }
         })
         .collect();
     Command::new(bin.to_owned())
@@ -647,6 +776,25 @@ fn attributes(l: &crate::layout::FieldLayout) -> String {
 // ---------------------------------------------------------------------------------------------
 // JSON (a few values: strings, numbers, arrays, objects)
 
+/// The fields of a layout as JSON objects (name, type, attributes, text form), comma-separated.
+fn fields_json(layout: &Layout, texts: &[(&'static str, String)]) -> String {
+    layout
+        .fields
+        .iter()
+        .zip(texts)
+        .map(|(l, (_, exp))| {
+            format!(
+                "{{\"name\":{},\"type\":{},\"attributes\":{},\"text\":{}}}",
+                js(l.name),
+                js(l.ty),
+                js(&attributes(l)),
+                js(exp)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 fn js(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
@@ -741,6 +889,109 @@ fn cbt_stop(stop: &[u8]) -> (Vec<u8>, bool) {
     }
 }
 
+/// A pattern for `cbt read … regex=` that matches exactly the keys `k` with
+/// `start <= k < stop` (`stop: None`: no upper bound), for when `start=`/`end=` had to be
+/// widened (they cannot carry `0x00`).
+///
+/// Bigtable matches a row-key regex (RE2) against the key byte by byte: `\xHH` is the byte
+/// `HH`, `\C` any byte (`.` would not match `\n`). The pattern is anchored (`^`, and `$`
+/// where a key may end), and every other branch ends in `\C*`, so it selects the same keys
+/// whether the server matches the whole key or a part. It has only printable ASCII
+/// without `'`, so it goes into single quotes unchanged. It is built from the bytes: keys that
+/// share the bounds' common bytes, then at the first byte where `start` and `stop` differ, the
+/// keys above `start`'s rest, those strictly between, and those below `stop`'s rest.
+fn cbt_regex(start: &[u8], stop: Option<&[u8]>) -> Option<String> {
+    // a prefix range: the prefix, then anything
+    if let Some(stop) = stop {
+        if crate::scan::prefix_successor(start).as_deref() == Some(stop) {
+            return Some(format!("^{}\\C*", re_lit(start)));
+        }
+    }
+    let body = match stop {
+        None => Some(re_at_least(start)),
+        Some(stop) => re_between(start, stop),
+    }?;
+    Some(format!("^{body}"))
+}
+
+/// One byte in a pattern: letters, digits and `_` as they are, anything else `\xHH`.
+fn re_byte(b: u8) -> String {
+    if b.is_ascii_alphanumeric() || b == b'_' {
+        char::from(b).to_string()
+    } else {
+        format!("\\x{b:02X}")
+    }
+}
+
+fn re_lit(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| re_byte(*b)).collect()
+}
+
+/// The bytes `lo..=hi` (`lo <= hi`), then anything.
+fn re_class_any(lo: u8, hi: u8) -> String {
+    if lo == hi {
+        format!("{}\\C*", re_byte(lo))
+    } else {
+        format!("[\\x{lo:02X}-\\x{hi:02X}]\\C*")
+    }
+}
+
+fn re_alt(parts: Vec<String>) -> Option<String> {
+    match parts.len() {
+        0 => None,
+        1 => parts.into_iter().next(),
+        _ => Some(format!("(?:{})", parts.join("|"))),
+    }
+}
+
+/// Keys (after the bytes matched so far) at or above `s`.
+fn re_at_least(s: &[u8]) -> String {
+    let Some((&c, rest)) = s.split_first() else {
+        return "\\C*".to_owned();
+    };
+    let mut parts = vec![format!("{}{}", re_byte(c), re_at_least(rest))];
+    if c < 0xFF {
+        parts.push(re_class_any(c + 1, 0xFF));
+    }
+    re_alt(parts).unwrap_or_default()
+}
+
+/// Keys (after the bytes matched so far) below `e`; `None`: no key.
+fn re_below(e: &[u8]) -> Option<String> {
+    let (&c, rest) = e.split_first()?;
+    // the key ends here: a proper prefix of `e` sorts before it
+    let mut parts = vec!["$".to_owned()];
+    if c > 0 {
+        parts.push(re_class_any(0, c - 1));
+    }
+    if let Some(r) = re_below(rest) {
+        parts.push(format!("{}{r}", re_byte(c)));
+    }
+    re_alt(parts)
+}
+
+/// Keys (after the bytes matched so far) in `s..e`; `None`: no key.
+fn re_between(s: &[u8], e: &[u8]) -> Option<String> {
+    let Some((&sc, srest)) = s.split_first() else {
+        return re_below(e);
+    };
+    let (&ec, erest) = e.split_first()?;
+    if sc == ec {
+        return re_between(srest, erest).map(|r| format!("{}{r}", re_byte(sc)));
+    }
+    if sc > ec {
+        return None;
+    }
+    let mut parts = vec![format!("{}{}", re_byte(sc), re_at_least(srest))];
+    if ec - sc >= 2 {
+        parts.push(re_class_any(sc + 1, ec - 1));
+    }
+    if let Some(r) = re_below(erest) {
+        parts.push(format!("{}{r}", re_byte(ec)));
+    }
+    re_alt(parts)
+}
+
 // ---------------------------------------------------------------------------------------------
 // subcommands
 
@@ -804,25 +1055,30 @@ impl Ctx<'_> {
                 .types
                 .iter()
                 .map(|t| {
-                    let fields: Vec<String> = t
-                        .layout
-                        .fields
+                    let variants = t.variants();
+                    if variants.is_empty() {
+                        return format!(
+                            "{{\"type\":{},\"fields\":[{}]}}",
+                            js(t.name),
+                            fields_json(t.layout, &t.fields())
+                        );
+                    }
+                    let vs: Vec<String> = variants
                         .iter()
-                        .zip(t.fields())
-                        .map(|(l, (_, exp))| {
+                        .map(|v| {
                             format!(
-                                "{{\"name\":{},\"type\":{},\"attributes\":{},\"text\":{}}}",
-                                js(l.name),
-                                js(l.ty),
-                                js(&attributes(l)),
-                                js(&exp)
+                                "{{\"name\":{},\"tag\":{},\"key\":{},\"fields\":[{}]}}",
+                                js(v.name),
+                                js(&to_string_binary(v.tag)),
+                                js(v.layout.name),
+                                fields_json(v.layout, &(v.fields)())
                             )
                         })
                         .collect();
                     format!(
-                        "{{\"type\":{},\"fields\":[{}]}}",
+                        "{{\"type\":{},\"fields\":[],\"variants\":[{}]}}",
                         js(t.name),
-                        fields.join(",")
+                        vs.join(",")
                     )
                 })
                 .collect();
@@ -831,33 +1087,55 @@ impl Ctx<'_> {
         }
         for t in self.types {
             writeln!(self.out, "{}", t.name)?;
-            if let Some(s) = t.layout.salt {
+            let variants = t.variants();
+            if variants.is_empty() {
+                self.write_fields(t.layout, &t.fields(), "  ")?;
+                continue;
+            }
+            writeln!(
+                self.out,
+                "  (a keyspace: variant=NAME, then that variant's fields)"
+            )?;
+            for v in &variants {
                 writeln!(
                     self.out,
-                    "  (salt: {} buckets, {} byte(s), over fields 0..={})",
-                    s.buckets, s.width, s.through_field
+                    "  variant {}  tag {}  key {}",
+                    v.name,
+                    crate::hbase::shell_literal(v.tag),
+                    v.layout.name
                 )?;
+                self.write_fields(v.layout, &(v.fields)(), "    ")?;
             }
-            let nw = t
-                .layout
-                .fields
-                .iter()
-                .map(|l| l.name.len())
-                .max()
-                .unwrap_or(0);
-            let tw = t
-                .layout
-                .fields
-                .iter()
-                .map(|l| l.ty.len())
-                .max()
-                .unwrap_or(0);
-            let attrs: Vec<String> = t.layout.fields.iter().map(attributes).collect();
-            let aw = attrs.iter().map(String::len).max().unwrap_or(0);
-            for ((l, (_, exp)), a) in t.layout.fields.iter().zip(t.fields()).zip(&attrs) {
-                let line = format!("  {:<nw$}  {:<tw$}  {a:<aw$}  {exp}", l.name, l.ty);
-                writeln!(self.out, "{}", line.trim_end())?;
-            }
+        }
+        Ok(())
+    }
+
+    /// The salt and the fields of a layout, one per line: name, type, attributes, text form.
+    fn write_fields(
+        &mut self,
+        layout: &Layout,
+        texts: &[(&'static str, String)],
+        indent: &str,
+    ) -> Res {
+        if let Some(s) = layout.salt {
+            writeln!(
+                self.out,
+                "{indent}(salt: {} buckets, {} byte(s), over fields 0..={})",
+                s.buckets, s.width, s.through_field
+            )?;
+        }
+        let nw = layout
+            .fields
+            .iter()
+            .map(|l| l.name.len())
+            .max()
+            .unwrap_or(0);
+        let tw = layout.fields.iter().map(|l| l.ty.len()).max().unwrap_or(0);
+        let attrs: Vec<String> = layout.fields.iter().map(attributes).collect();
+        let aw = attrs.iter().map(String::len).max().unwrap_or(0);
+        for ((l, (_, exp)), a) in layout.fields.iter().zip(texts).zip(&attrs) {
+            let line = format!("{indent}{:<nw$}  {:<tw$}  {a:<aw$}  {exp}", l.name, l.ty);
+            writeln!(self.out, "{}", line.trim_end())?;
         }
         Ok(())
     }
@@ -894,12 +1172,15 @@ impl Ctx<'_> {
             }
         }
         let mut failed = 0usize;
+        // what the `error:` line says about the first key that failed
+        let mut first_failure: Option<String> = None;
         let mut json_items = Vec::new();
         for (input, parsed) in &inputs {
             let key = match parsed {
                 Ok(k) => k.clone(),
                 Err(e) => {
                     failed += 1;
+                    first_failure.get_or_insert_with(|| format!("{input}: not a key: {e}"));
                     if self.json {
                         json_items.push(format!("{{\"input\":{},\"error\":{}}}", js(input), js(e)));
                     } else {
@@ -914,6 +1195,13 @@ impl Ctx<'_> {
                 decoded.iter().filter(|(_, d)| d.error.is_none()).collect();
             if ok.is_empty() {
                 failed += 1;
+                first_failure.get_or_insert_with(|| {
+                    let errors: Vec<String> = decoded
+                        .iter()
+                        .filter_map(|(t, d)| d.error.as_ref().map(|e| format!("{}: {e}", t.name)))
+                        .collect();
+                    format!("{}: {}", to_string_binary(&key), errors.join("; "))
+                });
             }
             if self.json {
                 let show: Vec<&(&KeyType, Decoded)> = if ok.is_empty() {
@@ -925,8 +1213,7 @@ impl Ctx<'_> {
                     .iter()
                     .map(|(t, d)| {
                         let fields: Vec<String> = d
-                            .fields
-                            .iter()
+                            .fields()
                             .map(|f| {
                                 format!(
                                     "{{\"name\":{},\"value\":{},\"start\":{},\"end\":{}}}",
@@ -941,8 +1228,9 @@ impl Ctx<'_> {
                         let error = match &d.error {
                             None => "null".to_owned(),
                             Some(e) => format!(
-                                "{{\"field\":{},\"offset\":{},\"message\":{}}}",
+                                "{{\"field\":{},\"variant\":{},\"offset\":{},\"message\":{}}}",
                                 js(e.field()),
+                                e.variant().map_or("null".to_owned(), js),
                                 e.offset(),
                                 js(&e.to_string())
                             ),
@@ -986,22 +1274,13 @@ impl Ctx<'_> {
             for (t, d) in ok {
                 writeln!(self.out, "  {}", t.name)?;
                 let w = d
-                    .fields
+                    .parts
                     .iter()
                     .map(|f| f.name.len())
                     .max()
                     .unwrap_or(0)
                     .max(4);
-                if let Some(s) = d.salt {
-                    let sw = t.layout.salt.map_or(0, |l| l.width);
-                    writeln!(
-                        self.out,
-                        "    {:<w$}  {:<8}  {s}",
-                        "salt",
-                        format!("[0, {sw})")
-                    )?;
-                }
-                for f in &d.fields {
+                for f in &d.parts {
                     writeln!(
                         self.out,
                         "    {:<w$}  {:<8}  {}",
@@ -1015,9 +1294,14 @@ impl Ctx<'_> {
         if self.json {
             writeln!(self.out, "[{}]", json_items.join(","))?;
         }
-        if failed > 0 {
+        if let Some(first) = first_failure {
+            let more = if failed > 1 {
+                format!(" (the first of {failed}; each one's errors are on stdout)")
+            } else {
+                String::new()
+            };
             return Err(Failure::msg(format!(
-                "{failed} of {} key(s) decoded by no key type",
+                "{failed} of {} key(s) decoded by no key type: {first}{more}",
                 inputs.len()
             )));
         }
@@ -1033,10 +1317,10 @@ impl Ctx<'_> {
         let hx = hex(&key);
         let d = (t.decode)(&key);
         let fields: Vec<String> = d
-            .salt
-            .map(|s| format!("salt={s}"))
-            .into_iter()
-            .chain(d.fields.iter().map(|f| format!("{}={}", f.name, f.value)))
+            .parts
+            .iter()
+            .filter(|p| p.kind != PartKind::Prefix)
+            .map(|f| format!("{}={}", f.name, f.value))
             .collect();
         if self.json {
             writeln!(
@@ -1100,18 +1384,28 @@ impl Ctx<'_> {
                 widened |= we;
                 let _ = write!(cbt, " end={}", bash_word(&ce).unwrap_or_default());
             }
+            // start/end widened: a row-key regex keeps exactly the range's rows
+            let regex = if widened {
+                cbt_regex(r.start(), r.stop())
+            } else {
+                None
+            };
+            if let Some(re) = &regex {
+                let _ = write!(cbt, " regex='{re}'");
+            }
             let stop_sb = r.stop().map(to_string_binary);
             let stop_hex = r.stop().map(hex);
             if self.json {
                 json_items.push(format!(
-                    "{{\"start\":{},\"stop\":{},\"start_hex\":{},\"stop_hex\":{},\"hbase\":{},\"cbt\":{},\"cbt_widened\":{}}}",
+                    "{{\"start\":{},\"stop\":{},\"start_hex\":{},\"stop_hex\":{},\"hbase\":{},\"cbt\":{},\"cbt_widened\":{},\"cbt_exact\":{}}}",
                     js(&to_string_binary(r.start())),
                     stop_sb.as_deref().map_or("null".to_owned(), js),
                     js(&hex(r.start())),
                     stop_hex.as_deref().map_or("null".to_owned(), js),
                     js(&hb),
                     js(&cbt),
-                    widened
+                    widened,
+                    !widened || regex.is_some()
                 ));
                 continue;
             }
@@ -1130,7 +1424,12 @@ impl Ctx<'_> {
             )?;
             writeln!(self.out, "  hbase  {hb}")?;
             writeln!(self.out, "  cbt    {cbt}")?;
-            if widened {
+            if widened && regex.is_some() {
+                writeln!(
+                    self.out,
+                    "         (start/end widened to rows without 0x00, which no command-line argument can carry; the regex keeps exactly the range's rows)"
+                )?;
+            } else if widened {
                 writeln!(
                     self.out,
                     "         (widened to the nearest rows without 0x00, which no command-line argument can carry: filter the rows)"
@@ -1319,12 +1618,11 @@ impl Ctx<'_> {
         };
         let time_field = m.get_one::<String>("time_field").cloned();
         if let Some(f) = &time_field {
-            if !t.layout.fields.iter().any(|l| l.name == f) {
-                let names: Vec<&str> = t.layout.fields.iter().map(|l| l.name).collect();
+            if !t.has_field(f) {
                 return Err(Failure::msg(format!(
                     "--time-field {f}: {} has no such field (fields: {})",
                     t.name,
-                    names.join(", ")
+                    t.field_names().join(", ")
                 )));
             }
             if dump == "-" {
@@ -1342,7 +1640,7 @@ impl Ctx<'_> {
             if d.error.is_some() {
                 return None;
             }
-            let v = d.fields.iter().find(|x| x.name == f)?;
+            let v = d.fields().find(|x| x.name == f)?;
             let s = v.value.trim();
             let s = s
                 .strip_prefix("Some(")
@@ -1439,23 +1737,19 @@ impl Ctx<'_> {
         t: Option<&KeyType>,
         f: &mut dyn FnMut(&[u8]),
     ) -> Result<DumpFormat, Failure> {
-        let forced = match format {
-            "hbase" => Some(DumpFormat::HBase),
-            "cbt" => Some(DumpFormat::Cbt),
-            "lines" => Some(DumpFormat::Lines),
-            "hex" => Some(DumpFormat::Hex),
-            _ => None,
-        };
+        let forced = DumpFormat::from_option(format);
+        let decodes = t.map(|t| move |k: &[u8]| (t.decode)(k).error.is_none());
+        let decodes = decodes.as_ref().map(|d| d as dump::Decodes<'_>);
         if path == "-" {
             let progress = Progress::new(false, None);
-            return read_dump_from(self.stdin, forced, t, f, progress, self.err)
+            return read_dump_from(self.stdin, forced, decodes, f, progress, self.err)
                 .map_err(|e| Failure::msg(format!("stdin: {e}")));
         }
         let file = File::open(path).map_err(|e| Failure::msg(format!("{path}: {e}")))?;
         let len = file.metadata().ok().map(|m| m.len());
         let mut reader = BufReader::with_capacity(1 << 16, file);
         let progress = Progress::new(self.progress, len);
-        read_dump_from(&mut reader, forced, t, f, progress, self.err)
+        read_dump_from(&mut reader, forced, decodes, f, progress, self.err)
             .map_err(|e| Failure::msg(format!("{path}: {e}")))
     }
 }
@@ -1463,268 +1757,10 @@ impl Ctx<'_> {
 // ---------------------------------------------------------------------------------------------
 // dumps
 
-/// The dump formats `hotspots` reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum DumpFormat {
-    /// HBase shell `scan` output: ` ROW   column=f:q, timestamp=…, value=…` per cell.
-    HBase,
-    /// `cbt read` output: a dashed line, the raw row key, then indented cells.
-    Cbt,
-    /// One `toStringBinary` key per line.
-    Lines,
-    /// One hex key per line.
-    Hex,
-}
-
-impl DumpFormat {
-    fn name(self) -> &'static str {
-        match self {
-            DumpFormat::HBase => "HBase shell scan",
-            DumpFormat::Cbt => "cbt read",
-            DumpFormat::Lines => "one toStringBinary key per line",
-            DumpFormat::Hex => "one hex key per line",
-        }
-    }
-}
-
-const CBT_RULE: &[u8] = b"----------------------------------------";
-const SNIFF_LINES: usize = 64;
-
-fn trim_eol(line: &[u8]) -> &[u8] {
-    let l = line.strip_suffix(b"\n").unwrap_or(line);
-    l.strip_suffix(b"\r").unwrap_or(l)
-}
-
-fn is_hbase_header(l: &[u8]) -> bool {
-    l.starts_with(b"ROW") && find(l, b"COLUMN+CELL").is_some()
-}
-
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
-}
-
-fn is_hex_line(l: &[u8]) -> bool {
-    let l = l.strip_prefix(b"0x").unwrap_or(l);
-    !l.is_empty() && l.len().is_multiple_of(2) && l.iter().all(u8::is_ascii_hexdigit)
-}
-
-fn sniff(lines: &[Vec<u8>], t: Option<&KeyType>) -> DumpFormat {
-    let content: Vec<&[u8]> = lines
-        .iter()
-        .map(|l| trim_eol(l))
-        .filter(|l| !l.is_empty())
-        .collect();
-    if content.contains(&CBT_RULE) {
-        return DumpFormat::Cbt;
-    }
-    if content
-        .iter()
-        .any(|l| is_hbase_header(l) || (l.starts_with(b" ") && find(l, b" column=").is_some()))
-    {
-        return DumpFormat::HBase;
-    }
-    if !content.is_empty() && content.iter().all(|l| is_hex_line(l)) {
-        // Hex digits are also valid toStringBinary text: take hex when it decodes more keys.
-        let Some(t) = t else {
-            return DumpFormat::Hex;
-        };
-        let score = |hex_mode: bool| {
-            content
-                .iter()
-                .filter(|l| {
-                    parse_key(&String::from_utf8_lossy(l), hex_mode)
-                        .is_ok_and(|k| (t.decode)(&k).error.is_none())
-                })
-                .count()
-        };
-        if score(true) >= score(false) {
-            return DumpFormat::Hex;
-        }
-    }
-    DumpFormat::Lines
-}
-
-struct Progress {
-    on: bool,
-    total: Option<u64>,
-    read: u64,
-    keys: u64,
-    next: u64,
-}
-
-impl Progress {
-    fn new(on: bool, total: Option<u64>) -> Self {
-        Progress {
-            on,
-            total,
-            read: 0,
-            keys: 0,
-            next: 0,
-        }
-    }
-
-    fn tick(&mut self, bytes: usize, err: &mut dyn Write) {
-        self.read += bytes as u64;
-        if !self.on || self.read < self.next {
-            return;
-        }
-        self.next = self.read + (8 << 20);
-        let _ = match self.total {
-            Some(t) if t > 0 => write!(
-                err,
-                "\r{:>5.1}%  {} MiB  {} keys",
-                self.read as f64 * 100.0 / t as f64,
-                self.read >> 20,
-                self.keys
-            ),
-            _ => write!(err, "\r{} MiB  {} keys", self.read >> 20, self.keys),
-        };
-        let _ = err.flush();
-    }
-
-    fn done(&mut self, err: &mut dyn Write) {
-        if self.on {
-            let _ = writeln!(err, "\r{} keys read{:20}", self.keys, "");
-        }
-    }
-}
-
-/// The line-by-line parser of one format; calls `f` with each row key (once per row).
-struct Parser {
-    format: DumpFormat,
-    /// cbt: lines of the key being read (a key may hold `\n` bytes).
-    pending: Option<Vec<u8>>,
-    /// HBase: the previous row (one line per cell).
-    last: Option<Vec<u8>>,
-    line_no: u64,
-}
-
-impl Parser {
-    fn line(&mut self, raw: &[u8], f: &mut dyn FnMut(&[u8])) -> Result<bool, String> {
-        self.line_no += 1;
-        let l = trim_eol(raw);
-        match self.format {
-            DumpFormat::Cbt => {
-                if l == CBT_RULE {
-                    self.pending = Some(Vec::new());
-                    return Ok(false);
-                }
-                let Some(p) = self.pending.as_mut() else {
-                    return Ok(false);
-                };
-                // A cell line ("  fam:qual   @ time") or the blank line ends the key.
-                let is_cell = l.starts_with(b"  ") && find(l, b" @ ").is_some();
-                if is_cell || (l.is_empty() && !p.is_empty()) {
-                    let key = self.pending.take().unwrap_or_default();
-                    let key = key.strip_suffix(b"\n").unwrap_or(&key).to_vec();
-                    f(&key);
-                    return Ok(true);
-                }
-                // The key line is raw bytes (cbt prints keys unescaped): keep `\r` and join
-                // lines of a key that holds `\n`.
-                let body = raw.strip_suffix(b"\n").unwrap_or(raw);
-                p.extend_from_slice(body);
-                p.push(b'\n');
-                Ok(false)
-            }
-            DumpFormat::HBase => {
-                let Some(at) = find(l, b" column=") else {
-                    return Ok(false); // header, "N row(s)", "Took …", prompts
-                };
-                if !l.starts_with(b" ") || is_hbase_header(l) {
-                    return Ok(false);
-                }
-                let text = String::from_utf8_lossy(l.get(1..at).unwrap_or_default());
-                let key = from_string_binary(text.trim_end())
-                    .map_err(|e| format!("line {}: {e}", self.line_no))?;
-                if self.last.as_deref() == Some(&key[..]) {
-                    return Ok(false);
-                }
-                f(&key);
-                self.last = Some(key);
-                Ok(true)
-            }
-            DumpFormat::Lines | DumpFormat::Hex => {
-                if l.iter().all(u8::is_ascii_whitespace) {
-                    return Ok(false);
-                }
-                let text = String::from_utf8_lossy(l);
-                let key = parse_key(&text, self.format == DumpFormat::Hex)
-                    .map_err(|e| format!("line {}: {e}", self.line_no))?;
-                f(&key);
-                Ok(true)
-            }
-        }
-    }
-
-    fn finish(&mut self, f: &mut dyn FnMut(&[u8])) -> bool {
-        // `cbt read keys-only=true` output may end right after a key line.
-        match self.pending.take() {
-            Some(k) if !k.is_empty() => {
-                let k = k.strip_suffix(b"\n").unwrap_or(&k).to_vec();
-                f(&k);
-                true
-            }
-            _ => false,
-        }
-    }
-}
-
-fn read_dump_from(
-    r: &mut dyn BufRead,
-    forced: Option<DumpFormat>,
-    t: Option<&KeyType>,
-    f: &mut dyn FnMut(&[u8]),
-    mut progress: Progress,
-    err: &mut dyn Write,
-) -> Result<DumpFormat, String> {
-    let mut head: Vec<Vec<u8>> = Vec::new();
-    let mut eof = false;
-    let mut buf = Vec::new();
-    while head.len() < SNIFF_LINES {
-        buf.clear();
-        let n = r.read_until(b'\n', &mut buf).map_err(|e| e.to_string())?;
-        if n == 0 {
-            eof = true;
-            break;
-        }
-        head.push(buf.clone());
-    }
-    let format = forced.unwrap_or_else(|| sniff(&head, t));
-    let mut p = Parser {
-        format,
-        pending: None,
-        last: None,
-        line_no: 0,
-    };
-    for l in &head {
-        if p.line(l, f)? {
-            progress.keys += 1;
-        }
-        progress.tick(l.len(), err);
-    }
-    // The sniffing loop may have reached the end already; else read on to the first empty read.
-    while !eof {
-        buf.clear();
-        let n = r.read_until(b'\n', &mut buf).map_err(|e| e.to_string())?;
-        if n == 0 {
-            eof = true;
-            continue;
-        }
-        if p.line(&buf, f)? {
-            progress.keys += 1;
-        }
-        progress.tick(n, err);
-    }
-    if p.finish(f) {
-        progress.keys += 1;
-    }
-    progress.done(err);
-    Ok(format)
-}
-
 /// Reads every row key of a dump (HBase shell `scan` output, `cbt read` output, or one key per
-/// line in `toStringBinary` or hex form; detected from the first lines) into `f`, streaming.
+/// line in `toStringBinary` or hex form; the format detected from the first lines) into `f`,
+/// streaming. Every key reads back byte for byte, including keys holding newlines in a `cbt
+/// read` dump; the few exceptions of each format are listed on [`DumpFormat`].
 ///
 /// # Errors
 ///
@@ -1735,11 +1771,52 @@ fn read_dump_from(
 /// let mut keys = Vec::new();
 /// rowkey::tool::read_dump(&mut dump.as_bytes(), &mut |k| keys.push(k.to_vec()))?;
 /// assert_eq!(keys, vec![b"\x00\x01row1".to_vec()]);
+///
+/// // `cbt read` prints keys raw: a key ending in a newline keeps it
+/// let cell = "  f:q                                      @ 2023/11/14-22:13:20.000000\n    \"1\"\n\n";
+/// let rule = "-".repeat(40);
+/// let dump = format!("{rule}\nab\n\n{cell}{rule}\ncd\n{cell}");
+/// let mut keys = Vec::new();
+/// rowkey::tool::read_dump(&mut dump.as_bytes(), &mut |k| keys.push(k.to_vec()))?;
+/// assert_eq!(keys, vec![b"ab\n".to_vec(), b"cd".to_vec()]);
 /// # Ok::<(), String>(())
 /// ```
 pub fn read_dump(r: &mut dyn BufRead, f: &mut dyn FnMut(&[u8])) -> Result<(), String> {
     let mut sink = io::sink();
     read_dump_from(r, None, None, f, Progress::new(false, None), &mut sink).map(|_| ())
+}
+
+/// [`read_dump`] of a dump in a known format (what `--format` selects): no detection, so a
+/// one-key-per-line dump whose keys happen to look like hex digits, a dash line or an HBase
+/// cell stays what it is.
+///
+/// # Errors
+///
+/// As [`read_dump`].
+///
+/// ```
+/// use rowkey::tool::{read_dump_as, DumpFormat};
+///
+/// let mut keys = Vec::new();
+/// read_dump_as(&mut &b"cafe\n\"q\" \n"[..], DumpFormat::Lines, &mut |k| keys.push(k.to_vec()))?;
+/// assert_eq!(keys, vec![b"cafe".to_vec(), b"\"q\" ".to_vec()]);
+/// # Ok::<(), String>(())
+/// ```
+pub fn read_dump_as(
+    r: &mut dyn BufRead,
+    format: DumpFormat,
+    f: &mut dyn FnMut(&[u8]),
+) -> Result<(), String> {
+    let mut sink = io::sink();
+    read_dump_from(
+        r,
+        Some(format),
+        None,
+        f,
+        Progress::new(false, None),
+        &mut sink,
+    )
+    .map(|_| ())
 }
 
 #[cfg(test)]

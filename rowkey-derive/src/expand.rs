@@ -43,8 +43,12 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             let impls = codegen::enums::expand(&p, &krate, variants, repr.as_ref());
             quote!(#impls #text)
         }
-        // a tagged enum's text form is its variants' (not offered by the tool)
-        Body::Tagged { variants } => codegen::tagged::expand(&p, &krate, variants),
+        Body::Tagged { variants } => {
+            let impls = codegen::tagged::expand(&p, &krate, variants);
+            // its text form: `variant=…`, then the variant key's fields
+            let text = codegen::text::expand_tagged(&p, &krate, variants);
+            quote!(#impls #text)
+        }
     };
     quote! {
         #[automatically_derived]

@@ -28,8 +28,6 @@ use std::fmt::{self, Write as _};
 use std::io;
 use std::path::Path;
 
-use crate::hbase::to_string_binary;
-
 mod analyzer;
 mod report;
 mod svg;
@@ -341,6 +339,104 @@ mod tests {
         assert!(svg.contains(">  0 (start)</text>"));
         assert!(svg.contains(r#"font-weight="bold">▶   1 m</text>"#));
         assert!(svg.contains("(▶ busiest)"));
+    }
+
+    /// Issue 23: labels were cut to 5 bytes, so regions 1-15 of a u64 sequence key all read
+    /// `\x00\x00\x00\x00\x00..`.
+    #[test]
+    fn region_labels_tell_neighbours_apart() {
+        let splits: Vec<Vec<u8>> = (1..16u64).map(|i| i.to_be_bytes().to_vec()).collect();
+        let mut a = Analyzer::new(&splits).unwrap().with_name("seq");
+        for i in 0..16u64 {
+            a.add(&i.to_be_bytes());
+        }
+        let r = a.report();
+        for width in [14, 18, 20, 22] {
+            let labels = start_labels(r.regions(), width);
+            assert_eq!(labels.len(), 16);
+            let mut distinct = labels.clone();
+            distinct.sort();
+            distinct.dedup();
+            assert_eq!(distinct.len(), 16, "{labels:?}");
+            assert!(
+                labels.iter().all(|l| l.chars().count() <= width),
+                "{labels:?}"
+            );
+            assert_eq!(labels[15], r"\x00×7\x0F");
+        }
+        // every table and the picture show them
+        let table = r.to_string();
+        let row1 = table.lines().find(|l| l.starts_with("     1  ")).unwrap();
+        assert!(
+            row1.contains(r"\x00×7\x01") && row1.contains(r"\x00×7\x02"),
+            "{table}"
+        );
+        let both = r.side_by_side(&r);
+        assert!(both.contains(r"\x00×7\x0E"), "{both}");
+        let three = Report::comparison_table(&[&r, &r, &r]);
+        assert!(three.contains(r"\x00×7\x0B"), "{three}");
+        let svg = r.heatmap_svg();
+        for i in 1..16 {
+            assert!(
+                svg.contains(&format!(r"{i:>3} \x00×7\x{i:02X}</text>")),
+                "{i}: {svg}"
+            );
+        }
+
+        // long keys: the shortest prefix that differs from both neighbours, or its end
+        let keys: [&[u8]; 3] = [
+            b"tenant-0001/user-0000",
+            b"tenant-0001/user-5000",
+            b"tenant-0002/a",
+        ];
+        let mut b = Analyzer::new(keys).unwrap();
+        b.add(b"x");
+        let labels = start_labels(b.report().regions(), 14);
+        assert_eq!(
+            labels,
+            [
+                "(start)",
+                "..001/user-0..",
+                "..001/user-5..",
+                "tenant-0002/a"
+            ]
+        );
+        let labels = start_labels(b.report().regions(), 20);
+        assert_eq!(labels[1], "tenant-0001/user-0..");
+    }
+
+    /// Issue 23: colours were linear from 1 to the busiest cell, so 125-key cells beside
+    /// 2,000-key cells looked empty.
+    #[test]
+    fn heatmap_colours_are_logarithmic() {
+        assert!(scale(125, 2000) > 0.6, "{}", scale(125, 2000));
+        assert!((scale(2000, 2000) - 1.0).abs() < 1e-12);
+        assert!((scale(1, 2000) - MIN_T).abs() < 1e-12);
+        assert_eq!(scale(1, 1), 1.0);
+        // a cell of one key is not the empty colour nor the scale's darkest stop
+        assert_ne!(color(scale(1, 2000)), EMPTY_COLOR);
+        assert_ne!(color(scale(1, 2000)), color(0.0));
+
+        let mut a = Analyzer::new([b"m"]).unwrap();
+        for _ in 0..2000 {
+            a.add(b"a");
+        }
+        for _ in 0..125 {
+            a.add(b"z");
+        }
+        let svg = a.heatmap_svg();
+        let quiet = color(scale(125, 2000));
+        assert!(
+            svg.contains(&format!(
+                r#"fill="{quiet}"><title>region 1, all keys: 125 keys"#
+            )),
+            "{svg}"
+        );
+        assert!(svg.contains("(log scale)"), "{svg}");
+        // (a tick too close to the top or bottom label is left out: 1000 here)
+        for tick in [">10<", ">100<", ">2000<", ">1<"] {
+            assert!(svg.contains(tick), "{tick}: {svg}");
+        }
     }
 
     #[test]

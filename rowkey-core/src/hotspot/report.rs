@@ -222,10 +222,17 @@ impl Report {
         let sub = format!("{:<KEY_W$}  {:>10}  {:>7}", "start key", "keys", "share");
         let _ = writeln!(out, "{:>6} | {sub} | {sub}", "region");
         let _ = writeln!(out, "{}", "-".repeat(6 + 3 + side_w + 3 + side_w));
-        let cell = |r: &Report, i: usize| match r.regions.get(i) {
+        let labels = [
+            start_labels(&self.regions, KEY_W),
+            start_labels(&other.regions, KEY_W),
+        ];
+        let cell = |r: &Report, side: usize, i: usize| match r.regions.get(i) {
             Some(s) => format!(
                 "{:<KEY_W$}  {:>10}  {:>6.2}%",
-                clip(&start_label(s), KEY_W),
+                labels
+                    .get(side)
+                    .and_then(|l| l.get(i))
+                    .map_or("", String::as_str),
                 s.keys,
                 r.share(i) * 100.0
             ),
@@ -235,8 +242,8 @@ impl Report {
             let _ = writeln!(
                 out,
                 "{i:>6} | {:<side_w$} | {}",
-                cell(self, i),
-                cell(other, i)
+                cell(self, 0, i),
+                cell(other, 1, i)
             );
         }
         let _ = writeln!(out, "{}", "-".repeat(6 + 3 + side_w + 3 + side_w));
@@ -326,13 +333,17 @@ impl Report {
         let rule = "-".repeat(6 + reports.len() * (3 + side_w));
         let _ = writeln!(out, "{rule}");
         let rows = reports.iter().map(|r| r.regions.len()).max().unwrap_or(0);
+        let labels: Vec<Vec<String>> = reports
+            .iter()
+            .map(|r| start_labels(&r.regions, KEY_W))
+            .collect();
         for i in 0..rows {
             let mut line = format!("{i:>6}");
-            for r in reports {
+            for (r, labels) in reports.iter().zip(&labels) {
                 let cell = match r.regions.get(i) {
                     Some(s) => format!(
                         "{:<KEY_W$}  {:>8}  {:>6.2}%",
-                        clip(&start_label(s), KEY_W),
+                        labels.get(i).map_or("", String::as_str),
                         s.keys,
                         r.share(i) * 100.0
                     ),
@@ -372,8 +383,10 @@ impl Report {
 
     /// The time × region heatmap as a standalone SVG document: time on the x axis (UTC labels,
     /// times taken as ms since the Unix epoch), regions in key order on the y axis (first region
-    /// at the top), each cell colored by its key count (dark = none, then blue → green → yellow
-    /// as the count rises to the maximum cell), with axis labels, a title and a color legend.
+    /// at the top, named by index and start key), each cell colored by its key count (dark =
+    /// none, then purple → blue → green → yellow as the count rises to the maximum cell, on a
+    /// logarithmic scale so that a cell with a few keys beside a busy one is visibly used), with
+    /// axis labels, a title and a color legend (marked at powers of ten).
     ///
     /// A monotonically increasing key shows as a diagonal (one hot region at a time); a salted
     /// or hashed key as a flat band across all regions. Without a time span
@@ -404,17 +417,20 @@ impl fmt::Display for Report {
             "{:>6}  {:<KEY_W$}  {:<KEY_W$}  {:>12}  {:>7}  {:>10}",
             "region", "start key", "stop key", "keys", "share", "bytes"
         )?;
+        let labels = start_labels(&self.regions, KEY_W);
         for (i, r) in self.regions.iter().enumerate() {
-            let stop = match &r.stop {
-                Some(s) => to_string_binary(s),
-                None => "(end)".to_owned(),
+            // a region's stop key is the next one's start key
+            let stop = match (&r.stop, labels.get(i + 1)) {
+                (None, _) => "(end)".to_owned(),
+                (Some(_), Some(l)) => l.clone(),
+                (Some(s), None) => key_label(s, 0, KEY_W),
             };
             writeln!(
                 f,
                 "{:>6}  {:<KEY_W$}  {:<KEY_W$}  {:>12}  {:>6.2}%  {:>10}",
                 r.index,
-                clip(&start_label(r), KEY_W),
-                clip(&stop, KEY_W),
+                labels.get(i).map_or("", String::as_str),
+                stop,
                 r.keys,
                 self.share(i) * 100.0,
                 human_bytes(r.bytes)
@@ -424,12 +440,88 @@ impl fmt::Display for Report {
     }
 }
 
-pub(super) fn start_label(r: &RegionStats) -> String {
-    if r.start.is_empty() {
-        "(start)".to_owned()
-    } else {
-        to_string_binary(&r.start)
+/// The start key of each region as a label of at most `width` characters that tells it apart
+/// from its neighbours: the whole key in `toStringBinary` form when it fits, or with each run
+/// of three or more equal escaped bytes written once with its count (`\x00×7`), else the
+/// shortest prefix (runs written so too) that
+/// differs from both neighbours' start keys, marked `..` where cut; when even that does not
+/// fit, its last characters after a leading `..` (the bytes it shares with a neighbour left
+/// out). The first region is `(start)`.
+///
+/// A `u64` sequence split at 1, 2, … 15 gives `\x00×7\x01` … `\x00×7\x0F` where a plain cut
+/// to the first bytes gave `\x00\x00\x00\x00\x00..` for all of them.
+pub(super) fn start_labels(regions: &[RegionStats], width: usize) -> Vec<String> {
+    let starts: Vec<&[u8]> = regions.iter().map(|r| r.start.as_slice()).collect();
+    (0..starts.len())
+        .map(|i| {
+            let s = starts.get(i).copied().unwrap_or_default();
+            if s.is_empty() {
+                return "(start)".to_owned();
+            }
+            let lcp = |o: Option<&&[u8]>| {
+                o.map_or(0, |o| {
+                    s.iter().zip(o.iter()).take_while(|(a, b)| a == b).count()
+                })
+            };
+            let shared =
+                lcp(i.checked_sub(1).and_then(|p| starts.get(p))).max(lcp(starts.get(i + 1)));
+            key_label(s, shared, width)
+        })
+        .collect()
+}
+
+/// The label of `key` (see [`start_labels`]), `shared`: how many leading bytes it shares with
+/// a neighbour.
+pub(super) fn key_label(key: &[u8], shared: usize, width: usize) -> String {
+    let plain = crate::hbase::to_string_binary(key);
+    if plain.chars().count() <= width {
+        return plain;
     }
+    let whole = label_tokens(key);
+    if whole.iter().map(|t| t.chars().count()).sum::<usize>() <= width {
+        return whole.concat();
+    }
+    let n = (shared + 1).min(key.len());
+    let mut toks = label_tokens(key.get(..n).unwrap_or(key));
+    if n < key.len() {
+        toks.push("..".to_owned());
+    }
+    let len = |t: &[String]| t.iter().map(|x| x.chars().count()).sum::<usize>();
+    if len(&toks) <= width {
+        return toks.concat();
+    }
+    // Too long even so: the distinguishing end, after a leading `..`.
+    let mut start = 0;
+    while start + 1 < toks.len() && 2 + len(toks.get(start..).unwrap_or_default()) > width {
+        start += 1;
+    }
+    format!("..{}", toks.get(start..).unwrap_or_default().concat())
+}
+
+/// `toStringBinary` of `key` as tokens (a character, a `\xHH` escape, or a run `\xHH×N`).
+fn label_tokens(key: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(&b) = key.get(i) {
+        let plain = (0x20..=0x7E).contains(&b) && b != b'\\';
+        let run = key
+            .get(i..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|x| **x == b)
+            .count();
+        if plain {
+            out.push(char::from(b).to_string());
+            i += 1;
+        } else if run >= 3 {
+            out.push(format!("\\x{b:02X}×{run}"));
+            i += run;
+        } else {
+            out.push(format!("\\x{b:02X}"));
+            i += 1;
+        }
+    }
+    out
 }
 
 /// At most `width` characters, with `..` marking a cut. A cut never splits a `\xHH` escape of

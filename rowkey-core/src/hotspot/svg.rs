@@ -27,6 +27,21 @@ pub(super) const STOPS: [(u8, u8, u8); 5] = [
 ];
 pub(super) const EMPTY_COLOR: &str = "#15151f";
 
+/// Where a cell of one key sits on the colour scale: far enough from the bottom stop that it
+/// stands out from an empty cell.
+pub(super) const MIN_T: f64 = 0.12;
+
+/// The position of a cell of `count` keys (at least 1) on the colour scale of a picture whose
+/// busiest cell has `max`: logarithmic, from [`MIN_T`] for one key to 1 for `max`, so that a
+/// quiet but used cell (125 keys beside 2,000) is visibly not empty.
+pub(super) fn scale(count: u64, max: u64) -> f64 {
+    if max <= 1 {
+        return 1.0;
+    }
+    let u = (count.max(1) as f64).ln() / (max as f64).ln();
+    MIN_T + (1.0 - MIN_T) * u.clamp(0.0, 1.0)
+}
+
 pub(super) fn color(t: f64) -> String {
     let t = if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) };
     let pos = t * (STOPS.len() - 1) as f64;
@@ -142,7 +157,7 @@ pub(super) fn render_svg(report: &Report) -> String {
         let region = idx % regions;
         let x = left + slice as f64 * cell_w;
         let y = top + region as f64 * cell_h;
-        let fill = color(count as f64 / max.max(1) as f64);
+        let fill = color(scale(count, max));
         if with_titles {
             let when = match &report.grid {
                 Some(g) => {
@@ -183,7 +198,8 @@ pub(super) fn render_svg(report: &Report) -> String {
         .filter(|(_, r)| r.keys > 0)
         .max_by(|a, b| a.1.keys.cmp(&b.1.keys).then(b.0.cmp(&a.0)))
         .map(|(i, _)| i);
-    for (i, r) in report.regions.iter().enumerate() {
+    let labels = start_labels(&report.regions, 22);
+    for (i, _) in report.regions.iter().enumerate() {
         let hot = busiest == Some(i);
         // Thinned labels give way to the busiest region's label when they would overlap it.
         let near_hot = busiest.is_some_and(|b| !hot && b.abs_diff(i) < every);
@@ -191,7 +207,7 @@ pub(super) fn render_svg(report: &Report) -> String {
             continue;
         }
         let y = top + (i as f64 + 0.5) * cell_h;
-        let label = format!("{i:>3} {}", clip(&start_label(r), 22));
+        let label = format!("{i:>3} {}", labels.get(i).map_or("", String::as_str));
         let label = if hot { format!("▶ {label}") } else { label };
         let weight = if hot { r#" font-weight="bold""# } else { "" };
         let _ = writeln!(
@@ -262,19 +278,26 @@ pub(super) fn render_svg(report: &Report) -> String {
         }
     }
 
-    // Legend.
+    // Legend: the scale from one key (bottom) to the busiest cell (top), logarithmic like the
+    // cells, with powers of ten marked between.
     let lx = left + plot_w + 30.0;
     let lh = plot_h.clamp(80.0, 300.0);
     let _ = writeln!(
         s,
         r#"<defs><linearGradient id="rk-scale" x1="0" y1="1" x2="0" y2="0">"#
     );
-    for (i, _) in STOPS.iter().enumerate() {
-        let t = i as f64 / (STOPS.len() - 1) as f64;
+    const LEGEND_STOPS: usize = 9;
+    for i in 0..LEGEND_STOPS {
+        let u = i as f64 / (LEGEND_STOPS - 1) as f64;
+        let t = if max <= 1 {
+            1.0
+        } else {
+            MIN_T + (1.0 - MIN_T) * u
+        };
         let _ = writeln!(
             s,
-            r#"<stop offset="{:.0}%" stop-color="{}"/>"#,
-            t * 100.0,
+            r#"<stop offset="{:.1}%" stop-color="{}"/>"#,
+            u * 100.0,
             color(t)
         );
     }
@@ -289,6 +312,26 @@ pub(super) fn render_svg(report: &Report) -> String {
         lx + 24.0,
         top + 10.0
     );
+    let mut tick = 10u64;
+    while max > 1 && tick < max {
+        let u = (tick as f64).ln() / (max as f64).ln();
+        let y = top + lh * (1.0 - u);
+        // a tick whose label would touch the max or the 1 label is left out
+        if y > top + 22.0 && y < top + lh - 12.0 {
+            let _ = writeln!(
+                s,
+                r##"<line x1="{lx:.2}" y1="{y:.2}" x2="{:.2}" y2="{y:.2}" stroke="#333333"/>"##,
+                lx + 22.0
+            );
+            let _ = writeln!(
+                s,
+                r#"<text x="{:.2}" y="{:.2}">{tick}</text>"#,
+                lx + 24.0,
+                y + 4.0
+            );
+        }
+        tick = tick.saturating_mul(10);
+    }
     let _ = writeln!(
         s,
         r#"<text x="{:.2}" y="{:.2}">1</text>"#,
@@ -309,6 +352,11 @@ pub(super) fn render_svg(report: &Report) -> String {
     let _ = writeln!(
         s,
         r#"<text x="{lx:.2}" y="{:.2}">keys per cell</text>"#,
+        top - 22.0
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="{lx:.2}" y="{:.2}" fill="#444444">(log scale)</text>"##,
         top - 8.0
     );
     s.push_str("</svg>\n");

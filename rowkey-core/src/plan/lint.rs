@@ -54,7 +54,7 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::hbase::to_string_binary;
+use crate::hbase::shell_literal;
 use crate::hotspot::Analyzer;
 use crate::layout::{FieldEncoding, Layout};
 
@@ -456,14 +456,14 @@ impl<'a> Lint<'a> {
                     bad.push(i + 1);
                     why.push(format!(
                         "split point {i} ({}) repeats the one before",
-                        to_string_binary(s)
+                        key_lit(s)
                     ));
                 } else if prev > s {
                     bad.push(i + 1);
                     why.push(format!(
                         "split point {i} ({}) sorts before the one before ({})",
-                        to_string_binary(s),
-                        to_string_binary(prev)
+                        key_lit(s),
+                        key_lit(prev)
                     ));
                 }
             }
@@ -486,20 +486,22 @@ impl<'a> Lint<'a> {
         false
     }
 
-    fn region_start(&self, region: usize) -> String {
+    /// The start key of `region` as a quoted literal, cut after about `width` characters, or
+    /// `(start)`.
+    fn region_start(&self, region: usize, width: usize) -> String {
         match region.checked_sub(1).and_then(|i| self.splits.get(i)) {
-            Some(s) => to_string_binary(s),
+            Some(s) => key_lit_clipped(s, width),
             None => "(start)".to_owned(),
         }
     }
 
-    /// "0, 3-7 (starting at (start), D\x84..., ...)".
+    /// `0, 3-7 (starting at (start), "D\x84"…, …)`.
     fn name_regions(&self, regions: &[usize]) -> String {
         let mut out = ranges(regions);
         let starts: Vec<String> = regions
             .iter()
             .take(4)
-            .map(|&r| clip(&self.region_start(r), 24))
+            .map(|&r| self.region_start(r, 24))
             .collect();
         let _ = write!(
             out,
@@ -525,10 +527,7 @@ impl<'a> Lint<'a> {
             if let Some(why) = model.violation(s) {
                 outside.push(i + 1);
                 if first_why.is_none() {
-                    first_why = Some(format!(
-                        "split point {i} ({}) has {why}",
-                        to_string_binary(s)
-                    ));
+                    first_why = Some(format!("split point {i} ({}) has {why}", key_lit(s)));
                 }
             }
         }
@@ -661,7 +660,7 @@ impl<'a> Lint<'a> {
                 .map(|&i| {
                     format!(
                         "region {i} ({}) {:.1}%",
-                        clip(&self.region_start(i), 24),
+                        self.region_start(i, 24),
                         shares.get(i).copied().unwrap_or(0.0) * 100.0
                     )
                 })
@@ -738,7 +737,7 @@ impl<'a> Lint<'a> {
                 .map(|&(i, k)| {
                     format!(
                         "region {i} ({}) {:.1}%",
-                        clip(&self.region_start(i), 24),
+                        self.region_start(i, 24),
                         k as f64 * 100.0 / r.total_keys() as f64
                     )
                 })
@@ -818,6 +817,26 @@ fn ranges(regions: &[usize]) -> String {
 }
 
 /// At most `width` characters, `…` marking a cut that never splits a `\xHH` escape.
+/// A key as the lint prints it: a quoted HBase shell literal (`"\x10 "`), so that spaces,
+/// quotes and an empty key are visible, and it pastes into `scan 't', {STARTROW => …}`.
+fn key_lit(b: &[u8]) -> String {
+    shell_literal(b)
+}
+
+/// [`key_lit`] of a long key cut after about `width` characters of its text: `"D\x84abc"…`.
+fn key_lit_clipped(b: &[u8], width: usize) -> String {
+    let full = key_lit(b);
+    let inner = full
+        .strip_prefix('"')
+        .and_then(|f| f.strip_suffix('"'))
+        .unwrap_or(&full);
+    if inner.chars().count() <= width {
+        return full;
+    }
+    let cut = clip(inner, width);
+    format!("\"{}\"…", cut.strip_suffix('…').unwrap_or(&cut))
+}
+
 fn clip(s: &str, width: usize) -> String {
     if s.chars().count() <= width {
         s.to_owned()
@@ -1004,10 +1023,7 @@ impl Model {
         let mut parts: Vec<String> = Vec::new();
         for t in &self.toks {
             let d = match t {
-                Tok::Lit(_) => format!(
-                    "the prefix \"{}\"",
-                    crate::hbase::to_string_binary(&self.prefix())
-                ),
+                Tok::Lit(_) => format!("the prefix {}", key_lit(&self.prefix())),
                 Tok::Salt { buckets, width } => {
                     format!("a {width}-byte salt below {buckets}")
                 }
@@ -1031,7 +1047,7 @@ impl Model {
             }
             let v = token_value(rest, t.width());
             if !t.allows(v) {
-                let shown = to_string_binary(rest.get(..t.width()).unwrap_or(rest));
+                let shown = key_lit(rest.get(..t.width()).unwrap_or(rest));
                 return Some(format!(
                     "{shown} at byte {pos}, where every key has {}",
                     t.what()
@@ -1188,6 +1204,42 @@ mod tests {
         assert!((m.cdf(b"\x01\x38") - (0.25 + 0.25 * 8.0 / 16.0)).abs() < 1e-12);
         assert!((m.cdf(b"\x04") - 1.0).abs() < 1e-12);
         assert!((m.cdf(b"\x00\x3a") - 0.25 * 10.0 / 16.0).abs() < 1e-12);
+    }
+
+    /// Issue 23: split point `0x20` was printed as a bare space, `(starting at \x10,  )`.
+    #[test]
+    fn printed_keys_are_quoted() {
+        let l = layout(&[PLAIN], Some(8));
+        let r = Lint::new([&b"\x10"[..], b" "]).layout(&l).run();
+        let f = r
+            .findings()
+            .iter()
+            .find(|f| f.kind == FindingKind::SplitPointOutsideLayout)
+            .unwrap();
+        assert_eq!(f.regions, [1, 2]);
+        assert!(
+            f.message
+                .contains(r#"split point 0 ("\x10") has "\x10" at byte 0"#),
+            "{}",
+            f.message
+        );
+        assert!(
+            f.message.contains(r#"1-2 (starting at "\x10", " ")"#),
+            "{}",
+            f.message
+        );
+        let r = Lint::new([&b" "[..], b" "]).run();
+        assert!(
+            r.to_string()
+                .contains(r#"split point 1 (" ") repeats the one before"#),
+            "{r}"
+        );
+        // long keys are cut outside the quotes
+        assert_eq!(
+            key_lit_clipped(b"\x00\x01\x02\x03\x04\x05\x06\x07", 10),
+            r#""\x00\x01"…"#
+        );
+        assert_eq!(key_lit_clipped(b"a\"b", 10), r#""a\"b""#);
     }
 
     #[test]

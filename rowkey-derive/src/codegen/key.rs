@@ -130,7 +130,7 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
         let m = m.value.0;
         quote! {
             if <Self as #krate::RowKey>::LAYOUT.fixed_width.is_none() {
-                #pv::check_max_len(<Self as #pv::KeyParts>::len_masked(self, 0), #m)?;
+                #pv::check_max_len(<Self as #pv::KeyParts>::len_masked(self, 0), #m, <Self as #krate::RowKey>::LAYOUT.name)?;
             }
         }
     });

@@ -119,10 +119,7 @@ pub fn expand(p: &Input, krate: &TokenStream, variants: &[TaggedVariant]) -> Tok
             #[inline(always)]
             fn encode_masked<__B: #pv::bytes::BufMut>(&self, __buf: &mut __B, __mask: ::core::primitive::u8) -> ::core::result::Result<(), #pv::EncodeError> {
                 match self {
-                    #(#name::#idents(__k) => {
-                        #pv::put_prefix(__buf, #tags, __mask);
-                        <#tys as #pv::KeyParts>::encode_masked(__k, __buf, __mask)
-                    })*
+                    #(#name::#idents(__k) => #pv::put_variant(__k, __buf, #tags, __mask, #names),)*
                 }
             }
 
@@ -144,7 +141,7 @@ pub fn expand(p: &Input, krate: &TokenStream, variants: &[TaggedVariant]) -> Tok
                         __visit.field("variant", __n, &#pv::VariantName(#names));
                         let mut __at = #pv::Offset { visit: __visit, by: __n };
                         let (__k, __used) = <#tys as #krate::DecodeRowKey<'__de>>::decode_visit(__rest, __mask, &mut __at)
-                            .map_err(|__e| __e.shifted(__n))?;
+                            .map_err(|__e| #pv::variant_error(__e, __n, #names))?;
                         return ::core::result::Result::Ok((#name::#idents(__k), __n + __used));
                     }
                 )*

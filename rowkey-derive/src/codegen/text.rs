@@ -1,6 +1,7 @@
 //! Keys from text, for the key tool (`rowkey::tool`): `impl rowkey::text::FromText` for every key
 //! (a nested key reads `outer.inner=value` pairs, a fieldless enum a variant name or code) and
-//! `impl rowkey::text::TextFields` for every struct key without lifetime parameters.
+//! `impl rowkey::text::TextFields` for every struct key and tagged key enum without lifetime
+//! parameters.
 //!
 //! The generated code is small and unconditional (a derive cannot see the user's features): it
 //! parses each field with `FromText` and drives the typed scan builder `T::scan()` that
@@ -10,7 +11,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::ast::{Field, Input, TyKind, Variant};
+use crate::ast::{Field, Input, TaggedVariant, TyKind, Variant};
 use crate::prop::KeyProp;
 
 /// `FromText` for a fieldless enum: a variant name or its numeric code.
@@ -224,6 +225,93 @@ pub fn expand_struct(
                 #(#steps)*
                 __a.finish(__NAMES)?;
                 #result::Ok(__s.ranges())
+            }
+        }
+    }
+}
+
+/// `FromText` and `TextFields` for a tagged key enum: `variant=Name`, then the variant key's
+/// own fields; the work is done by `rowkey::text::{variant_index, tagged_encode, tagged_scan}`
+/// over the table of variants.
+pub fn expand_tagged(p: &Input, krate: &TokenStream, variants: &[TaggedVariant]) -> TokenStream {
+    let name = p.name();
+    let name_str = crate::ast::unraw(name);
+    let tx = quote!(#krate::text);
+    let string = quote!(#krate::__private::std::string::String);
+    let vec = quote!(#krate::__private::std::vec::Vec);
+    let result = quote!(::core::result::Result);
+    let expected = format!(
+        "a key of the keyspace {name_str}: give variant=… and that variant's fields as field.sub=value"
+    );
+    let (impl_g, ty_g, where_c) = p.original.generics.split_for_impl();
+
+    if has_lifetimes(p) {
+        return quote! {
+            impl #impl_g #tx::FromText for #name #ty_g #where_c {
+                const EXPECTED: &'static ::core::primitive::str = #expected;
+                fn parse_text(_: &::core::primitive::str) -> #result<Self, #string> {
+                    #result::Err(#tx::nested_text(#name_str))
+                }
+                fn from_args(_: &mut #tx::TextArgs, __p: &::core::primitive::str) -> #result<Self, #tx::TextError> {
+                    #result::Err(#tx::borrowed_unsupported(__p, #name_str))
+                }
+            }
+        };
+    }
+
+    let idents: Vec<_> = variants.iter().map(|v| v.ident).collect();
+    let tys: Vec<_> = variants.iter().map(|v| v.ty).collect();
+    let names: Vec<String> = idents.iter().map(|i| crate::ast::unraw(i)).collect();
+    let tags: Vec<syn::LitByteStr> = variants
+        .iter()
+        .map(|v| syn::LitByteStr::new(&v.tag, proc_macro2::Span::call_site()))
+        .collect();
+    let idx: Vec<usize> = (0..variants.len()).collect();
+    let with_bounds = |bound: TokenStream| {
+        let mut w = where_c.cloned().unwrap_or_else(|| syn::parse_quote!(where));
+        for ty in &tys {
+            w.predicates.push(syn::parse_quote!(for<'__t> #ty: #bound));
+        }
+        w
+    };
+    let where_text = with_bounds(quote!(#tx::FromText));
+    let where_fields = with_bounds(quote!(#tx::TextFields));
+    quote! {
+        impl #impl_g #tx::FromText for #name #ty_g #where_text {
+            const EXPECTED: &'static ::core::primitive::str = #expected;
+            fn parse_text(_: &::core::primitive::str) -> #result<Self, #string> {
+                #result::Err(#tx::nested_text(#name_str))
+            }
+            fn from_args(__a: &mut #tx::TextArgs, __p: &::core::primitive::str) -> #result<Self, #tx::TextError> {
+                match #tx::variant_index(__a, __p, &[#(#names),*])? {
+                    #(#idx => #result::Ok(#name::#idents(<#tys as #tx::FromText>::from_args(__a, __p)?)),)*
+                    _ => #result::Err(#tx::TextError::new(__p, "no such variant")),
+                }
+            }
+        }
+
+        impl #impl_g #tx::TextFields for #name #ty_g #where_fields {
+            fn fields() -> #vec<(&'static ::core::primitive::str, #string)> {
+                #tx::tagged_fields(&<Self as #tx::TextFields>::variants())
+            }
+
+            fn encode_text(__a: &mut #tx::TextArgs) -> #result<#vec<::core::primitive::u8>, #tx::TextError> {
+                #tx::tagged_encode(__a, &<Self as #tx::TextFields>::variants())
+            }
+
+            fn scan_text(__a: &mut #tx::TextArgs) -> #result<#krate::ScanRanges, #tx::TextError> {
+                #tx::tagged_scan(__a, &<Self as #tx::TextFields>::variants())
+            }
+
+            fn variants() -> #vec<#tx::TaggedVariant> {
+                ::core::convert::From::from([#(#tx::TaggedVariant {
+                    name: #names,
+                    tag: #tags,
+                    layout: <#tys as #krate::RowKey>::LAYOUT,
+                    fields: <#tys as #tx::TextFields>::fields,
+                    encode: <#tys as #tx::TextFields>::encode_text,
+                    scan: <#tys as #tx::TextFields>::scan_text,
+                }),*])
             }
         }
     }

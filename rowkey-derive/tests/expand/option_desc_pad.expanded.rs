@@ -179,6 +179,7 @@ const _: () = {
                 ::rowkey::__private::check_max_len(
                     <Self as ::rowkey::__private::KeyParts>::len_masked(self, 0),
                     64usize,
+                    <Self as ::rowkey::RowKey>::LAYOUT.name,
                 )?;
             }
             ::rowkey::__private::encode_key(self, __buf)

@@ -118,6 +118,57 @@ fn cases() -> Vec<(&'static str, DeriveInput)> {
                 }
             },
         ),
+        (
+            // eight mixed fields: generated code grows linearly with the fields
+            "wide_8",
+            parse_quote! {
+                #[derive(RowKey)]
+                struct Wide8 {
+                    f00: u64,
+                    #[sep]
+                    f01: String,
+                    f02: i32,
+                    #[sep]
+                    f03: Vec<u8>,
+                    f04: u16,
+                    f05: bool,
+                    #[pad(8)]
+                    f06: String,
+                    f07: char,
+                }
+            },
+        ),
+        (
+            // sixteen mixed fields: at most 2,500 lines expanded
+            "wide_16",
+            parse_quote! {
+                #[derive(RowKey)]
+                struct Wide16 {
+                    f00: u64,
+                    #[sep]
+                    f01: String,
+                    f02: i32,
+                    #[sep]
+                    f03: Vec<u8>,
+                    f04: u16,
+                    f05: bool,
+                    #[pad(8)]
+                    f06: String,
+                    f07: char,
+                    f08: u64,
+                    #[sep]
+                    f09: String,
+                    f10: i32,
+                    #[sep]
+                    f11: Vec<u8>,
+                    f12: u16,
+                    f13: bool,
+                    #[pad(8)]
+                    f14: String,
+                    f15: char,
+                }
+            },
+        ),
     ]
 }
 

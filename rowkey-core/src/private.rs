@@ -817,6 +817,32 @@ pub trait NoSkippedField<Key: ?Sized, Later, Earlier> {}
 )]
 pub trait NothingAfterRange<Key: ?Sized, Field> {}
 
+// One mechanism per key for the two misuses that name another field (a skipped field, a field
+// after a range): each stage dereferences to the key's `Misuse<F, S>`, which has the three
+// method names of field `F` and dereferences on to `Misuse<F::Next, S>`, so that the method
+// names of every later field are found, once each, down one chain. `S` says where the chain
+// stands, and `Refused<S, F>` picks the message.
+
+/// Stage kind: field `Earlier` is the next to fix.
+pub struct Skipping<Earlier>(core::marker::PhantomData<Earlier>);
+/// Stage kind: the scan ended with a range or starts-with.
+pub struct Ended;
+
+/// The field after a field marker, for the misuse chain.
+pub trait NextField {
+    type Next;
+}
+
+/// What a misused method returns (it never compiles in a call): `.ranges()` exists, so that the
+/// refused call is the only error.
+pub struct Misused;
+
+impl Misused {
+    pub fn ranges(self) -> crate::ScanRanges {
+        crate::ScanRanges::default()
+    }
+}
+
 /// Compile-time check that a non-last nested key field marks its own end: `Bool<PREFIX_FREE>`
 /// must implement it, which only `Bool<true>` does.
 #[diagnostic::on_unimplemented(

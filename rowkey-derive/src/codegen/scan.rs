@@ -5,8 +5,6 @@
 //! method whose bound can never hold, so the compiler says why, with the derive's message. Stage
 //! types live inside the derive's `const _` block; the chain is documented on `scan()`.
 
-use std::collections::BTreeSet;
-
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -21,7 +19,8 @@ pub fn expand(
     where_enc: &syn::WhereClause,
 ) -> TokenStream {
     let name = p.name();
-    let pv = quote!(#krate::__private);
+    // `__rk`: the runtime's `__private`, imported once in the scan code (shorter lines)
+    let pv = quote!(__rk);
     let sc = quote!(#krate::scan);
     let generics = &p.original.generics;
     let (impl_g, ty_g, _) = generics.split_for_impl();
@@ -46,20 +45,34 @@ pub fn expand(
         quote!(#fields_mod::#id)
     };
     let key_ty = quote!(#name #ty_g);
-    let refused_in = |method: &syn::Ident, bound: TokenStream, span: Span, scan: TokenStream| {
+    let refused_ty = format_ident!("__{}ScanRefused", key_name, span = Span::call_site());
+    // `Refused<F, S>` with the key's generics
+    let refused_at = |f: &TokenStream, s: TokenStream| {
+        let args = refused_args(generics, f.clone(), s);
+        quote!(#refused_ty #args)
+    };
+    let deref_to = |stage: &syn::Ident, target: TokenStream| {
+        quote! {
+            impl #impl_g ::core::ops::Deref for #stage #ty_g #where_c {
+                type Target = #target;
+                #[inline(always)]
+                fn deref(&self) -> &Self::Target {
+                    &#refused_ty(::core::marker::PhantomData)
+                }
+            }
+        }
+    };
+    let refused = |method: &syn::Ident, bound: TokenStream, span: Span| {
         respan(
             quote! {
                 #[doc(hidden)]
                 #[allow(unused_variables)]
                 pub fn #method<__A: #bound>(self, __a: __A) -> #end #ty_g {
-                    #end { __s: #scan, _k: ::core::marker::PhantomData }
+                    #end(self.0.nothing(), ::core::marker::PhantomData)
                 }
             },
             span,
         )
-    };
-    let refused = |method: &syn::Ident, bound: TokenStream, span: Span| {
-        refused_in(method, bound, span, quote!(self.__b.nothing()))
     };
     let why = |tr: &str, f: &crate::ast::Field| {
         let tr = format_ident!("{}", tr);
@@ -131,7 +144,6 @@ pub fn expand(
         });
         let complete = (i == last).then(|| quote!(__b.complete();));
         let eq_name = method_ident(f, "");
-        let mut defined: BTreeSet<String> = ["ranges".to_owned(), eq_name.to_string()].into();
         let eq_doc = format!("Fix `{fname}` to a value (equality) and go on to the next field.");
         // Every step of the chain is `inline(always)`: `T::scan().a(x).b(y).ranges()` then
         // compiles to straight-line code in the caller, with the builder in registers (moved
@@ -143,18 +155,17 @@ pub fn expand(
                 #[doc = #eq_doc]
                 #[inline(always)]
                 pub fn #eq_name(self, __v: #arg_ty) -> #next #ty_g {
-                    let mut __b = self.__b;
+                    let mut __b = self.0;
                     #fix
                     #fix_salt
                     #complete
-                    #next { __b, _k: ::core::marker::PhantomData }
+                    #next(__b, ::core::marker::PhantomData)
                 }
             },
             span,
         )];
 
         let range_name = method_ident(f, "_range");
-        defined.insert(range_name.to_string());
         let range_cell = match fp.range {
             Ok(()) => {
                 let modulo = if key
@@ -169,6 +180,8 @@ pub fn expand(
                 } else {
                     quote!(::core::option::Option::None)
                 };
+                // the salt bounds borrow the range before it moves into the builder
+                let modulo_let = quote!(let __m = #modulo;);
                 let doc = format!(
                     "Constrain `{fname}` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan."
                 );
@@ -176,8 +189,8 @@ pub fn expand(
                     Some((fam, canon)) => quote! {
                         pub fn #range_name<__R: #pv::RangeOf<#fam>>(self, __r: __R) -> #end #ty_g {
                             let (__lo, __hi) = #pv::RangeOf::<#fam>::bounds(&__r);
-                            let __s = self.__b.range_bounds::<#codec, #canon>(__lo.as_ref(), __hi.as_ref(), #mask, ::core::option::Option::None);
-                            #end { __s, _k: ::core::marker::PhantomData }
+                            let __s = self.0.range_bounds::<#codec, #canon>(__lo.as_ref(), __hi.as_ref(), #mask, ::core::option::Option::None);
+                            #end(__s, ::core::marker::PhantomData)
                         }
                     },
                     None => {
@@ -210,8 +223,8 @@ pub fn expand(
                                 #[doc(hidden)]
                                 #[inline(always)]
                                 pub fn #name<__R: ::core::ops::RangeBounds<#ty>>(self, __r: __R) -> #end #ty_g {
-                                    let __s = self.__b.range::<#codec, #ty, __R>(__r, #mask, ::core::option::Option::None);
-                                    #end { __s, _k: ::core::marker::PhantomData }
+                                    let __s = self.0.range::<#codec, #ty, __R>(__r, #mask, ::core::option::Option::None);
+                                    #end(__s, ::core::marker::PhantomData)
                                 }
                             }
                         } else {
@@ -220,9 +233,9 @@ pub fn expand(
                         quote! {
                             pub fn #range_name<__R: ::core::ops::RangeBounds<#ty> #bound>(self, __r: __R) -> #end #ty_g {
                                 #check
-                                let __m = #modulo;
-                                let __s = self.__b.range::<#codec, #ty, __R>(__r, #mask, __m);
-                                #end { __s, _k: ::core::marker::PhantomData }
+                                #modulo_let
+                                let __s = self.0.range::<#codec, #ty, __R>(__r, #mask, __m);
+                                #end(__s, ::core::marker::PhantomData)
                             }
                             #unchecked
                         }
@@ -245,7 +258,6 @@ pub fn expand(
         };
 
         let sw = method_ident(f, "_starts_with");
-        defined.insert(sw.to_string());
         let sw_cell = match fp.starts_with {
             Ok(()) => {
                 let (fam, bytes) = match form {
@@ -265,8 +277,8 @@ pub fn expand(
                         #[doc = #doc]
                         #[inline(always)]
                         pub fn #sw(self, __p: impl #pv::FormOf<#fam>) -> #end #ty_g {
-                            let __s = self.__b.starts_with::<#codec>(#bytes, #mask);
-                            #end { __s, _k: ::core::marker::PhantomData }
+                            let __s = self.0.starts_with::<#codec>(#bytes, #mask);
+                            #end(__s, ::core::marker::PhantomData)
                         }
                     },
                     span,
@@ -291,27 +303,20 @@ pub fn expand(
             "| `{fname}`{reason} | `.{eq_name}(v)` | {range_cell} | {sw_cell} |"
         ));
 
-        // Later fields cannot be fixed while this one is free.
-        for g in key.fields.iter().skip(i + 1).map(|gp| gp.f) {
-            let (later, earlier) = (marker(g), marker(f));
-            let bound = quote!(#pv::NoSkippedField<#key_ty, #later, #earlier>);
-            for suffix in ["", "_range", "_starts_with"] {
-                let m = method_ident(g, suffix);
-                if defined.insert(m.to_string()) {
-                    methods.push(refused(&m, bound.clone(), Span::call_site()));
-                }
-            }
-        }
+        // Later fields cannot be fixed while this one is free: their method names are found
+        // down the misuse chain (one per key), which says so.
+        let deref = (i < last).then(|| {
+            let (next_f, this_f) = (marker(key.fields[i + 1].f), marker(f));
+            let target = refused_at(&next_f, quote!(#pv::Skipping<#this_f>));
+            deref_to(&this, target)
+        });
 
         let doc = format!("Scan builder for `{name}`, at field `{fname}`.");
         items.push(quote! {
             #[doc = #doc]
             #[derive(Clone, Debug)]
             #[must_use = "call .ranges() to get the byte ranges to scan"]
-            pub struct #this #impl_g #where_c {
-                __b: #pv::ScanBuilder,
-                _k: #phantom,
-            }
+            pub struct #this #impl_g (#pv::ScanBuilder, #phantom) #where_c;
             #[allow(dead_code)]
             impl #impl_g #this #ty_g #where_c {
                 #(#methods)*
@@ -319,28 +324,18 @@ pub fn expand(
                 /// The ranges of every key matching the fields fixed so far.
                 #[inline(always)]
                 pub fn ranges(self) -> #sc::ScanRanges {
-                    self.__b.ranges()
+                    self.0.ranges()
                 }
             }
+            #deref
         });
     }
 
-    // After a range or starts-with: nothing more can be fixed.
-    let mut after_defined: BTreeSet<String> = ["ranges".to_owned(), "into_scan".to_owned()].into();
-    let mut end_methods = Vec::new();
-    for f in key.fields.iter().map(|fp| fp.f) {
-        for suffix in ["", "_range", "_starts_with"] {
-            let m = method_ident(f, suffix);
-            if after_defined.insert(m.to_string()) {
-                end_methods.push(refused_in(
-                    &m,
-                    why("NothingAfterRange", f),
-                    Span::call_site(),
-                    quote!(self.__s),
-                ));
-            }
-        }
-    }
+    // After a range or starts-with: nothing more can be fixed; every field's method names are
+    // found down the misuse chain, which says so.
+    let first_m = marker(key.fields[0].f);
+    let end_deref = deref_to(&end, refused_at(&first_m, quote!(#pv::Ended)));
+    let chain = misuse_chain(p, key, &refused_ty, &fields_mod, &pv, where_c);
     let markers = key.fields.iter().map(|fp| method_ident(fp.f, ""));
 
     let done = stage(key.fields.len());
@@ -352,6 +347,7 @@ pub fn expand(
     chain_doc.push("A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.".to_owned());
     let scan_doc = chain_doc.iter().map(|l| quote!(#[doc = #l]));
     quote! {
+        use #krate::__private as __rk;
         #[doc(hidden)]
         #[allow(non_snake_case, non_camel_case_types, dead_code)]
         pub mod #fields_mod {
@@ -361,40 +357,35 @@ pub fn expand(
         #[doc = #doc]
         #[derive(Clone, Debug)]
         #[must_use = "call .ranges() to get the byte ranges to scan"]
-        pub struct #done #impl_g #where_c {
-            __b: #pv::ScanBuilder,
-            _k: #phantom,
-        }
+        pub struct #done #impl_g (#pv::ScanBuilder, #phantom) #where_c;
         #[allow(dead_code)]
         impl #impl_g #done #ty_g #where_c {
             /// The range holding exactly the one key.
             #[inline(always)]
             pub fn ranges(self) -> #sc::ScanRanges {
-                self.__b.ranges()
+                self.0.ranges()
             }
         }
         #[doc = #end_doc]
         #[derive(Clone, Debug)]
         #[must_use = "call .ranges() to get the byte ranges to scan"]
-        pub struct #end #impl_g #where_c {
-            __s: #sc::Scan,
-            _k: #phantom,
-        }
+        pub struct #end #impl_g (#sc::Scan, #phantom) #where_c;
+        #end_deref
+        #chain
         #[allow(dead_code)]
         impl #impl_g #end #ty_g #where_c {
-            #(#end_methods)*
 
             /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch
             /// (one in all when the salted prefix is fixed).
             #[inline(always)]
             pub fn ranges(self) -> #sc::ScanRanges {
-                self.__s.ranges()
+                self.0.ranges()
             }
 
             /// The untyped scan.
             #[inline]
             pub fn into_scan(self) -> #sc::Scan {
-                self.__s
+                self.0
             }
         }
         #[allow(dead_code)]
@@ -410,8 +401,113 @@ pub fn expand(
             type Scan = #first #ty_g;
             #[inline(always)]
             fn scan_within(__outer: &[::core::primitive::u8]) -> #first #ty_g {
-                #first { __b: #pv::ScanBuilder::new(__outer, #prefix, #salt_layout), _k: ::core::marker::PhantomData }
+                #first(#pv::ScanBuilder::new(__outer, #prefix, #salt_layout), ::core::marker::PhantomData)
             }
         }
+    }
+}
+
+/// The key's generics with the misuse chain's field `__F` and stage kind `__S` after the
+/// lifetimes (as parameters, with `f` and `s` their declarations).
+fn refused_generics(g: &syn::Generics, f: TokenStream, s: TokenStream) -> syn::Generics {
+    let mut g = g.clone();
+    let at = g.lifetimes().count();
+    g.params.insert(at, syn::parse_quote!(#s));
+    g.params.insert(at, syn::parse_quote!(#f));
+    g
+}
+
+/// `<'a, F, S, T, N>`: the arguments of the misuse type for field `f` and stage kind `s`.
+fn refused_args(g: &syn::Generics, f: TokenStream, s: TokenStream) -> TokenStream {
+    let lifetimes = g.lifetimes().map(|l| &l.lifetime);
+    let rest = g.params.iter().filter_map(|p| match p {
+        syn::GenericParam::Type(t) => Some(&t.ident),
+        syn::GenericParam::Const(c) => Some(&c.ident),
+        syn::GenericParam::Lifetime(_) => None,
+    });
+    quote!(<#(#lifetimes,)* #f, #s #(, #rest)*>)
+}
+
+/// The key's misuse chain: `Refused<F, S>` has the three method names of field `F`, each bound on
+/// `__private::NoSkippedField` or `NothingAfterRange` by the stage kind `S` (never met; their
+/// messages are the error), and dereferences to
+/// `Refused<next field, S>` — one impl per field, found from any earlier stage.
+fn misuse_chain(
+    p: &Input,
+    key: &KeyProp,
+    refused_ty: &syn::Ident,
+    fields_mod: &syn::Ident,
+    pv: &TokenStream,
+    where_c: &syn::WhereClause,
+) -> TokenStream {
+    let name = p.name();
+    let generics = &p.original.generics;
+    let (_, key_g, _) = generics.split_for_impl();
+    let key_ty = quote!(#name #key_g);
+    let all = refused_generics(generics, quote!(__F), quote!(__S));
+    let (impl_all, ty_all, _) = all.split_for_impl();
+    let bounded = refused_generics(generics, quote!(__F: #pv::NextField), quote!(__S));
+    let (impl_next, _, _) = bounded.split_for_impl();
+    let ty_next = refused_args(generics, quote!(<__F as #pv::NextField>::Next), quote!(__S));
+    let mut items = Vec::new();
+    for (i, fp) in key.fields.iter().enumerate() {
+        let id = method_ident(fp.f, "");
+        let m = quote!(#fields_mod::#id);
+        if let Some(next) = key.fields.get(i + 1) {
+            let next = method_ident(next.f, "");
+            items.push(quote! {
+                impl #pv::NextField for #m {
+                    type Next = #fields_mod::#next;
+                }
+            });
+        }
+        let methods = |bound: TokenStream| {
+            ["", "_range", "_starts_with"].map(|suffix| {
+                let mut name = method_ident(fp.f, suffix);
+                name.set_span(Span::call_site());
+                quote! {
+                    pub fn #name(&self, _: impl #bound) -> #pv::Misused {
+                        #pv::Misused
+                    }
+                }
+            })
+        };
+        let skipped = methods(quote!(#pv::NoSkippedField<#key_ty, #m, __E>));
+        let ended = methods(quote!(#pv::NothingAfterRange<#key_ty, #m>));
+        let with_e = {
+            let mut g = generics.clone();
+            let at = g.lifetimes().count();
+            g.params.insert(at, syn::parse_quote!(__E));
+            g
+        };
+        let (impl_e, _, _) = with_e.split_for_impl();
+        let (impl_g, _, _) = generics.split_for_impl();
+        let ty_skipped = refused_args(generics, m.clone(), quote!(#pv::Skipping<__E>));
+        let ty_ended = refused_args(generics, m.clone(), quote!(#pv::Ended));
+        items.push(quote! {
+            #[doc(hidden)]
+            #[allow(dead_code)]
+            impl #impl_e #refused_ty #ty_skipped #where_c {
+                #(#skipped)*
+            }
+            #[doc(hidden)]
+            #[allow(dead_code)]
+            impl #impl_g #refused_ty #ty_ended #where_c {
+                #(#ended)*
+            }
+        });
+    }
+    let phantom = quote!(::core::marker::PhantomData<(fn() -> #key_ty, __F, __S)>);
+    quote! {
+        #[doc(hidden)]
+        pub struct #refused_ty #impl_all (#phantom) #where_c;
+        impl #impl_next ::core::ops::Deref for #refused_ty #ty_all #where_c {
+            type Target = #refused_ty #ty_next;
+            #[inline(always)]
+            fn deref(&self) -> &Self::Target {
+                &#refused_ty(::core::marker::PhantomData)
+            }
+        }
+        #(#items)*
     }
 }

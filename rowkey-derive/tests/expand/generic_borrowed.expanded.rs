@@ -292,6 +292,7 @@ const _: () = {
             __out.push_str(" }");
         }
     }
+    use ::rowkey::__private as __rk;
     #[doc(hidden)]
     #[allow(non_snake_case, non_camel_case_types, dead_code)]
     pub mod __TaggedFields {
@@ -302,14 +303,13 @@ const _: () = {
     ///Scan builder for `Tagged`, at field `tag`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __TaggedScan_tag<'a, T>
+    pub struct __TaggedScan_tag<'a, T>(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Tagged<'a, T>>,
+    )
     where
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
-    {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Tagged<'a, T>>,
-    }
+        T: ::rowkey::__private::Show;
     #[allow(dead_code)]
     impl<'a, T> __TaggedScan_tag<'a, T>
     where
@@ -322,15 +322,12 @@ const _: () = {
             self,
             __v: impl ::core::borrow::Borrow<T>,
         ) -> __TaggedScan_name<'a, T> {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Natural,
                     T,
                 >(::core::borrow::Borrow::<T>::borrow(&__v), 0u8, false);
-            __TaggedScan_name {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __TaggedScan_name(__b, ::core::marker::PhantomData)
         }
         ///Constrain `tag` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -340,17 +337,13 @@ const _: () = {
         ) -> __TaggedScanEnd<'a, T> {
             const {
                 ::core::assert!(
-                    < ::rowkey::codec::Natural as ::rowkey::__private::Codec < T >>
-                    ::RANGE_EXACT,
+                    < ::rowkey::codec::Natural as __rk::Codec < T >> ::RANGE_EXACT,
                     "rowkey: no range scan on `tag` of `Tagged`: the nested key's bytes do not sort as its values (a field with #[desc], #[reverse_ts], #[rowkey(java)], #[hash_prefix], #[reverse], a custom separator or a #[pad] fill other than 0x00, or a salt); fix it by equality"
                 )
             };
             let __m = ::core::option::Option::None;
-            let __s = self.__b.range::<::rowkey::codec::Natural, T, __R>(__r, 0u8, __m);
-            __TaggedScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            let __s = self.0.range::<::rowkey::codec::Natural, T, __R>(__r, 0u8, __m);
+            __TaggedScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[inline(always)]
@@ -359,131 +352,53 @@ const _: () = {
             __r: __R,
         ) -> __TaggedScanEnd<'a, T> {
             let __s = self
-                .__b
+                .0
                 .range::<
                     ::rowkey::codec::Natural,
                     T,
                     __R,
                 >(__r, 0u8, ::core::option::Option::None);
-            __TaggedScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __TaggedScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn tag_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<
-                    Tagged<'a, T>,
-                    __TaggedFields::tag,
-                >,
+            __A: __rk::NoStartsWithOnNonContent<Tagged<'a, T>, __TaggedFields::tag>,
         >(self, __a: __A) -> __TaggedScanEnd<'a, T> {
-            __TaggedScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn name<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Tagged<'a, T>,
-                    __TaggedFields::name,
-                    __TaggedFields::tag,
-                >,
-        >(self, __a: __A) -> __TaggedScanEnd<'a, T> {
-            __TaggedScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn name_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Tagged<'a, T>,
-                    __TaggedFields::name,
-                    __TaggedFields::tag,
-                >,
-        >(self, __a: __A) -> __TaggedScanEnd<'a, T> {
-            __TaggedScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn name_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Tagged<'a, T>,
-                    __TaggedFields::name,
-                    __TaggedFields::tag,
-                >,
-        >(self, __a: __A) -> __TaggedScanEnd<'a, T> {
-            __TaggedScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn id<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Tagged<'a, T>,
-                    __TaggedFields::id,
-                    __TaggedFields::tag,
-                >,
-        >(self, __a: __A) -> __TaggedScanEnd<'a, T> {
-            __TaggedScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn id_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Tagged<'a, T>,
-                    __TaggedFields::id,
-                    __TaggedFields::tag,
-                >,
-        >(self, __a: __A) -> __TaggedScanEnd<'a, T> {
-            __TaggedScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn id_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Tagged<'a, T>,
-                    __TaggedFields::id,
-                    __TaggedFields::tag,
-                >,
-        >(self, __a: __A) -> __TaggedScanEnd<'a, T> {
-            __TaggedScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __TaggedScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl<'a, T> ::core::ops::Deref for __TaggedScan_tag<'a, T>
+    where
+        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
+        T: ::rowkey::__private::Show,
+    {
+        type Target = __TaggedScanRefused<
+            'a,
+            __TaggedFields::name,
+            __rk::Skipping<__TaggedFields::tag>,
+            T,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__TaggedScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Tagged`, at field `name`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __TaggedScan_name<'a, T>
+    pub struct __TaggedScan_name<'a, T>(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Tagged<'a, T>>,
+    )
     where
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
-    {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Tagged<'a, T>>,
-    }
+        T: ::rowkey::__private::Show;
     #[allow(dead_code)]
     impl<'a, T> __TaggedScan_name<'a, T>
     where
@@ -494,125 +409,80 @@ const _: () = {
         #[inline(always)]
         pub fn name(
             self,
-            __v: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
+            __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __TaggedScan_id<'a, T> {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(
-                &::rowkey::__private::FormOf::<
-                    ::rowkey::__private::TextForms,
-                >::canon(&__v),
-                0u8,
-                false,
-            );
-            __TaggedScan_id {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+            __TaggedScan_id(__b, ::core::marker::PhantomData)
         }
         ///Constrain `name` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
-        pub fn name_range<
-            __R: ::rowkey::__private::RangeOf<::rowkey::__private::TextForms>,
-        >(self, __r: __R) -> __TaggedScanEnd<'a, T> {
-            let (__lo, __hi) = ::rowkey::__private::RangeOf::<
-                ::rowkey::__private::TextForms,
-            >::bounds(&__r);
+        pub fn name_range<__R: __rk::RangeOf<__rk::TextForms>>(
+            self,
+            __r: __R,
+        ) -> __TaggedScanEnd<'a, T> {
+            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
             let __s = self
-                .__b
+                .0
                 .range_bounds::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
                 >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
-            __TaggedScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __TaggedScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `name` to values starting with `p` and end the scan.
         #[inline(always)]
         pub fn name_starts_with(
             self,
-            __p: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
+            __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __TaggedScanEnd<'a, T> {
             let __s = self
-                .__b
+                .0
                 .starts_with::<
                     ::rowkey::codec::Sep,
                 >(
                     ::core::primitive::str::as_bytes(
-                        ::rowkey::__private::FormOf::<
-                            ::rowkey::__private::TextForms,
-                        >::canon(&__p),
+                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
                     ),
                     0u8,
                 );
-            __TaggedScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn id<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Tagged<'a, T>,
-                    __TaggedFields::id,
-                    __TaggedFields::name,
-                >,
-        >(self, __a: __A) -> __TaggedScanEnd<'a, T> {
-            __TaggedScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn id_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Tagged<'a, T>,
-                    __TaggedFields::id,
-                    __TaggedFields::name,
-                >,
-        >(self, __a: __A) -> __TaggedScanEnd<'a, T> {
-            __TaggedScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn id_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Tagged<'a, T>,
-                    __TaggedFields::id,
-                    __TaggedFields::name,
-                >,
-        >(self, __a: __A) -> __TaggedScanEnd<'a, T> {
-            __TaggedScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __TaggedScanEnd(__s, ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl<'a, T> ::core::ops::Deref for __TaggedScan_name<'a, T>
+    where
+        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
+        T: ::rowkey::__private::Show,
+    {
+        type Target = __TaggedScanRefused<
+            'a,
+            __TaggedFields::id,
+            __rk::Skipping<__TaggedFields::name>,
+            T,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__TaggedScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Tagged`, at field `id`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __TaggedScan_id<'a, T>
+    pub struct __TaggedScan_id<'a, T>(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Tagged<'a, T>>,
+    )
     where
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
-    {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Tagged<'a, T>>,
-    }
+        T: ::rowkey::__private::Show;
     #[allow(dead_code)]
     impl<'a, T> __TaggedScan_id<'a, T>
     where
@@ -622,13 +492,10 @@ const _: () = {
         ///Fix `id` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn id(self, __v: u64) -> __TaggedScanComplete<'a, T> {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8, false);
             __b.complete();
-            __TaggedScanComplete {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __TaggedScanComplete(__b, ::core::marker::PhantomData)
         }
         ///Constrain `id` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -637,44 +504,32 @@ const _: () = {
             __r: __R,
         ) -> __TaggedScanEnd<'a, T> {
             let __m = ::core::option::Option::None;
-            let __s = self
-                .__b
-                .range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8, __m);
-            __TaggedScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8, __m);
+            __TaggedScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn id_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<
-                    Tagged<'a, T>,
-                    __TaggedFields::id,
-                >,
+            __A: __rk::NoStartsWithOnNonContent<Tagged<'a, T>, __TaggedFields::id>,
         >(self, __a: __A) -> __TaggedScanEnd<'a, T> {
-            __TaggedScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __TaggedScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
         }
     }
     ///Scan builder for `Tagged` with every field fixed: one key.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __TaggedScanComplete<'a, T>
+    pub struct __TaggedScanComplete<'a, T>(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Tagged<'a, T>>,
+    )
     where
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
-    {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Tagged<'a, T>>,
-    }
+        T: ::rowkey::__private::Show;
     #[allow(dead_code)]
     impl<'a, T> __TaggedScanComplete<'a, T>
     where
@@ -684,19 +539,214 @@ const _: () = {
         /// The range holding exactly the one key.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
         }
     }
     ///A finished scan of `Tagged` (after a range or starts-with): call `.ranges()`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __TaggedScanEnd<'a, T>
+    pub struct __TaggedScanEnd<'a, T>(
+        ::rowkey::scan::Scan,
+        ::core::marker::PhantomData<fn() -> Tagged<'a, T>>,
+    )
+    where
+        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
+        T: ::rowkey::__private::Show;
+    impl<'a, T> ::core::ops::Deref for __TaggedScanEnd<'a, T>
     where
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
         T: ::rowkey::__private::Show,
     {
-        __s: ::rowkey::scan::Scan,
-        _k: ::core::marker::PhantomData<fn() -> Tagged<'a, T>>,
+        type Target = __TaggedScanRefused<'a, __TaggedFields::tag, __rk::Ended, T>;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__TaggedScanRefused(::core::marker::PhantomData)
+        }
+    }
+    #[doc(hidden)]
+    pub struct __TaggedScanRefused<'a, __F, __S, T>(
+        ::core::marker::PhantomData<(fn() -> Tagged<'a, T>, __F, __S)>,
+    )
+    where
+        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
+        T: ::rowkey::__private::Show;
+    impl<'a, __F: __rk::NextField, __S, T> ::core::ops::Deref
+    for __TaggedScanRefused<'a, __F, __S, T>
+    where
+        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
+        T: ::rowkey::__private::Show,
+    {
+        type Target = __TaggedScanRefused<'a, <__F as __rk::NextField>::Next, __S, T>;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__TaggedScanRefused(::core::marker::PhantomData)
+        }
+    }
+    impl __rk::NextField for __TaggedFields::tag {
+        type Next = __TaggedFields::name;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<'a, __E, T> __TaggedScanRefused<'a, __TaggedFields::tag, __rk::Skipping<__E>, T>
+    where
+        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
+        T: ::rowkey::__private::Show,
+    {
+        pub fn tag(
+            &self,
+            _: impl __rk::NoSkippedField<Tagged<'a, T>, __TaggedFields::tag, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn tag_range(
+            &self,
+            _: impl __rk::NoSkippedField<Tagged<'a, T>, __TaggedFields::tag, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn tag_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Tagged<'a, T>, __TaggedFields::tag, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<'a, T> __TaggedScanRefused<'a, __TaggedFields::tag, __rk::Ended, T>
+    where
+        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
+        T: ::rowkey::__private::Show,
+    {
+        pub fn tag(
+            &self,
+            _: impl __rk::NothingAfterRange<Tagged<'a, T>, __TaggedFields::tag>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn tag_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Tagged<'a, T>, __TaggedFields::tag>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn tag_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Tagged<'a, T>, __TaggedFields::tag>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __TaggedFields::name {
+        type Next = __TaggedFields::id;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<
+        'a,
+        __E,
+        T,
+    > __TaggedScanRefused<'a, __TaggedFields::name, __rk::Skipping<__E>, T>
+    where
+        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
+        T: ::rowkey::__private::Show,
+    {
+        pub fn name(
+            &self,
+            _: impl __rk::NoSkippedField<Tagged<'a, T>, __TaggedFields::name, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn name_range(
+            &self,
+            _: impl __rk::NoSkippedField<Tagged<'a, T>, __TaggedFields::name, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn name_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Tagged<'a, T>, __TaggedFields::name, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<'a, T> __TaggedScanRefused<'a, __TaggedFields::name, __rk::Ended, T>
+    where
+        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
+        T: ::rowkey::__private::Show,
+    {
+        pub fn name(
+            &self,
+            _: impl __rk::NothingAfterRange<Tagged<'a, T>, __TaggedFields::name>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn name_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Tagged<'a, T>, __TaggedFields::name>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn name_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Tagged<'a, T>, __TaggedFields::name>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<'a, __E, T> __TaggedScanRefused<'a, __TaggedFields::id, __rk::Skipping<__E>, T>
+    where
+        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
+        T: ::rowkey::__private::Show,
+    {
+        pub fn id(
+            &self,
+            _: impl __rk::NoSkippedField<Tagged<'a, T>, __TaggedFields::id, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn id_range(
+            &self,
+            _: impl __rk::NoSkippedField<Tagged<'a, T>, __TaggedFields::id, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn id_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Tagged<'a, T>, __TaggedFields::id, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<'a, T> __TaggedScanRefused<'a, __TaggedFields::id, __rk::Ended, T>
+    where
+        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
+        T: ::rowkey::__private::Show,
+    {
+        pub fn id(
+            &self,
+            _: impl __rk::NothingAfterRange<Tagged<'a, T>, __TaggedFields::id>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn id_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Tagged<'a, T>, __TaggedFields::id>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn id_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Tagged<'a, T>, __TaggedFields::id>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     #[allow(dead_code)]
     impl<'a, T> __TaggedScanEnd<'a, T>
@@ -704,133 +754,16 @@ const _: () = {
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
         T: ::rowkey::__private::Show,
     {
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn tag<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    Tagged<'a, T>,
-                    __TaggedFields::tag,
-                >,
-        >(self, __a: __A) -> __TaggedScanEnd<'a, T> {
-            __TaggedScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn tag_range<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    Tagged<'a, T>,
-                    __TaggedFields::tag,
-                >,
-        >(self, __a: __A) -> __TaggedScanEnd<'a, T> {
-            __TaggedScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn tag_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    Tagged<'a, T>,
-                    __TaggedFields::tag,
-                >,
-        >(self, __a: __A) -> __TaggedScanEnd<'a, T> {
-            __TaggedScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn name<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    Tagged<'a, T>,
-                    __TaggedFields::name,
-                >,
-        >(self, __a: __A) -> __TaggedScanEnd<'a, T> {
-            __TaggedScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn name_range<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    Tagged<'a, T>,
-                    __TaggedFields::name,
-                >,
-        >(self, __a: __A) -> __TaggedScanEnd<'a, T> {
-            __TaggedScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn name_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    Tagged<'a, T>,
-                    __TaggedFields::name,
-                >,
-        >(self, __a: __A) -> __TaggedScanEnd<'a, T> {
-            __TaggedScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn id<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    Tagged<'a, T>,
-                    __TaggedFields::id,
-                >,
-        >(self, __a: __A) -> __TaggedScanEnd<'a, T> {
-            __TaggedScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn id_range<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    Tagged<'a, T>,
-                    __TaggedFields::id,
-                >,
-        >(self, __a: __A) -> __TaggedScanEnd<'a, T> {
-            __TaggedScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn id_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    Tagged<'a, T>,
-                    __TaggedFields::id,
-                >,
-        >(self, __a: __A) -> __TaggedScanEnd<'a, T> {
-            __TaggedScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
         /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch
         /// (one in all when the salted prefix is fixed).
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__s.ranges()
+            self.0.ranges()
         }
         /// The untyped scan.
         #[inline]
         pub fn into_scan(self) -> ::rowkey::scan::Scan {
-            self.__s
+            self.0
         }
     }
     #[allow(dead_code)]
@@ -854,10 +787,10 @@ const _: () = {
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
         #[inline(always)]
         pub fn scan() -> __TaggedScan_tag<'a, T> {
-            <Self as ::rowkey::__private::ScanKey>::scan_within(&[])
+            <Self as __rk::ScanKey>::scan_within(&[])
         }
     }
-    impl<'a, T> ::rowkey::__private::ScanKey for Tagged<'a, T>
+    impl<'a, T> __rk::ScanKey for Tagged<'a, T>
     where
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
         T: ::rowkey::__private::Show,
@@ -865,14 +798,10 @@ const _: () = {
         type Scan = __TaggedScan_tag<'a, T>;
         #[inline(always)]
         fn scan_within(__outer: &[::core::primitive::u8]) -> __TaggedScan_tag<'a, T> {
-            __TaggedScan_tag {
-                __b: ::rowkey::__private::ScanBuilder::new(
-                    __outer,
-                    &[],
-                    ::core::option::Option::None,
-                ),
-                _k: ::core::marker::PhantomData,
-            }
+            __TaggedScan_tag(
+                __rk::ScanBuilder::new(__outer, &[], ::core::option::Option::None),
+                ::core::marker::PhantomData,
+            )
         }
     }
     impl<'a, T> ::rowkey::text::FromText for Tagged<'a, T> {

@@ -281,6 +281,7 @@ const _: () = {
             __out.push_str(" }");
         }
     }
+    use ::rowkey::__private as __rk;
     #[doc(hidden)]
     #[allow(non_snake_case, non_camel_case_types, dead_code)]
     pub mod __EventKeyFields {
@@ -292,187 +293,60 @@ const _: () = {
     ///Scan builder for `EventKey`, at field `uid`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __EventKeyScan_uid {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> EventKey>,
-    }
+    pub struct __EventKeyScan_uid(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> EventKey>,
+    );
     #[allow(dead_code)]
     impl __EventKeyScan_uid {
         ///Fix `uid` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn uid(self, __v: u64) -> __EventKeyScan_event_type {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.hashed_field::<
                     ::rowkey::codec::Natural,
                     u64,
                 >(&__v, 0u8, false, (4usize, false));
-            __EventKeyScan_event_type {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __EventKeyScan_event_type(__b, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
-        pub fn uid_range<
-            __A: ::rowkey::__private::NoRangeOnHashed<EventKey, __EventKeyFields::uid>,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+        pub fn uid_range<__A: __rk::NoRangeOnHashed<EventKey, __EventKeyFields::uid>>(
+            self,
+            __a: __A,
+        ) -> __EventKeyScanEnd {
+            __EventKeyScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn uid_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<
-                    EventKey,
-                    __EventKeyFields::uid,
-                >,
+            __A: __rk::NoStartsWithOnNonContent<EventKey, __EventKeyFields::uid>,
         >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn event_type<
-            __A: ::rowkey::__private::NoSkippedField<
-                    EventKey,
-                    __EventKeyFields::event_type,
-                    __EventKeyFields::uid,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn event_type_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    EventKey,
-                    __EventKeyFields::event_type,
-                    __EventKeyFields::uid,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn event_type_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    EventKey,
-                    __EventKeyFields::event_type,
-                    __EventKeyFields::uid,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn biz_type<
-            __A: ::rowkey::__private::NoSkippedField<
-                    EventKey,
-                    __EventKeyFields::biz_type,
-                    __EventKeyFields::uid,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn biz_type_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    EventKey,
-                    __EventKeyFields::biz_type,
-                    __EventKeyFields::uid,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn biz_type_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    EventKey,
-                    __EventKeyFields::biz_type,
-                    __EventKeyFields::uid,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn ts_ms<
-            __A: ::rowkey::__private::NoSkippedField<
-                    EventKey,
-                    __EventKeyFields::ts_ms,
-                    __EventKeyFields::uid,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn ts_ms_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    EventKey,
-                    __EventKeyFields::ts_ms,
-                    __EventKeyFields::uid,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn ts_ms_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    EventKey,
-                    __EventKeyFields::ts_ms,
-                    __EventKeyFields::uid,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __EventKeyScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __EventKeyScan_uid {
+        type Target = __EventKeyScanRefused<
+            __EventKeyFields::event_type,
+            __rk::Skipping<__EventKeyFields::uid>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__EventKeyScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `EventKey`, at field `event_type`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __EventKeyScan_event_type {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> EventKey>,
-    }
+    pub struct __EventKeyScan_event_type(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> EventKey>,
+    );
     #[allow(dead_code)]
     impl __EventKeyScan_event_type {
         ///Fix `event_type` to a value (equality) and go on to the next field.
@@ -481,38 +355,28 @@ const _: () = {
             self,
             __v: impl ::core::borrow::Borrow<EventType>,
         ) -> __EventKeyScan_biz_type {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Natural,
                     EventType,
                 >(::core::borrow::Borrow::<EventType>::borrow(&__v), 0u8, false);
-            __EventKeyScan_biz_type {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __EventKeyScan_biz_type(__b, ::core::marker::PhantomData)
         }
         ///Constrain `event_type` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
         pub fn event_type_range<
             __R: ::core::ops::RangeBounds<EventType>
-                + ::rowkey::__private::NestedRangeExact<
+                + __rk::NestedRangeExact<
                     EventKey,
                     __EventKeyFields::event_type,
-                    {
-                        <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                            EventType,
-                        >>::RANGE_EXACT
-                    },
+                    { <::rowkey::codec::Natural as __rk::Codec<EventType>>::RANGE_EXACT },
                 >,
         >(self, __r: __R) -> __EventKeyScanEnd {
             let __m = ::core::option::Option::None;
             let __s = self
-                .__b
+                .0
                 .range::<::rowkey::codec::Natural, EventType, __R>(__r, 0u8, __m);
-            __EventKeyScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __EventKeyScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[inline(always)]
@@ -521,260 +385,124 @@ const _: () = {
             __r: __R,
         ) -> __EventKeyScanEnd {
             let __s = self
-                .__b
+                .0
                 .range::<
                     ::rowkey::codec::Natural,
                     EventType,
                     __R,
                 >(__r, 0u8, ::core::option::Option::None);
-            __EventKeyScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __EventKeyScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn event_type_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<
-                    EventKey,
-                    __EventKeyFields::event_type,
-                >,
+            __A: __rk::NoStartsWithOnNonContent<EventKey, __EventKeyFields::event_type>,
         >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn biz_type<
-            __A: ::rowkey::__private::NoSkippedField<
-                    EventKey,
-                    __EventKeyFields::biz_type,
-                    __EventKeyFields::event_type,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn biz_type_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    EventKey,
-                    __EventKeyFields::biz_type,
-                    __EventKeyFields::event_type,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn biz_type_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    EventKey,
-                    __EventKeyFields::biz_type,
-                    __EventKeyFields::event_type,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn ts_ms<
-            __A: ::rowkey::__private::NoSkippedField<
-                    EventKey,
-                    __EventKeyFields::ts_ms,
-                    __EventKeyFields::event_type,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn ts_ms_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    EventKey,
-                    __EventKeyFields::ts_ms,
-                    __EventKeyFields::event_type,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn ts_ms_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    EventKey,
-                    __EventKeyFields::ts_ms,
-                    __EventKeyFields::event_type,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __EventKeyScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __EventKeyScan_event_type {
+        type Target = __EventKeyScanRefused<
+            __EventKeyFields::biz_type,
+            __rk::Skipping<__EventKeyFields::event_type>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__EventKeyScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `EventKey`, at field `biz_type`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __EventKeyScan_biz_type {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> EventKey>,
-    }
+    pub struct __EventKeyScan_biz_type(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> EventKey>,
+    );
     #[allow(dead_code)]
     impl __EventKeyScan_biz_type {
         ///Fix `biz_type` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn biz_type(
             self,
-            __v: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
+            __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __EventKeyScan_ts_ms {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(
-                &::rowkey::__private::FormOf::<
-                    ::rowkey::__private::TextForms,
-                >::canon(&__v),
-                0u8,
-                false,
-            );
-            __EventKeyScan_ts_ms {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+            __EventKeyScan_ts_ms(__b, ::core::marker::PhantomData)
         }
         ///Constrain `biz_type` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
-        pub fn biz_type_range<
-            __R: ::rowkey::__private::RangeOf<::rowkey::__private::TextForms>,
-        >(self, __r: __R) -> __EventKeyScanEnd {
-            let (__lo, __hi) = ::rowkey::__private::RangeOf::<
-                ::rowkey::__private::TextForms,
-            >::bounds(&__r);
+        pub fn biz_type_range<__R: __rk::RangeOf<__rk::TextForms>>(
+            self,
+            __r: __R,
+        ) -> __EventKeyScanEnd {
+            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
             let __s = self
-                .__b
+                .0
                 .range_bounds::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
                 >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
-            __EventKeyScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __EventKeyScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `biz_type` to values starting with `p` and end the scan.
         #[inline(always)]
         pub fn biz_type_starts_with(
             self,
-            __p: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
+            __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __EventKeyScanEnd {
             let __s = self
-                .__b
+                .0
                 .starts_with::<
                     ::rowkey::codec::Sep,
                 >(
                     ::core::primitive::str::as_bytes(
-                        ::rowkey::__private::FormOf::<
-                            ::rowkey::__private::TextForms,
-                        >::canon(&__p),
+                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
                     ),
                     0u8,
                 );
-            __EventKeyScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn ts_ms<
-            __A: ::rowkey::__private::NoSkippedField<
-                    EventKey,
-                    __EventKeyFields::ts_ms,
-                    __EventKeyFields::biz_type,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn ts_ms_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    EventKey,
-                    __EventKeyFields::ts_ms,
-                    __EventKeyFields::biz_type,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn ts_ms_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    EventKey,
-                    __EventKeyFields::ts_ms,
-                    __EventKeyFields::biz_type,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __EventKeyScanEnd(__s, ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __EventKeyScan_biz_type {
+        type Target = __EventKeyScanRefused<
+            __EventKeyFields::ts_ms,
+            __rk::Skipping<__EventKeyFields::biz_type>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__EventKeyScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `EventKey`, at field `ts_ms`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __EventKeyScan_ts_ms {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> EventKey>,
-    }
+    pub struct __EventKeyScan_ts_ms(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> EventKey>,
+    );
     #[allow(dead_code)]
     impl __EventKeyScan_ts_ms {
         ///Fix `ts_ms` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn ts_ms(self, __v: i64) -> __EventKeyScanComplete {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<::rowkey::codec::ReverseTs, i64>(&__v, 0u8, false);
             __b.complete();
-            __EventKeyScanComplete {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __EventKeyScanComplete(__b, ::core::marker::PhantomData)
         }
         ///Constrain `ts_ms` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -784,213 +512,261 @@ const _: () = {
         ) -> __EventKeyScanEnd {
             let __m = ::core::option::Option::None;
             let __s = self
-                .__b
+                .0
                 .range::<::rowkey::codec::ReverseTs, i64, __R>(__r, 0u8, __m);
-            __EventKeyScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __EventKeyScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn ts_ms_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<
-                    EventKey,
-                    __EventKeyFields::ts_ms,
-                >,
+            __A: __rk::NoStartsWithOnNonContent<EventKey, __EventKeyFields::ts_ms>,
         >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __EventKeyScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
         }
     }
     ///Scan builder for `EventKey` with every field fixed: one key.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __EventKeyScanComplete {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> EventKey>,
-    }
+    pub struct __EventKeyScanComplete(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> EventKey>,
+    );
     #[allow(dead_code)]
     impl __EventKeyScanComplete {
         /// The range holding exactly the one key.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
         }
     }
     ///A finished scan of `EventKey` (after a range or starts-with): call `.ranges()`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __EventKeyScanEnd {
-        __s: ::rowkey::scan::Scan,
-        _k: ::core::marker::PhantomData<fn() -> EventKey>,
+    pub struct __EventKeyScanEnd(
+        ::rowkey::scan::Scan,
+        ::core::marker::PhantomData<fn() -> EventKey>,
+    );
+    impl ::core::ops::Deref for __EventKeyScanEnd {
+        type Target = __EventKeyScanRefused<__EventKeyFields::uid, __rk::Ended>;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__EventKeyScanRefused(::core::marker::PhantomData)
+        }
+    }
+    #[doc(hidden)]
+    pub struct __EventKeyScanRefused<__F, __S>(
+        ::core::marker::PhantomData<(fn() -> EventKey, __F, __S)>,
+    );
+    impl<__F: __rk::NextField, __S> ::core::ops::Deref
+    for __EventKeyScanRefused<__F, __S> {
+        type Target = __EventKeyScanRefused<<__F as __rk::NextField>::Next, __S>;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__EventKeyScanRefused(::core::marker::PhantomData)
+        }
+    }
+    impl __rk::NextField for __EventKeyFields::uid {
+        type Next = __EventKeyFields::event_type;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __EventKeyScanRefused<__EventKeyFields::uid, __rk::Skipping<__E>> {
+        pub fn uid(
+            &self,
+            _: impl __rk::NoSkippedField<EventKey, __EventKeyFields::uid, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn uid_range(
+            &self,
+            _: impl __rk::NoSkippedField<EventKey, __EventKeyFields::uid, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn uid_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<EventKey, __EventKeyFields::uid, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __EventKeyScanRefused<__EventKeyFields::uid, __rk::Ended> {
+        pub fn uid(
+            &self,
+            _: impl __rk::NothingAfterRange<EventKey, __EventKeyFields::uid>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn uid_range(
+            &self,
+            _: impl __rk::NothingAfterRange<EventKey, __EventKeyFields::uid>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn uid_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<EventKey, __EventKeyFields::uid>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __EventKeyFields::event_type {
+        type Next = __EventKeyFields::biz_type;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __EventKeyScanRefused<__EventKeyFields::event_type, __rk::Skipping<__E>> {
+        pub fn event_type(
+            &self,
+            _: impl __rk::NoSkippedField<EventKey, __EventKeyFields::event_type, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn event_type_range(
+            &self,
+            _: impl __rk::NoSkippedField<EventKey, __EventKeyFields::event_type, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn event_type_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<EventKey, __EventKeyFields::event_type, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __EventKeyScanRefused<__EventKeyFields::event_type, __rk::Ended> {
+        pub fn event_type(
+            &self,
+            _: impl __rk::NothingAfterRange<EventKey, __EventKeyFields::event_type>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn event_type_range(
+            &self,
+            _: impl __rk::NothingAfterRange<EventKey, __EventKeyFields::event_type>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn event_type_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<EventKey, __EventKeyFields::event_type>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __EventKeyFields::biz_type {
+        type Next = __EventKeyFields::ts_ms;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __EventKeyScanRefused<__EventKeyFields::biz_type, __rk::Skipping<__E>> {
+        pub fn biz_type(
+            &self,
+            _: impl __rk::NoSkippedField<EventKey, __EventKeyFields::biz_type, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn biz_type_range(
+            &self,
+            _: impl __rk::NoSkippedField<EventKey, __EventKeyFields::biz_type, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn biz_type_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<EventKey, __EventKeyFields::biz_type, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __EventKeyScanRefused<__EventKeyFields::biz_type, __rk::Ended> {
+        pub fn biz_type(
+            &self,
+            _: impl __rk::NothingAfterRange<EventKey, __EventKeyFields::biz_type>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn biz_type_range(
+            &self,
+            _: impl __rk::NothingAfterRange<EventKey, __EventKeyFields::biz_type>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn biz_type_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<EventKey, __EventKeyFields::biz_type>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __EventKeyScanRefused<__EventKeyFields::ts_ms, __rk::Skipping<__E>> {
+        pub fn ts_ms(
+            &self,
+            _: impl __rk::NoSkippedField<EventKey, __EventKeyFields::ts_ms, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn ts_ms_range(
+            &self,
+            _: impl __rk::NoSkippedField<EventKey, __EventKeyFields::ts_ms, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn ts_ms_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<EventKey, __EventKeyFields::ts_ms, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __EventKeyScanRefused<__EventKeyFields::ts_ms, __rk::Ended> {
+        pub fn ts_ms(
+            &self,
+            _: impl __rk::NothingAfterRange<EventKey, __EventKeyFields::ts_ms>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn ts_ms_range(
+            &self,
+            _: impl __rk::NothingAfterRange<EventKey, __EventKeyFields::ts_ms>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn ts_ms_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<EventKey, __EventKeyFields::ts_ms>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     #[allow(dead_code)]
     impl __EventKeyScanEnd {
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn uid<
-            __A: ::rowkey::__private::NothingAfterRange<EventKey, __EventKeyFields::uid>,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn uid_range<
-            __A: ::rowkey::__private::NothingAfterRange<EventKey, __EventKeyFields::uid>,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn uid_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<EventKey, __EventKeyFields::uid>,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn event_type<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    EventKey,
-                    __EventKeyFields::event_type,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn event_type_range<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    EventKey,
-                    __EventKeyFields::event_type,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn event_type_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    EventKey,
-                    __EventKeyFields::event_type,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn biz_type<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    EventKey,
-                    __EventKeyFields::biz_type,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn biz_type_range<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    EventKey,
-                    __EventKeyFields::biz_type,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn biz_type_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    EventKey,
-                    __EventKeyFields::biz_type,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn ts_ms<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    EventKey,
-                    __EventKeyFields::ts_ms,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn ts_ms_range<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    EventKey,
-                    __EventKeyFields::ts_ms,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn ts_ms_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    EventKey,
-                    __EventKeyFields::ts_ms,
-                >,
-        >(self, __a: __A) -> __EventKeyScanEnd {
-            __EventKeyScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
         /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch
         /// (one in all when the salted prefix is fixed).
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__s.ranges()
+            self.0.ranges()
         }
         /// The untyped scan.
         #[inline]
         pub fn into_scan(self) -> ::rowkey::scan::Scan {
-            self.__s
+            self.0
         }
     }
     #[allow(dead_code)]
@@ -1011,21 +787,17 @@ const _: () = {
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
         #[inline(always)]
         pub fn scan() -> __EventKeyScan_uid {
-            <Self as ::rowkey::__private::ScanKey>::scan_within(&[])
+            <Self as __rk::ScanKey>::scan_within(&[])
         }
     }
-    impl ::rowkey::__private::ScanKey for EventKey {
+    impl __rk::ScanKey for EventKey {
         type Scan = __EventKeyScan_uid;
         #[inline(always)]
         fn scan_within(__outer: &[::core::primitive::u8]) -> __EventKeyScan_uid {
-            __EventKeyScan_uid {
-                __b: ::rowkey::__private::ScanBuilder::new(
-                    __outer,
-                    &[],
-                    ::core::option::Option::None,
-                ),
-                _k: ::core::marker::PhantomData,
-            }
+            __EventKeyScan_uid(
+                __rk::ScanBuilder::new(__outer, &[], ::core::option::Option::None),
+                ::core::marker::PhantomData,
+            )
         }
     }
     impl ::rowkey::text::FromText for EventKey

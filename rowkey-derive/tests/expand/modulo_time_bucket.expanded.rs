@@ -238,6 +238,7 @@ const _: () = {
             __out.push_str(" }");
         }
     }
+    use ::rowkey::__private as __rk;
     #[doc(hidden)]
     #[allow(non_snake_case, non_camel_case_types, dead_code)]
     pub mod __LogByTimeFields {
@@ -248,22 +249,19 @@ const _: () = {
     ///Scan builder for `LogByTime`, at field `ts_ms`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __LogByTimeScan_ts_ms {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> LogByTime>,
-    }
+    pub struct __LogByTimeScan_ts_ms(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> LogByTime>,
+    );
     #[allow(dead_code)]
     impl __LogByTimeScan_ts_ms {
         ///Fix `ts_ms` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn ts_ms(self, __v: u64) -> __LogByTimeScan_host {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8, true);
-            __b.fix_salt_value(::rowkey::__private::salt::modulo(__v, 16u32));
-            __LogByTimeScan_host {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __b.fix_salt_value(__rk::salt::modulo(__v, 16u32));
+            __LogByTimeScan_host(__b, ::core::marker::PhantomData)
         }
         ///Constrain `ts_ms` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -272,478 +270,359 @@ const _: () = {
             __r: __R,
         ) -> __LogByTimeScanEnd {
             let __m = ::core::option::Option::Some((
-                ::rowkey::__private::map_bound_u128(
-                    ::core::ops::RangeBounds::start_bound(&__r),
-                    false,
-                ),
-                ::rowkey::__private::map_bound_u128(
-                    ::core::ops::RangeBounds::end_bound(&__r),
-                    true,
-                ),
+                __rk::map_bound_u128(::core::ops::RangeBounds::start_bound(&__r), false),
+                __rk::map_bound_u128(::core::ops::RangeBounds::end_bound(&__r), true),
             ));
-            let __s = self
-                .__b
-                .range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8, __m);
-            __LogByTimeScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8, __m);
+            __LogByTimeScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn ts_ms_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<
-                    LogByTime,
-                    __LogByTimeFields::ts_ms,
-                >,
+            __A: __rk::NoStartsWithOnNonContent<LogByTime, __LogByTimeFields::ts_ms>,
         >(self, __a: __A) -> __LogByTimeScanEnd {
-            __LogByTimeScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn host<
-            __A: ::rowkey::__private::NoSkippedField<
-                    LogByTime,
-                    __LogByTimeFields::host,
-                    __LogByTimeFields::ts_ms,
-                >,
-        >(self, __a: __A) -> __LogByTimeScanEnd {
-            __LogByTimeScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn host_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    LogByTime,
-                    __LogByTimeFields::host,
-                    __LogByTimeFields::ts_ms,
-                >,
-        >(self, __a: __A) -> __LogByTimeScanEnd {
-            __LogByTimeScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn host_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    LogByTime,
-                    __LogByTimeFields::host,
-                    __LogByTimeFields::ts_ms,
-                >,
-        >(self, __a: __A) -> __LogByTimeScanEnd {
-            __LogByTimeScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn event<
-            __A: ::rowkey::__private::NoSkippedField<
-                    LogByTime,
-                    __LogByTimeFields::event,
-                    __LogByTimeFields::ts_ms,
-                >,
-        >(self, __a: __A) -> __LogByTimeScanEnd {
-            __LogByTimeScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn event_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    LogByTime,
-                    __LogByTimeFields::event,
-                    __LogByTimeFields::ts_ms,
-                >,
-        >(self, __a: __A) -> __LogByTimeScanEnd {
-            __LogByTimeScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn event_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    LogByTime,
-                    __LogByTimeFields::event,
-                    __LogByTimeFields::ts_ms,
-                >,
-        >(self, __a: __A) -> __LogByTimeScanEnd {
-            __LogByTimeScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __LogByTimeScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __LogByTimeScan_ts_ms {
+        type Target = __LogByTimeScanRefused<
+            __LogByTimeFields::host,
+            __rk::Skipping<__LogByTimeFields::ts_ms>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__LogByTimeScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `LogByTime`, at field `host`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __LogByTimeScan_host {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> LogByTime>,
-    }
+    pub struct __LogByTimeScan_host(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> LogByTime>,
+    );
     #[allow(dead_code)]
     impl __LogByTimeScan_host {
         ///Fix `host` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn host(
             self,
-            __v: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
+            __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __LogByTimeScan_event {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(
-                &::rowkey::__private::FormOf::<
-                    ::rowkey::__private::TextForms,
-                >::canon(&__v),
-                0u8,
-                false,
-            );
-            __LogByTimeScan_event {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+            __LogByTimeScan_event(__b, ::core::marker::PhantomData)
         }
         ///Constrain `host` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
-        pub fn host_range<
-            __R: ::rowkey::__private::RangeOf<::rowkey::__private::TextForms>,
-        >(self, __r: __R) -> __LogByTimeScanEnd {
-            let (__lo, __hi) = ::rowkey::__private::RangeOf::<
-                ::rowkey::__private::TextForms,
-            >::bounds(&__r);
+        pub fn host_range<__R: __rk::RangeOf<__rk::TextForms>>(
+            self,
+            __r: __R,
+        ) -> __LogByTimeScanEnd {
+            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
             let __s = self
-                .__b
+                .0
                 .range_bounds::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
                 >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
-            __LogByTimeScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __LogByTimeScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `host` to values starting with `p` and end the scan.
         #[inline(always)]
         pub fn host_starts_with(
             self,
-            __p: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
+            __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __LogByTimeScanEnd {
             let __s = self
-                .__b
+                .0
                 .starts_with::<
                     ::rowkey::codec::Sep,
                 >(
                     ::core::primitive::str::as_bytes(
-                        ::rowkey::__private::FormOf::<
-                            ::rowkey::__private::TextForms,
-                        >::canon(&__p),
+                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
                     ),
                     0u8,
                 );
-            __LogByTimeScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn event<
-            __A: ::rowkey::__private::NoSkippedField<
-                    LogByTime,
-                    __LogByTimeFields::event,
-                    __LogByTimeFields::host,
-                >,
-        >(self, __a: __A) -> __LogByTimeScanEnd {
-            __LogByTimeScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn event_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    LogByTime,
-                    __LogByTimeFields::event,
-                    __LogByTimeFields::host,
-                >,
-        >(self, __a: __A) -> __LogByTimeScanEnd {
-            __LogByTimeScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn event_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    LogByTime,
-                    __LogByTimeFields::event,
-                    __LogByTimeFields::host,
-                >,
-        >(self, __a: __A) -> __LogByTimeScanEnd {
-            __LogByTimeScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __LogByTimeScanEnd(__s, ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __LogByTimeScan_host {
+        type Target = __LogByTimeScanRefused<
+            __LogByTimeFields::event,
+            __rk::Skipping<__LogByTimeFields::host>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__LogByTimeScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `LogByTime`, at field `event`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __LogByTimeScan_event {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> LogByTime>,
-    }
+    pub struct __LogByTimeScan_event(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> LogByTime>,
+    );
     #[allow(dead_code)]
     impl __LogByTimeScan_event {
         ///Fix `event` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn event(
             self,
-            __v: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
+            __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __LogByTimeScanComplete {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(
-                &::rowkey::__private::FormOf::<
-                    ::rowkey::__private::TextForms,
-                >::canon(&__v),
-                0u8,
-                false,
-            );
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
             __b.complete();
-            __LogByTimeScanComplete {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __LogByTimeScanComplete(__b, ::core::marker::PhantomData)
         }
         ///Constrain `event` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
-        pub fn event_range<
-            __R: ::rowkey::__private::RangeOf<::rowkey::__private::TextForms>,
-        >(self, __r: __R) -> __LogByTimeScanEnd {
-            let (__lo, __hi) = ::rowkey::__private::RangeOf::<
-                ::rowkey::__private::TextForms,
-            >::bounds(&__r);
+        pub fn event_range<__R: __rk::RangeOf<__rk::TextForms>>(
+            self,
+            __r: __R,
+        ) -> __LogByTimeScanEnd {
+            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
             let __s = self
-                .__b
+                .0
                 .range_bounds::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
                 >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
-            __LogByTimeScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __LogByTimeScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `event` to values starting with `p` and end the scan.
         #[inline(always)]
         pub fn event_starts_with(
             self,
-            __p: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
+            __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __LogByTimeScanEnd {
             let __s = self
-                .__b
+                .0
                 .starts_with::<
                     ::rowkey::codec::Sep,
                 >(
                     ::core::primitive::str::as_bytes(
-                        ::rowkey::__private::FormOf::<
-                            ::rowkey::__private::TextForms,
-                        >::canon(&__p),
+                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
                     ),
                     0u8,
                 );
-            __LogByTimeScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __LogByTimeScanEnd(__s, ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
         }
     }
     ///Scan builder for `LogByTime` with every field fixed: one key.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __LogByTimeScanComplete {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> LogByTime>,
-    }
+    pub struct __LogByTimeScanComplete(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> LogByTime>,
+    );
     #[allow(dead_code)]
     impl __LogByTimeScanComplete {
         /// The range holding exactly the one key.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
         }
     }
     ///A finished scan of `LogByTime` (after a range or starts-with): call `.ranges()`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __LogByTimeScanEnd {
-        __s: ::rowkey::scan::Scan,
-        _k: ::core::marker::PhantomData<fn() -> LogByTime>,
+    pub struct __LogByTimeScanEnd(
+        ::rowkey::scan::Scan,
+        ::core::marker::PhantomData<fn() -> LogByTime>,
+    );
+    impl ::core::ops::Deref for __LogByTimeScanEnd {
+        type Target = __LogByTimeScanRefused<__LogByTimeFields::ts_ms, __rk::Ended>;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__LogByTimeScanRefused(::core::marker::PhantomData)
+        }
+    }
+    #[doc(hidden)]
+    pub struct __LogByTimeScanRefused<__F, __S>(
+        ::core::marker::PhantomData<(fn() -> LogByTime, __F, __S)>,
+    );
+    impl<__F: __rk::NextField, __S> ::core::ops::Deref
+    for __LogByTimeScanRefused<__F, __S> {
+        type Target = __LogByTimeScanRefused<<__F as __rk::NextField>::Next, __S>;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__LogByTimeScanRefused(::core::marker::PhantomData)
+        }
+    }
+    impl __rk::NextField for __LogByTimeFields::ts_ms {
+        type Next = __LogByTimeFields::host;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __LogByTimeScanRefused<__LogByTimeFields::ts_ms, __rk::Skipping<__E>> {
+        pub fn ts_ms(
+            &self,
+            _: impl __rk::NoSkippedField<LogByTime, __LogByTimeFields::ts_ms, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn ts_ms_range(
+            &self,
+            _: impl __rk::NoSkippedField<LogByTime, __LogByTimeFields::ts_ms, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn ts_ms_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<LogByTime, __LogByTimeFields::ts_ms, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __LogByTimeScanRefused<__LogByTimeFields::ts_ms, __rk::Ended> {
+        pub fn ts_ms(
+            &self,
+            _: impl __rk::NothingAfterRange<LogByTime, __LogByTimeFields::ts_ms>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn ts_ms_range(
+            &self,
+            _: impl __rk::NothingAfterRange<LogByTime, __LogByTimeFields::ts_ms>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn ts_ms_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<LogByTime, __LogByTimeFields::ts_ms>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __LogByTimeFields::host {
+        type Next = __LogByTimeFields::event;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __LogByTimeScanRefused<__LogByTimeFields::host, __rk::Skipping<__E>> {
+        pub fn host(
+            &self,
+            _: impl __rk::NoSkippedField<LogByTime, __LogByTimeFields::host, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn host_range(
+            &self,
+            _: impl __rk::NoSkippedField<LogByTime, __LogByTimeFields::host, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn host_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<LogByTime, __LogByTimeFields::host, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __LogByTimeScanRefused<__LogByTimeFields::host, __rk::Ended> {
+        pub fn host(
+            &self,
+            _: impl __rk::NothingAfterRange<LogByTime, __LogByTimeFields::host>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn host_range(
+            &self,
+            _: impl __rk::NothingAfterRange<LogByTime, __LogByTimeFields::host>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn host_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<LogByTime, __LogByTimeFields::host>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __LogByTimeScanRefused<__LogByTimeFields::event, __rk::Skipping<__E>> {
+        pub fn event(
+            &self,
+            _: impl __rk::NoSkippedField<LogByTime, __LogByTimeFields::event, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn event_range(
+            &self,
+            _: impl __rk::NoSkippedField<LogByTime, __LogByTimeFields::event, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn event_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<LogByTime, __LogByTimeFields::event, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __LogByTimeScanRefused<__LogByTimeFields::event, __rk::Ended> {
+        pub fn event(
+            &self,
+            _: impl __rk::NothingAfterRange<LogByTime, __LogByTimeFields::event>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn event_range(
+            &self,
+            _: impl __rk::NothingAfterRange<LogByTime, __LogByTimeFields::event>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn event_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<LogByTime, __LogByTimeFields::event>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     #[allow(dead_code)]
     impl __LogByTimeScanEnd {
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn ts_ms<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    LogByTime,
-                    __LogByTimeFields::ts_ms,
-                >,
-        >(self, __a: __A) -> __LogByTimeScanEnd {
-            __LogByTimeScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn ts_ms_range<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    LogByTime,
-                    __LogByTimeFields::ts_ms,
-                >,
-        >(self, __a: __A) -> __LogByTimeScanEnd {
-            __LogByTimeScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn ts_ms_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    LogByTime,
-                    __LogByTimeFields::ts_ms,
-                >,
-        >(self, __a: __A) -> __LogByTimeScanEnd {
-            __LogByTimeScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn host<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    LogByTime,
-                    __LogByTimeFields::host,
-                >,
-        >(self, __a: __A) -> __LogByTimeScanEnd {
-            __LogByTimeScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn host_range<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    LogByTime,
-                    __LogByTimeFields::host,
-                >,
-        >(self, __a: __A) -> __LogByTimeScanEnd {
-            __LogByTimeScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn host_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    LogByTime,
-                    __LogByTimeFields::host,
-                >,
-        >(self, __a: __A) -> __LogByTimeScanEnd {
-            __LogByTimeScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn event<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    LogByTime,
-                    __LogByTimeFields::event,
-                >,
-        >(self, __a: __A) -> __LogByTimeScanEnd {
-            __LogByTimeScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn event_range<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    LogByTime,
-                    __LogByTimeFields::event,
-                >,
-        >(self, __a: __A) -> __LogByTimeScanEnd {
-            __LogByTimeScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn event_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    LogByTime,
-                    __LogByTimeFields::event,
-                >,
-        >(self, __a: __A) -> __LogByTimeScanEnd {
-            __LogByTimeScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
         /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch
         /// (one in all when the salted prefix is fixed).
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__s.ranges()
+            self.0.ranges()
         }
         /// The untyped scan.
         #[inline]
         pub fn into_scan(self) -> ::rowkey::scan::Scan {
-            self.__s
+            self.0
         }
     }
     #[allow(dead_code)]
@@ -763,15 +642,15 @@ const _: () = {
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
         #[inline(always)]
         pub fn scan() -> __LogByTimeScan_ts_ms {
-            <Self as ::rowkey::__private::ScanKey>::scan_within(&[])
+            <Self as __rk::ScanKey>::scan_within(&[])
         }
     }
-    impl ::rowkey::__private::ScanKey for LogByTime {
+    impl __rk::ScanKey for LogByTime {
         type Scan = __LogByTimeScan_ts_ms;
         #[inline(always)]
         fn scan_within(__outer: &[::core::primitive::u8]) -> __LogByTimeScan_ts_ms {
-            __LogByTimeScan_ts_ms {
-                __b: ::rowkey::__private::ScanBuilder::new(
+            __LogByTimeScan_ts_ms(
+                __rk::ScanBuilder::new(
                     __outer,
                     &[],
                     ::core::option::Option::Some(::rowkey::layout::SaltLayout {
@@ -782,8 +661,8 @@ const _: () = {
                         kind: ::rowkey::layout::SaltKind::Modulo,
                     }),
                 ),
-                _k: ::core::marker::PhantomData,
-            }
+                ::core::marker::PhantomData,
+            )
         }
     }
     impl ::rowkey::text::FromText for LogByTime

@@ -351,6 +351,7 @@ const _: () = {
             __out.push_str(" }");
         }
     }
+    use ::rowkey::__private as __rk;
     #[doc(hidden)]
     #[allow(non_snake_case, non_camel_case_types, dead_code)]
     pub mod __ProfileFields {
@@ -363,268 +364,89 @@ const _: () = {
     ///Scan builder for `Profile`, at field `region`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __ProfileScan_region {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Profile>,
-    }
+    pub struct __ProfileScan_region(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Profile>,
+    );
     #[allow(dead_code)]
     impl __ProfileScan_region {
         ///Fix `region` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn region(
             self,
-            __v: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
+            __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __ProfileScan_shard {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     &::core::primitive::str,
-                >(
-                &::rowkey::__private::FormOf::<
-                    ::rowkey::__private::TextForms,
-                >::canon(&__v),
-                0u8,
-                false,
-            );
-            __ProfileScan_shard {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+            __ProfileScan_shard(__b, ::core::marker::PhantomData)
         }
         ///Constrain `region` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
-        pub fn region_range<
-            __R: ::rowkey::__private::RangeOf<::rowkey::__private::TextForms>,
-        >(self, __r: __R) -> __ProfileScanEnd {
-            let (__lo, __hi) = ::rowkey::__private::RangeOf::<
-                ::rowkey::__private::TextForms,
-            >::bounds(&__r);
+        pub fn region_range<__R: __rk::RangeOf<__rk::TextForms>>(
+            self,
+            __r: __R,
+        ) -> __ProfileScanEnd {
+            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
             let __s = self
-                .__b
+                .0
                 .range_bounds::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     &::core::primitive::str,
                 >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
-            __ProfileScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __ProfileScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `region` to values starting with `p` and end the scan.
         #[inline(always)]
         pub fn region_starts_with(
             self,
-            __p: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
+            __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __ProfileScanEnd {
             let __s = self
-                .__b
+                .0
                 .starts_with::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                 >(
                     ::core::primitive::str::as_bytes(
-                        ::rowkey::__private::FormOf::<
-                            ::rowkey::__private::TextForms,
-                        >::canon(&__p),
+                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
                     ),
                     0u8,
                 );
-            __ProfileScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn shard<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::shard,
-                    __ProfileFields::region,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn shard_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::shard,
-                    __ProfileFields::region,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn shard_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::shard,
-                    __ProfileFields::region,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn score<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::score,
-                    __ProfileFields::region,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn score_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::score,
-                    __ProfileFields::region,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn score_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::score,
-                    __ProfileFields::region,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn account<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::account,
-                    __ProfileFields::region,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn account_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::account,
-                    __ProfileFields::region,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn account_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::account,
-                    __ProfileFields::region,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn name<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::name,
-                    __ProfileFields::region,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn name_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::name,
-                    __ProfileFields::region,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn name_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::name,
-                    __ProfileFields::region,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __ProfileScanEnd(__s, ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __ProfileScan_region {
+        type Target = __ProfileScanRefused<
+            __ProfileFields::shard,
+            __rk::Skipping<__ProfileFields::region>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__ProfileScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Profile`, at field `shard`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __ProfileScan_shard {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Profile>,
-    }
+    pub struct __ProfileScan_shard(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Profile>,
+    );
     #[allow(dead_code)]
     impl __ProfileScan_shard {
         ///Fix `shard` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn shard(self, __v: u32) -> __ProfileScan_score {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<::rowkey::codec::Pad<6usize, 0u8>, u32>(&__v, 0u8, false);
-            __ProfileScan_score {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __ProfileScan_score(__b, ::core::marker::PhantomData)
         }
         ///Constrain `shard` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -634,176 +456,48 @@ const _: () = {
         ) -> __ProfileScanEnd {
             let __m = ::core::option::Option::None;
             let __s = self
-                .__b
+                .0
                 .range::<::rowkey::codec::Pad<6usize, 0u8>, u32, __R>(__r, 0u8, __m);
-            __ProfileScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __ProfileScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn shard_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<
-                    Profile,
-                    __ProfileFields::shard,
-                >,
+            __A: __rk::NoStartsWithOnNonContent<Profile, __ProfileFields::shard>,
         >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn score<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::score,
-                    __ProfileFields::shard,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn score_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::score,
-                    __ProfileFields::shard,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn score_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::score,
-                    __ProfileFields::shard,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn account<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::account,
-                    __ProfileFields::shard,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn account_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::account,
-                    __ProfileFields::shard,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn account_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::account,
-                    __ProfileFields::shard,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn name<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::name,
-                    __ProfileFields::shard,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn name_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::name,
-                    __ProfileFields::shard,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn name_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::name,
-                    __ProfileFields::shard,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __ProfileScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __ProfileScan_shard {
+        type Target = __ProfileScanRefused<
+            __ProfileFields::score,
+            __rk::Skipping<__ProfileFields::shard>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__ProfileScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Profile`, at field `score`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __ProfileScan_score {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Profile>,
-    }
+    pub struct __ProfileScan_score(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Profile>,
+    );
     #[allow(dead_code)]
     impl __ProfileScan_score {
         ///Fix `score` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn score(self, __v: Option<i32>) -> __ProfileScan_account {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, Option<i32>>(&__v, 255u8, false);
-            __ProfileScan_account {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __ProfileScan_account(__b, ::core::marker::PhantomData)
         }
         ///Constrain `score` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -813,485 +507,429 @@ const _: () = {
         ) -> __ProfileScanEnd {
             let __m = ::core::option::Option::None;
             let __s = self
-                .__b
+                .0
                 .range::<::rowkey::codec::Natural, Option<i32>, __R>(__r, 255u8, __m);
-            __ProfileScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __ProfileScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn score_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<
-                    Profile,
-                    __ProfileFields::score,
-                >,
+            __A: __rk::NoStartsWithOnNonContent<Profile, __ProfileFields::score>,
         >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn account<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::account,
-                    __ProfileFields::score,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn account_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::account,
-                    __ProfileFields::score,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn account_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::account,
-                    __ProfileFields::score,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn name<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::name,
-                    __ProfileFields::score,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn name_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::name,
-                    __ProfileFields::score,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn name_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::name,
-                    __ProfileFields::score,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __ProfileScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __ProfileScan_score {
+        type Target = __ProfileScanRefused<
+            __ProfileFields::account,
+            __rk::Skipping<__ProfileFields::score>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__ProfileScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Profile`, at field `account`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __ProfileScan_account {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Profile>,
-    }
+    pub struct __ProfileScan_account(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Profile>,
+    );
     #[allow(dead_code)]
     impl __ProfileScan_account {
         ///Fix `account` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn account(self, __v: u64) -> __ProfileScan_name {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Reverse<::rowkey::codec::Natural>,
                     u64,
                 >(&__v, 0u8, false);
-            __ProfileScan_name {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __ProfileScan_name(__b, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn account_range<
-            __A: ::rowkey::__private::NoRangeOnReversed<
-                    Profile,
-                    __ProfileFields::account,
-                >,
+            __A: __rk::NoRangeOnReversed<Profile, __ProfileFields::account>,
         >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __ProfileScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn account_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<
-                    Profile,
-                    __ProfileFields::account,
-                >,
+            __A: __rk::NoStartsWithOnNonContent<Profile, __ProfileFields::account>,
         >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn name<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::name,
-                    __ProfileFields::account,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn name_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::name,
-                    __ProfileFields::account,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn name_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Profile,
-                    __ProfileFields::name,
-                    __ProfileFields::account,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __ProfileScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __ProfileScan_account {
+        type Target = __ProfileScanRefused<
+            __ProfileFields::name,
+            __rk::Skipping<__ProfileFields::account>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__ProfileScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Profile`, at field `name`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __ProfileScan_name {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Profile>,
-    }
+    pub struct __ProfileScan_name(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Profile>,
+    );
     #[allow(dead_code)]
     impl __ProfileScan_name {
         ///Fix `name` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn name(
             self,
-            __v: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
+            __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __ProfileScanComplete {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Natural,
                     &::core::primitive::str,
-                >(
-                &::rowkey::__private::FormOf::<
-                    ::rowkey::__private::TextForms,
-                >::canon(&__v),
-                0u8,
-                false,
-            );
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
             __b.complete();
-            __ProfileScanComplete {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __ProfileScanComplete(__b, ::core::marker::PhantomData)
         }
         ///Constrain `name` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
-        pub fn name_range<
-            __R: ::rowkey::__private::RangeOf<::rowkey::__private::TextForms>,
-        >(self, __r: __R) -> __ProfileScanEnd {
-            let (__lo, __hi) = ::rowkey::__private::RangeOf::<
-                ::rowkey::__private::TextForms,
-            >::bounds(&__r);
+        pub fn name_range<__R: __rk::RangeOf<__rk::TextForms>>(
+            self,
+            __r: __R,
+        ) -> __ProfileScanEnd {
+            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
             let __s = self
-                .__b
+                .0
                 .range_bounds::<
                     ::rowkey::codec::Natural,
                     &::core::primitive::str,
                 >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
-            __ProfileScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __ProfileScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `name` to values starting with `p` and end the scan.
         #[inline(always)]
         pub fn name_starts_with(
             self,
-            __p: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
+            __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __ProfileScanEnd {
             let __s = self
-                .__b
+                .0
                 .starts_with::<
                     ::rowkey::codec::Natural,
                 >(
                     ::core::primitive::str::as_bytes(
-                        ::rowkey::__private::FormOf::<
-                            ::rowkey::__private::TextForms,
-                        >::canon(&__p),
+                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
                     ),
                     0u8,
                 );
-            __ProfileScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __ProfileScanEnd(__s, ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
         }
     }
     ///Scan builder for `Profile` with every field fixed: one key.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __ProfileScanComplete {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Profile>,
-    }
+    pub struct __ProfileScanComplete(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Profile>,
+    );
     #[allow(dead_code)]
     impl __ProfileScanComplete {
         /// The range holding exactly the one key.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
         }
     }
     ///A finished scan of `Profile` (after a range or starts-with): call `.ranges()`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __ProfileScanEnd {
-        __s: ::rowkey::scan::Scan,
-        _k: ::core::marker::PhantomData<fn() -> Profile>,
+    pub struct __ProfileScanEnd(
+        ::rowkey::scan::Scan,
+        ::core::marker::PhantomData<fn() -> Profile>,
+    );
+    impl ::core::ops::Deref for __ProfileScanEnd {
+        type Target = __ProfileScanRefused<__ProfileFields::region, __rk::Ended>;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__ProfileScanRefused(::core::marker::PhantomData)
+        }
+    }
+    #[doc(hidden)]
+    pub struct __ProfileScanRefused<__F, __S>(
+        ::core::marker::PhantomData<(fn() -> Profile, __F, __S)>,
+    );
+    impl<__F: __rk::NextField, __S> ::core::ops::Deref
+    for __ProfileScanRefused<__F, __S> {
+        type Target = __ProfileScanRefused<<__F as __rk::NextField>::Next, __S>;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__ProfileScanRefused(::core::marker::PhantomData)
+        }
+    }
+    impl __rk::NextField for __ProfileFields::region {
+        type Next = __ProfileFields::shard;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __ProfileScanRefused<__ProfileFields::region, __rk::Skipping<__E>> {
+        pub fn region(
+            &self,
+            _: impl __rk::NoSkippedField<Profile, __ProfileFields::region, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn region_range(
+            &self,
+            _: impl __rk::NoSkippedField<Profile, __ProfileFields::region, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn region_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Profile, __ProfileFields::region, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __ProfileScanRefused<__ProfileFields::region, __rk::Ended> {
+        pub fn region(
+            &self,
+            _: impl __rk::NothingAfterRange<Profile, __ProfileFields::region>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn region_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Profile, __ProfileFields::region>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn region_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Profile, __ProfileFields::region>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __ProfileFields::shard {
+        type Next = __ProfileFields::score;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __ProfileScanRefused<__ProfileFields::shard, __rk::Skipping<__E>> {
+        pub fn shard(
+            &self,
+            _: impl __rk::NoSkippedField<Profile, __ProfileFields::shard, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn shard_range(
+            &self,
+            _: impl __rk::NoSkippedField<Profile, __ProfileFields::shard, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn shard_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Profile, __ProfileFields::shard, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __ProfileScanRefused<__ProfileFields::shard, __rk::Ended> {
+        pub fn shard(
+            &self,
+            _: impl __rk::NothingAfterRange<Profile, __ProfileFields::shard>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn shard_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Profile, __ProfileFields::shard>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn shard_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Profile, __ProfileFields::shard>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __ProfileFields::score {
+        type Next = __ProfileFields::account;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __ProfileScanRefused<__ProfileFields::score, __rk::Skipping<__E>> {
+        pub fn score(
+            &self,
+            _: impl __rk::NoSkippedField<Profile, __ProfileFields::score, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn score_range(
+            &self,
+            _: impl __rk::NoSkippedField<Profile, __ProfileFields::score, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn score_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Profile, __ProfileFields::score, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __ProfileScanRefused<__ProfileFields::score, __rk::Ended> {
+        pub fn score(
+            &self,
+            _: impl __rk::NothingAfterRange<Profile, __ProfileFields::score>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn score_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Profile, __ProfileFields::score>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn score_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Profile, __ProfileFields::score>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __ProfileFields::account {
+        type Next = __ProfileFields::name;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __ProfileScanRefused<__ProfileFields::account, __rk::Skipping<__E>> {
+        pub fn account(
+            &self,
+            _: impl __rk::NoSkippedField<Profile, __ProfileFields::account, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn account_range(
+            &self,
+            _: impl __rk::NoSkippedField<Profile, __ProfileFields::account, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn account_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Profile, __ProfileFields::account, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __ProfileScanRefused<__ProfileFields::account, __rk::Ended> {
+        pub fn account(
+            &self,
+            _: impl __rk::NothingAfterRange<Profile, __ProfileFields::account>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn account_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Profile, __ProfileFields::account>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn account_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Profile, __ProfileFields::account>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __ProfileScanRefused<__ProfileFields::name, __rk::Skipping<__E>> {
+        pub fn name(
+            &self,
+            _: impl __rk::NoSkippedField<Profile, __ProfileFields::name, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn name_range(
+            &self,
+            _: impl __rk::NoSkippedField<Profile, __ProfileFields::name, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn name_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Profile, __ProfileFields::name, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __ProfileScanRefused<__ProfileFields::name, __rk::Ended> {
+        pub fn name(
+            &self,
+            _: impl __rk::NothingAfterRange<Profile, __ProfileFields::name>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn name_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Profile, __ProfileFields::name>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn name_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Profile, __ProfileFields::name>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     #[allow(dead_code)]
     impl __ProfileScanEnd {
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn region<
-            __A: ::rowkey::__private::NothingAfterRange<Profile, __ProfileFields::region>,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn region_range<
-            __A: ::rowkey::__private::NothingAfterRange<Profile, __ProfileFields::region>,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn region_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Profile, __ProfileFields::region>,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn shard<
-            __A: ::rowkey::__private::NothingAfterRange<Profile, __ProfileFields::shard>,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn shard_range<
-            __A: ::rowkey::__private::NothingAfterRange<Profile, __ProfileFields::shard>,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn shard_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Profile, __ProfileFields::shard>,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn score<
-            __A: ::rowkey::__private::NothingAfterRange<Profile, __ProfileFields::score>,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn score_range<
-            __A: ::rowkey::__private::NothingAfterRange<Profile, __ProfileFields::score>,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn score_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Profile, __ProfileFields::score>,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn account<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    Profile,
-                    __ProfileFields::account,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn account_range<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    Profile,
-                    __ProfileFields::account,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn account_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    Profile,
-                    __ProfileFields::account,
-                >,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn name<
-            __A: ::rowkey::__private::NothingAfterRange<Profile, __ProfileFields::name>,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn name_range<
-            __A: ::rowkey::__private::NothingAfterRange<Profile, __ProfileFields::name>,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn name_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Profile, __ProfileFields::name>,
-        >(self, __a: __A) -> __ProfileScanEnd {
-            __ProfileScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
         /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch
         /// (one in all when the salted prefix is fixed).
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__s.ranges()
+            self.0.ranges()
         }
         /// The untyped scan.
         #[inline]
         pub fn into_scan(self) -> ::rowkey::scan::Scan {
-            self.__s
+            self.0
         }
     }
     #[allow(dead_code)]
@@ -1313,21 +951,17 @@ const _: () = {
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
         #[inline(always)]
         pub fn scan() -> __ProfileScan_region {
-            <Self as ::rowkey::__private::ScanKey>::scan_within(&[])
+            <Self as __rk::ScanKey>::scan_within(&[])
         }
     }
-    impl ::rowkey::__private::ScanKey for Profile {
+    impl __rk::ScanKey for Profile {
         type Scan = __ProfileScan_region;
         #[inline(always)]
         fn scan_within(__outer: &[::core::primitive::u8]) -> __ProfileScan_region {
-            __ProfileScan_region {
-                __b: ::rowkey::__private::ScanBuilder::new(
-                    __outer,
-                    &[],
-                    ::core::option::Option::None,
-                ),
-                _k: ::core::marker::PhantomData,
-            }
+            __ProfileScan_region(
+                __rk::ScanBuilder::new(__outer, &[], ::core::option::Option::None),
+                ::core::marker::PhantomData,
+            )
         }
     }
     impl ::rowkey::text::FromText for Profile

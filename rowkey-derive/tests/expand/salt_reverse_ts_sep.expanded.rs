@@ -242,6 +242,7 @@ const _: () = {
             __out.push_str(" }");
         }
     }
+    use ::rowkey::__private as __rk;
     #[doc(hidden)]
     #[allow(non_snake_case, non_camel_case_types, dead_code)]
     pub mod __OrderBySellerFields {
@@ -252,22 +253,19 @@ const _: () = {
     ///Scan builder for `OrderBySeller`, at field `seller_id`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __OrderBySellerScan_seller_id {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> OrderBySeller>,
-    }
+    pub struct __OrderBySellerScan_seller_id(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> OrderBySeller>,
+    );
     #[allow(dead_code)]
     impl __OrderBySellerScan_seller_id {
         ///Fix `seller_id` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn seller_id(self, __v: u64) -> __OrderBySellerScan_created_ms {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8, true);
             __b.fix_salt();
-            __OrderBySellerScan_created_ms {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __OrderBySellerScan_created_ms(__b, ::core::marker::PhantomData)
         }
         ///Constrain `seller_id` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -276,135 +274,50 @@ const _: () = {
             __r: __R,
         ) -> __OrderBySellerScanEnd {
             let __m = ::core::option::Option::None;
-            let __s = self
-                .__b
-                .range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8, __m);
-            __OrderBySellerScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8, __m);
+            __OrderBySellerScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn seller_id_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<
+            __A: __rk::NoStartsWithOnNonContent<
                     OrderBySeller,
                     __OrderBySellerFields::seller_id,
                 >,
         >(self, __a: __A) -> __OrderBySellerScanEnd {
-            __OrderBySellerScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn created_ms<
-            __A: ::rowkey::__private::NoSkippedField<
-                    OrderBySeller,
-                    __OrderBySellerFields::created_ms,
-                    __OrderBySellerFields::seller_id,
-                >,
-        >(self, __a: __A) -> __OrderBySellerScanEnd {
-            __OrderBySellerScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn created_ms_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    OrderBySeller,
-                    __OrderBySellerFields::created_ms,
-                    __OrderBySellerFields::seller_id,
-                >,
-        >(self, __a: __A) -> __OrderBySellerScanEnd {
-            __OrderBySellerScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn created_ms_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    OrderBySeller,
-                    __OrderBySellerFields::created_ms,
-                    __OrderBySellerFields::seller_id,
-                >,
-        >(self, __a: __A) -> __OrderBySellerScanEnd {
-            __OrderBySellerScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn order_no<
-            __A: ::rowkey::__private::NoSkippedField<
-                    OrderBySeller,
-                    __OrderBySellerFields::order_no,
-                    __OrderBySellerFields::seller_id,
-                >,
-        >(self, __a: __A) -> __OrderBySellerScanEnd {
-            __OrderBySellerScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn order_no_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    OrderBySeller,
-                    __OrderBySellerFields::order_no,
-                    __OrderBySellerFields::seller_id,
-                >,
-        >(self, __a: __A) -> __OrderBySellerScanEnd {
-            __OrderBySellerScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn order_no_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    OrderBySeller,
-                    __OrderBySellerFields::order_no,
-                    __OrderBySellerFields::seller_id,
-                >,
-        >(self, __a: __A) -> __OrderBySellerScanEnd {
-            __OrderBySellerScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __OrderBySellerScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __OrderBySellerScan_seller_id {
+        type Target = __OrderBySellerScanRefused<
+            __OrderBySellerFields::created_ms,
+            __rk::Skipping<__OrderBySellerFields::seller_id>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__OrderBySellerScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `OrderBySeller`, at field `created_ms`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __OrderBySellerScan_created_ms {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> OrderBySeller>,
-    }
+    pub struct __OrderBySellerScan_created_ms(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> OrderBySeller>,
+    );
     #[allow(dead_code)]
     impl __OrderBySellerScan_created_ms {
         ///Fix `created_ms` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn created_ms(self, __v: i64) -> __OrderBySellerScan_order_no {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<::rowkey::codec::ReverseTs, i64>(&__v, 0u8, false);
-            __OrderBySellerScan_order_no {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __OrderBySellerScan_order_no(__b, ::core::marker::PhantomData)
         }
         ///Constrain `created_ms` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -414,305 +327,364 @@ const _: () = {
         ) -> __OrderBySellerScanEnd {
             let __m = ::core::option::Option::None;
             let __s = self
-                .__b
+                .0
                 .range::<::rowkey::codec::ReverseTs, i64, __R>(__r, 0u8, __m);
-            __OrderBySellerScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __OrderBySellerScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn created_ms_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<
+            __A: __rk::NoStartsWithOnNonContent<
                     OrderBySeller,
                     __OrderBySellerFields::created_ms,
                 >,
         >(self, __a: __A) -> __OrderBySellerScanEnd {
-            __OrderBySellerScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn order_no<
-            __A: ::rowkey::__private::NoSkippedField<
-                    OrderBySeller,
-                    __OrderBySellerFields::order_no,
-                    __OrderBySellerFields::created_ms,
-                >,
-        >(self, __a: __A) -> __OrderBySellerScanEnd {
-            __OrderBySellerScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn order_no_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    OrderBySeller,
-                    __OrderBySellerFields::order_no,
-                    __OrderBySellerFields::created_ms,
-                >,
-        >(self, __a: __A) -> __OrderBySellerScanEnd {
-            __OrderBySellerScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn order_no_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    OrderBySeller,
-                    __OrderBySellerFields::order_no,
-                    __OrderBySellerFields::created_ms,
-                >,
-        >(self, __a: __A) -> __OrderBySellerScanEnd {
-            __OrderBySellerScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __OrderBySellerScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __OrderBySellerScan_created_ms {
+        type Target = __OrderBySellerScanRefused<
+            __OrderBySellerFields::order_no,
+            __rk::Skipping<__OrderBySellerFields::created_ms>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__OrderBySellerScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `OrderBySeller`, at field `order_no`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __OrderBySellerScan_order_no {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> OrderBySeller>,
-    }
+    pub struct __OrderBySellerScan_order_no(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> OrderBySeller>,
+    );
     #[allow(dead_code)]
     impl __OrderBySellerScan_order_no {
         ///Fix `order_no` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn order_no(
             self,
-            __v: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
+            __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __OrderBySellerScanComplete {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(
-                &::rowkey::__private::FormOf::<
-                    ::rowkey::__private::TextForms,
-                >::canon(&__v),
-                0u8,
-                false,
-            );
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
             __b.complete();
-            __OrderBySellerScanComplete {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __OrderBySellerScanComplete(__b, ::core::marker::PhantomData)
         }
         ///Constrain `order_no` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
-        pub fn order_no_range<
-            __R: ::rowkey::__private::RangeOf<::rowkey::__private::TextForms>,
-        >(self, __r: __R) -> __OrderBySellerScanEnd {
-            let (__lo, __hi) = ::rowkey::__private::RangeOf::<
-                ::rowkey::__private::TextForms,
-            >::bounds(&__r);
+        pub fn order_no_range<__R: __rk::RangeOf<__rk::TextForms>>(
+            self,
+            __r: __R,
+        ) -> __OrderBySellerScanEnd {
+            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
             let __s = self
-                .__b
+                .0
                 .range_bounds::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
                 >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
-            __OrderBySellerScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __OrderBySellerScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `order_no` to values starting with `p` and end the scan.
         #[inline(always)]
         pub fn order_no_starts_with(
             self,
-            __p: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
+            __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __OrderBySellerScanEnd {
             let __s = self
-                .__b
+                .0
                 .starts_with::<
                     ::rowkey::codec::Sep,
                 >(
                     ::core::primitive::str::as_bytes(
-                        ::rowkey::__private::FormOf::<
-                            ::rowkey::__private::TextForms,
-                        >::canon(&__p),
+                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
                     ),
                     0u8,
                 );
-            __OrderBySellerScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __OrderBySellerScanEnd(__s, ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
         }
     }
     ///Scan builder for `OrderBySeller` with every field fixed: one key.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __OrderBySellerScanComplete {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> OrderBySeller>,
-    }
+    pub struct __OrderBySellerScanComplete(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> OrderBySeller>,
+    );
     #[allow(dead_code)]
     impl __OrderBySellerScanComplete {
         /// The range holding exactly the one key.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
         }
     }
     ///A finished scan of `OrderBySeller` (after a range or starts-with): call `.ranges()`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __OrderBySellerScanEnd {
-        __s: ::rowkey::scan::Scan,
-        _k: ::core::marker::PhantomData<fn() -> OrderBySeller>,
+    pub struct __OrderBySellerScanEnd(
+        ::rowkey::scan::Scan,
+        ::core::marker::PhantomData<fn() -> OrderBySeller>,
+    );
+    impl ::core::ops::Deref for __OrderBySellerScanEnd {
+        type Target = __OrderBySellerScanRefused<
+            __OrderBySellerFields::seller_id,
+            __rk::Ended,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__OrderBySellerScanRefused(::core::marker::PhantomData)
+        }
+    }
+    #[doc(hidden)]
+    pub struct __OrderBySellerScanRefused<__F, __S>(
+        ::core::marker::PhantomData<(fn() -> OrderBySeller, __F, __S)>,
+    );
+    impl<__F: __rk::NextField, __S> ::core::ops::Deref
+    for __OrderBySellerScanRefused<__F, __S> {
+        type Target = __OrderBySellerScanRefused<<__F as __rk::NextField>::Next, __S>;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__OrderBySellerScanRefused(::core::marker::PhantomData)
+        }
+    }
+    impl __rk::NextField for __OrderBySellerFields::seller_id {
+        type Next = __OrderBySellerFields::created_ms;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<
+        __E,
+    > __OrderBySellerScanRefused<__OrderBySellerFields::seller_id, __rk::Skipping<__E>> {
+        pub fn seller_id(
+            &self,
+            _: impl __rk::NoSkippedField<
+                OrderBySeller,
+                __OrderBySellerFields::seller_id,
+                __E,
+            >,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn seller_id_range(
+            &self,
+            _: impl __rk::NoSkippedField<
+                OrderBySeller,
+                __OrderBySellerFields::seller_id,
+                __E,
+            >,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn seller_id_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<
+                OrderBySeller,
+                __OrderBySellerFields::seller_id,
+                __E,
+            >,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __OrderBySellerScanRefused<__OrderBySellerFields::seller_id, __rk::Ended> {
+        pub fn seller_id(
+            &self,
+            _: impl __rk::NothingAfterRange<
+                OrderBySeller,
+                __OrderBySellerFields::seller_id,
+            >,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn seller_id_range(
+            &self,
+            _: impl __rk::NothingAfterRange<
+                OrderBySeller,
+                __OrderBySellerFields::seller_id,
+            >,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn seller_id_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<
+                OrderBySeller,
+                __OrderBySellerFields::seller_id,
+            >,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __OrderBySellerFields::created_ms {
+        type Next = __OrderBySellerFields::order_no;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<
+        __E,
+    > __OrderBySellerScanRefused<
+        __OrderBySellerFields::created_ms,
+        __rk::Skipping<__E>,
+    > {
+        pub fn created_ms(
+            &self,
+            _: impl __rk::NoSkippedField<
+                OrderBySeller,
+                __OrderBySellerFields::created_ms,
+                __E,
+            >,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn created_ms_range(
+            &self,
+            _: impl __rk::NoSkippedField<
+                OrderBySeller,
+                __OrderBySellerFields::created_ms,
+                __E,
+            >,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn created_ms_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<
+                OrderBySeller,
+                __OrderBySellerFields::created_ms,
+                __E,
+            >,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __OrderBySellerScanRefused<__OrderBySellerFields::created_ms, __rk::Ended> {
+        pub fn created_ms(
+            &self,
+            _: impl __rk::NothingAfterRange<
+                OrderBySeller,
+                __OrderBySellerFields::created_ms,
+            >,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn created_ms_range(
+            &self,
+            _: impl __rk::NothingAfterRange<
+                OrderBySeller,
+                __OrderBySellerFields::created_ms,
+            >,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn created_ms_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<
+                OrderBySeller,
+                __OrderBySellerFields::created_ms,
+            >,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<
+        __E,
+    > __OrderBySellerScanRefused<__OrderBySellerFields::order_no, __rk::Skipping<__E>> {
+        pub fn order_no(
+            &self,
+            _: impl __rk::NoSkippedField<
+                OrderBySeller,
+                __OrderBySellerFields::order_no,
+                __E,
+            >,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn order_no_range(
+            &self,
+            _: impl __rk::NoSkippedField<
+                OrderBySeller,
+                __OrderBySellerFields::order_no,
+                __E,
+            >,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn order_no_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<
+                OrderBySeller,
+                __OrderBySellerFields::order_no,
+                __E,
+            >,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __OrderBySellerScanRefused<__OrderBySellerFields::order_no, __rk::Ended> {
+        pub fn order_no(
+            &self,
+            _: impl __rk::NothingAfterRange<
+                OrderBySeller,
+                __OrderBySellerFields::order_no,
+            >,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn order_no_range(
+            &self,
+            _: impl __rk::NothingAfterRange<
+                OrderBySeller,
+                __OrderBySellerFields::order_no,
+            >,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn order_no_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<
+                OrderBySeller,
+                __OrderBySellerFields::order_no,
+            >,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     #[allow(dead_code)]
     impl __OrderBySellerScanEnd {
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn seller_id<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    OrderBySeller,
-                    __OrderBySellerFields::seller_id,
-                >,
-        >(self, __a: __A) -> __OrderBySellerScanEnd {
-            __OrderBySellerScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn seller_id_range<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    OrderBySeller,
-                    __OrderBySellerFields::seller_id,
-                >,
-        >(self, __a: __A) -> __OrderBySellerScanEnd {
-            __OrderBySellerScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn seller_id_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    OrderBySeller,
-                    __OrderBySellerFields::seller_id,
-                >,
-        >(self, __a: __A) -> __OrderBySellerScanEnd {
-            __OrderBySellerScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn created_ms<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    OrderBySeller,
-                    __OrderBySellerFields::created_ms,
-                >,
-        >(self, __a: __A) -> __OrderBySellerScanEnd {
-            __OrderBySellerScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn created_ms_range<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    OrderBySeller,
-                    __OrderBySellerFields::created_ms,
-                >,
-        >(self, __a: __A) -> __OrderBySellerScanEnd {
-            __OrderBySellerScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn created_ms_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    OrderBySeller,
-                    __OrderBySellerFields::created_ms,
-                >,
-        >(self, __a: __A) -> __OrderBySellerScanEnd {
-            __OrderBySellerScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn order_no<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    OrderBySeller,
-                    __OrderBySellerFields::order_no,
-                >,
-        >(self, __a: __A) -> __OrderBySellerScanEnd {
-            __OrderBySellerScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn order_no_range<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    OrderBySeller,
-                    __OrderBySellerFields::order_no,
-                >,
-        >(self, __a: __A) -> __OrderBySellerScanEnd {
-            __OrderBySellerScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn order_no_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<
-                    OrderBySeller,
-                    __OrderBySellerFields::order_no,
-                >,
-        >(self, __a: __A) -> __OrderBySellerScanEnd {
-            __OrderBySellerScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
         /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch
         /// (one in all when the salted prefix is fixed).
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__s.ranges()
+            self.0.ranges()
         }
         /// The untyped scan.
         #[inline]
         pub fn into_scan(self) -> ::rowkey::scan::Scan {
-            self.__s
+            self.0
         }
     }
     #[allow(dead_code)]
@@ -732,17 +704,17 @@ const _: () = {
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
         #[inline(always)]
         pub fn scan() -> __OrderBySellerScan_seller_id {
-            <Self as ::rowkey::__private::ScanKey>::scan_within(&[])
+            <Self as __rk::ScanKey>::scan_within(&[])
         }
     }
-    impl ::rowkey::__private::ScanKey for OrderBySeller {
+    impl __rk::ScanKey for OrderBySeller {
         type Scan = __OrderBySellerScan_seller_id;
         #[inline(always)]
         fn scan_within(
             __outer: &[::core::primitive::u8],
         ) -> __OrderBySellerScan_seller_id {
-            __OrderBySellerScan_seller_id {
-                __b: ::rowkey::__private::ScanBuilder::new(
+            __OrderBySellerScan_seller_id(
+                __rk::ScanBuilder::new(
                     __outer,
                     &[],
                     ::core::option::Option::Some(::rowkey::layout::SaltLayout {
@@ -753,8 +725,8 @@ const _: () = {
                         kind: ::rowkey::layout::SaltKind::Phoenix,
                     }),
                 ),
-                _k: ::core::marker::PhantomData,
-            }
+                ::core::marker::PhantomData,
+            )
         }
     }
     impl ::rowkey::text::FromText for OrderBySeller

@@ -784,6 +784,7 @@ const _: () = {
             __out.push_str(" }");
         }
     }
+    use ::rowkey::__private as __rk;
     #[doc(hidden)]
     #[allow(non_snake_case, non_camel_case_types, dead_code)]
     pub mod __Wide16Fields {
@@ -807,21 +808,18 @@ const _: () = {
     ///Scan builder for `Wide16`, at field `f00`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f00 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide16>,
-    }
+    pub struct __Wide16Scan_f00(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide16>,
+    );
     #[allow(dead_code)]
     impl __Wide16Scan_f00 {
         ///Fix `f00` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn f00(self, __v: u64) -> __Wide16Scan_f01 {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8, false);
-            __Wide16Scan_f01 {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16Scan_f01(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f00` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -830,1348 +828,115 @@ const _: () = {
             __r: __R,
         ) -> __Wide16ScanEnd {
             let __m = ::core::option::Option::None;
-            let __s = self
-                .__b
-                .range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8, __m);
-            __Wide16ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8, __m);
+            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn f00_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<
-                    Wide16,
-                    __Wide16Fields::f00,
-                >,
+            __A: __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f00>,
         >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f01<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f01,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f01_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f01,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f01_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f01,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f02<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f02,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f02_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f02,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f02_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f02,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f03,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f03,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f03,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f04,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f04,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f04,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f05,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f05,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f05,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f06,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f06,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f06,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f07,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f07,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f07,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __Wide16Scan_f00 {
+        type Target = __Wide16ScanRefused<
+            __Wide16Fields::f01,
+            __rk::Skipping<__Wide16Fields::f00>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide16ScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Wide16`, at field `f01`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f01 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide16>,
-    }
+    pub struct __Wide16Scan_f01(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide16>,
+    );
     #[allow(dead_code)]
     impl __Wide16Scan_f01 {
         ///Fix `f01` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f01(
-            self,
-            __v: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
-        ) -> __Wide16Scan_f02 {
-            let mut __b = self.__b;
+        pub fn f01(self, __v: impl __rk::FormOf<__rk::TextForms>) -> __Wide16Scan_f02 {
+            let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(
-                &::rowkey::__private::FormOf::<
-                    ::rowkey::__private::TextForms,
-                >::canon(&__v),
-                0u8,
-                false,
-            );
-            __Wide16Scan_f02 {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+            __Wide16Scan_f02(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f01` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
-        pub fn f01_range<
-            __R: ::rowkey::__private::RangeOf<::rowkey::__private::TextForms>,
-        >(self, __r: __R) -> __Wide16ScanEnd {
-            let (__lo, __hi) = ::rowkey::__private::RangeOf::<
-                ::rowkey::__private::TextForms,
-            >::bounds(&__r);
+        pub fn f01_range<__R: __rk::RangeOf<__rk::TextForms>>(
+            self,
+            __r: __R,
+        ) -> __Wide16ScanEnd {
+            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
             let __s = self
-                .__b
+                .0
                 .range_bounds::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
                 >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
-            __Wide16ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `f01` to values starting with `p` and end the scan.
         #[inline(always)]
         pub fn f01_starts_with(
             self,
-            __p: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
+            __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __Wide16ScanEnd {
             let __s = self
-                .__b
+                .0
                 .starts_with::<
                     ::rowkey::codec::Sep,
                 >(
                     ::core::primitive::str::as_bytes(
-                        ::rowkey::__private::FormOf::<
-                            ::rowkey::__private::TextForms,
-                        >::canon(&__p),
+                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
                     ),
                     0u8,
                 );
-            __Wide16ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f02<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f02,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f02_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f02,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f02_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f02,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f03,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f03,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f03,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f04,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f04,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f04,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f05,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f05,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f05,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f06,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f06,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f06,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f07,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f07,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f07,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __Wide16Scan_f01 {
+        type Target = __Wide16ScanRefused<
+            __Wide16Fields::f02,
+            __rk::Skipping<__Wide16Fields::f01>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide16ScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Wide16`, at field `f02`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f02 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide16>,
-    }
+    pub struct __Wide16Scan_f02(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide16>,
+    );
     #[allow(dead_code)]
     impl __Wide16Scan_f02 {
         ///Fix `f02` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn f02(self, __v: i32) -> __Wide16Scan_f03 {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, i32>(&__v, 0u8, false);
-            __Wide16Scan_f03 {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16Scan_f03(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f02` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -2180,1178 +945,110 @@ const _: () = {
             __r: __R,
         ) -> __Wide16ScanEnd {
             let __m = ::core::option::Option::None;
-            let __s = self
-                .__b
-                .range::<::rowkey::codec::Natural, i32, __R>(__r, 0u8, __m);
-            __Wide16ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            let __s = self.0.range::<::rowkey::codec::Natural, i32, __R>(__r, 0u8, __m);
+            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn f02_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<
-                    Wide16,
-                    __Wide16Fields::f02,
-                >,
+            __A: __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f02>,
         >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f03,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f03,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f03,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f04,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f04,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f04,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f05,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f05,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f05,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f06,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f06,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f06,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f07,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f07,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f07,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __Wide16Scan_f02 {
+        type Target = __Wide16ScanRefused<
+            __Wide16Fields::f03,
+            __rk::Skipping<__Wide16Fields::f02>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide16ScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Wide16`, at field `f03`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f03 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide16>,
-    }
+    pub struct __Wide16Scan_f03(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide16>,
+    );
     #[allow(dead_code)]
     impl __Wide16Scan_f03 {
         ///Fix `f03` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f03(
-            self,
-            __v: impl ::rowkey::__private::FormOf<::rowkey::__private::BytesForms>,
-        ) -> __Wide16Scan_f04 {
-            let mut __b = self.__b;
+        pub fn f03(self, __v: impl __rk::FormOf<__rk::BytesForms>) -> __Wide16Scan_f04 {
+            let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Sep,
                     &[::core::primitive::u8],
-                >(
-                &::rowkey::__private::FormOf::<
-                    ::rowkey::__private::BytesForms,
-                >::canon(&__v),
-                0u8,
-                false,
-            );
-            __Wide16Scan_f04 {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+                >(&__rk::FormOf::<__rk::BytesForms>::canon(&__v), 0u8, false);
+            __Wide16Scan_f04(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f03` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
-        pub fn f03_range<
-            __R: ::rowkey::__private::RangeOf<::rowkey::__private::BytesForms>,
-        >(self, __r: __R) -> __Wide16ScanEnd {
-            let (__lo, __hi) = ::rowkey::__private::RangeOf::<
-                ::rowkey::__private::BytesForms,
-            >::bounds(&__r);
+        pub fn f03_range<__R: __rk::RangeOf<__rk::BytesForms>>(
+            self,
+            __r: __R,
+        ) -> __Wide16ScanEnd {
+            let (__lo, __hi) = __rk::RangeOf::<__rk::BytesForms>::bounds(&__r);
             let __s = self
-                .__b
+                .0
                 .range_bounds::<
                     ::rowkey::codec::Sep,
                     &[::core::primitive::u8],
                 >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
-            __Wide16ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `f03` to values starting with `p` and end the scan.
         #[inline(always)]
         pub fn f03_starts_with(
             self,
-            __p: impl ::rowkey::__private::FormOf<::rowkey::__private::BytesForms>,
+            __p: impl __rk::FormOf<__rk::BytesForms>,
         ) -> __Wide16ScanEnd {
             let __s = self
-                .__b
+                .0
                 .starts_with::<
                     ::rowkey::codec::Sep,
-                >(
-                    ::rowkey::__private::FormOf::<
-                        ::rowkey::__private::BytesForms,
-                    >::canon(&__p),
-                    0u8,
-                );
-            __Wide16ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f04,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f04,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f04,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f05,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f05,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f05,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f06,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f06,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f06,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f07,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f07,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f07,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+                >(__rk::FormOf::<__rk::BytesForms>::canon(&__p), 0u8);
+            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __Wide16Scan_f03 {
+        type Target = __Wide16ScanRefused<
+            __Wide16Fields::f04,
+            __rk::Skipping<__Wide16Fields::f03>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide16ScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Wide16`, at field `f04`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f04 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide16>,
-    }
+    pub struct __Wide16Scan_f04(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide16>,
+    );
     #[allow(dead_code)]
     impl __Wide16Scan_f04 {
         ///Fix `f04` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn f04(self, __v: u16) -> __Wide16Scan_f05 {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u16>(&__v, 0u8, false);
-            __Wide16Scan_f05 {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16Scan_f05(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f04` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -3360,513 +1057,47 @@ const _: () = {
             __r: __R,
         ) -> __Wide16ScanEnd {
             let __m = ::core::option::Option::None;
-            let __s = self
-                .__b
-                .range::<::rowkey::codec::Natural, u16, __R>(__r, 0u8, __m);
-            __Wide16ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            let __s = self.0.range::<::rowkey::codec::Natural, u16, __R>(__r, 0u8, __m);
+            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn f04_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<
-                    Wide16,
-                    __Wide16Fields::f04,
-                >,
+            __A: __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f04>,
         >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f05,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f05,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f05,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f06,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f06,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f06,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f07,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f07,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f07,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __Wide16Scan_f04 {
+        type Target = __Wide16ScanRefused<
+            __Wide16Fields::f05,
+            __rk::Skipping<__Wide16Fields::f04>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide16ScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Wide16`, at field `f05`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f05 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide16>,
-    }
+    pub struct __Wide16Scan_f05(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide16>,
+    );
     #[allow(dead_code)]
     impl __Wide16Scan_f05 {
         ///Fix `f05` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn f05(self, __v: bool) -> __Wide16Scan_f06 {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, bool>(&__v, 0u8, false);
-            __Wide16Scan_f06 {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16Scan_f06(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f05` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -3875,928 +1106,115 @@ const _: () = {
             __r: __R,
         ) -> __Wide16ScanEnd {
             let __m = ::core::option::Option::None;
-            let __s = self
-                .__b
-                .range::<::rowkey::codec::Natural, bool, __R>(__r, 0u8, __m);
-            __Wide16ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            let __s = self.0.range::<::rowkey::codec::Natural, bool, __R>(__r, 0u8, __m);
+            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn f05_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<
-                    Wide16,
-                    __Wide16Fields::f05,
-                >,
+            __A: __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f05>,
         >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f06,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f06,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f06,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f07,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f07,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f07,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __Wide16Scan_f05 {
+        type Target = __Wide16ScanRefused<
+            __Wide16Fields::f06,
+            __rk::Skipping<__Wide16Fields::f05>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide16ScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Wide16`, at field `f06`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f06 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide16>,
-    }
+    pub struct __Wide16Scan_f06(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide16>,
+    );
     #[allow(dead_code)]
     impl __Wide16Scan_f06 {
         ///Fix `f06` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f06(
-            self,
-            __v: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
-        ) -> __Wide16Scan_f07 {
-            let mut __b = self.__b;
+        pub fn f06(self, __v: impl __rk::FormOf<__rk::TextForms>) -> __Wide16Scan_f07 {
+            let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     &::core::primitive::str,
-                >(
-                &::rowkey::__private::FormOf::<
-                    ::rowkey::__private::TextForms,
-                >::canon(&__v),
-                0u8,
-                false,
-            );
-            __Wide16Scan_f07 {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+            __Wide16Scan_f07(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f06` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
-        pub fn f06_range<
-            __R: ::rowkey::__private::RangeOf<::rowkey::__private::TextForms>,
-        >(self, __r: __R) -> __Wide16ScanEnd {
-            let (__lo, __hi) = ::rowkey::__private::RangeOf::<
-                ::rowkey::__private::TextForms,
-            >::bounds(&__r);
+        pub fn f06_range<__R: __rk::RangeOf<__rk::TextForms>>(
+            self,
+            __r: __R,
+        ) -> __Wide16ScanEnd {
+            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
             let __s = self
-                .__b
+                .0
                 .range_bounds::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     &::core::primitive::str,
                 >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
-            __Wide16ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `f06` to values starting with `p` and end the scan.
         #[inline(always)]
         pub fn f06_starts_with(
             self,
-            __p: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
+            __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __Wide16ScanEnd {
             let __s = self
-                .__b
+                .0
                 .starts_with::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                 >(
                     ::core::primitive::str::as_bytes(
-                        ::rowkey::__private::FormOf::<
-                            ::rowkey::__private::TextForms,
-                        >::canon(&__p),
+                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
                     ),
                     0u8,
                 );
-            __Wide16ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f07,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f07,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f07,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __Wide16Scan_f06 {
+        type Target = __Wide16ScanRefused<
+            __Wide16Fields::f07,
+            __rk::Skipping<__Wide16Fields::f06>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide16ScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Wide16`, at field `f07`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f07 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide16>,
-    }
+    pub struct __Wide16Scan_f07(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide16>,
+    );
     #[allow(dead_code)]
     impl __Wide16Scan_f07 {
         ///Fix `f07` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn f07(self, __v: char) -> __Wide16Scan_f08 {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, char>(&__v, 0u8, false);
-            __Wide16Scan_f08 {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16Scan_f08(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f07` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -4805,387 +1223,47 @@ const _: () = {
             __r: __R,
         ) -> __Wide16ScanEnd {
             let __m = ::core::option::Option::None;
-            let __s = self
-                .__b
-                .range::<::rowkey::codec::Natural, char, __R>(__r, 0u8, __m);
-            __Wide16ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            let __s = self.0.range::<::rowkey::codec::Natural, char, __R>(__r, 0u8, __m);
+            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn f07_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<
-                    Wide16,
-                    __Wide16Fields::f07,
-                >,
+            __A: __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f07>,
         >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f08,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f07,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __Wide16Scan_f07 {
+        type Target = __Wide16ScanRefused<
+            __Wide16Fields::f08,
+            __rk::Skipping<__Wide16Fields::f07>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide16ScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Wide16`, at field `f08`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f08 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide16>,
-    }
+    pub struct __Wide16Scan_f08(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide16>,
+    );
     #[allow(dead_code)]
     impl __Wide16Scan_f08 {
         ///Fix `f08` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn f08(self, __v: u64) -> __Wide16Scan_f09 {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8, false);
-            __Wide16Scan_f09 {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16Scan_f09(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f08` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -5194,676 +1272,115 @@ const _: () = {
             __r: __R,
         ) -> __Wide16ScanEnd {
             let __m = ::core::option::Option::None;
-            let __s = self
-                .__b
-                .range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8, __m);
-            __Wide16ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8, __m);
+            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn f08_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<
-                    Wide16,
-                    __Wide16Fields::f08,
-                >,
+            __A: __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f08>,
         >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f08,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f08,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f09,
-                    __Wide16Fields::f08,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f08,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f08,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f08,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f08,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f08,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f08,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f08,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f08,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f08,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f08,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f08,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f08,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f08,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f08,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f08,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f08,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f08,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f08,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __Wide16Scan_f08 {
+        type Target = __Wide16ScanRefused<
+            __Wide16Fields::f09,
+            __rk::Skipping<__Wide16Fields::f08>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide16ScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Wide16`, at field `f09`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f09 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide16>,
-    }
+    pub struct __Wide16Scan_f09(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide16>,
+    );
     #[allow(dead_code)]
     impl __Wide16Scan_f09 {
         ///Fix `f09` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f09(
-            self,
-            __v: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
-        ) -> __Wide16Scan_f10 {
-            let mut __b = self.__b;
+        pub fn f09(self, __v: impl __rk::FormOf<__rk::TextForms>) -> __Wide16Scan_f10 {
+            let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(
-                &::rowkey::__private::FormOf::<
-                    ::rowkey::__private::TextForms,
-                >::canon(&__v),
-                0u8,
-                false,
-            );
-            __Wide16Scan_f10 {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+            __Wide16Scan_f10(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f09` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
-        pub fn f09_range<
-            __R: ::rowkey::__private::RangeOf<::rowkey::__private::TextForms>,
-        >(self, __r: __R) -> __Wide16ScanEnd {
-            let (__lo, __hi) = ::rowkey::__private::RangeOf::<
-                ::rowkey::__private::TextForms,
-            >::bounds(&__r);
+        pub fn f09_range<__R: __rk::RangeOf<__rk::TextForms>>(
+            self,
+            __r: __R,
+        ) -> __Wide16ScanEnd {
+            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
             let __s = self
-                .__b
+                .0
                 .range_bounds::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
                 >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
-            __Wide16ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `f09` to values starting with `p` and end the scan.
         #[inline(always)]
         pub fn f09_starts_with(
             self,
-            __p: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
+            __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __Wide16ScanEnd {
             let __s = self
-                .__b
+                .0
                 .starts_with::<
                     ::rowkey::codec::Sep,
                 >(
                     ::core::primitive::str::as_bytes(
-                        ::rowkey::__private::FormOf::<
-                            ::rowkey::__private::TextForms,
-                        >::canon(&__p),
+                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
                     ),
                     0u8,
                 );
-            __Wide16ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f09,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f09,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f10,
-                    __Wide16Fields::f09,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f09,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f09,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f09,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f09,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f09,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f09,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f09,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f09,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f09,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f09,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f09,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f09,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f09,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f09,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f09,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __Wide16Scan_f09 {
+        type Target = __Wide16ScanRefused<
+            __Wide16Fields::f10,
+            __rk::Skipping<__Wide16Fields::f09>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide16ScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Wide16`, at field `f10`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f10 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide16>,
-    }
+    pub struct __Wide16Scan_f10(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide16>,
+    );
     #[allow(dead_code)]
     impl __Wide16Scan_f10 {
         ///Fix `f10` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn f10(self, __v: i32) -> __Wide16Scan_f11 {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, i32>(&__v, 0u8, false);
-            __Wide16Scan_f11 {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16Scan_f11(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f10` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -5872,506 +1389,110 @@ const _: () = {
             __r: __R,
         ) -> __Wide16ScanEnd {
             let __m = ::core::option::Option::None;
-            let __s = self
-                .__b
-                .range::<::rowkey::codec::Natural, i32, __R>(__r, 0u8, __m);
-            __Wide16ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            let __s = self.0.range::<::rowkey::codec::Natural, i32, __R>(__r, 0u8, __m);
+            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn f10_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<
-                    Wide16,
-                    __Wide16Fields::f10,
-                >,
+            __A: __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f10>,
         >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f10,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f10,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f11,
-                    __Wide16Fields::f10,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f10,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f10,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f10,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f10,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f10,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f10,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f10,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f10,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f10,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f10,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f10,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f10,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __Wide16Scan_f10 {
+        type Target = __Wide16ScanRefused<
+            __Wide16Fields::f11,
+            __rk::Skipping<__Wide16Fields::f10>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide16ScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Wide16`, at field `f11`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f11 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide16>,
-    }
+    pub struct __Wide16Scan_f11(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide16>,
+    );
     #[allow(dead_code)]
     impl __Wide16Scan_f11 {
         ///Fix `f11` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f11(
-            self,
-            __v: impl ::rowkey::__private::FormOf<::rowkey::__private::BytesForms>,
-        ) -> __Wide16Scan_f12 {
-            let mut __b = self.__b;
+        pub fn f11(self, __v: impl __rk::FormOf<__rk::BytesForms>) -> __Wide16Scan_f12 {
+            let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Sep,
                     &[::core::primitive::u8],
-                >(
-                &::rowkey::__private::FormOf::<
-                    ::rowkey::__private::BytesForms,
-                >::canon(&__v),
-                0u8,
-                false,
-            );
-            __Wide16Scan_f12 {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+                >(&__rk::FormOf::<__rk::BytesForms>::canon(&__v), 0u8, false);
+            __Wide16Scan_f12(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f11` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
-        pub fn f11_range<
-            __R: ::rowkey::__private::RangeOf<::rowkey::__private::BytesForms>,
-        >(self, __r: __R) -> __Wide16ScanEnd {
-            let (__lo, __hi) = ::rowkey::__private::RangeOf::<
-                ::rowkey::__private::BytesForms,
-            >::bounds(&__r);
+        pub fn f11_range<__R: __rk::RangeOf<__rk::BytesForms>>(
+            self,
+            __r: __R,
+        ) -> __Wide16ScanEnd {
+            let (__lo, __hi) = __rk::RangeOf::<__rk::BytesForms>::bounds(&__r);
             let __s = self
-                .__b
+                .0
                 .range_bounds::<
                     ::rowkey::codec::Sep,
                     &[::core::primitive::u8],
                 >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
-            __Wide16ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `f11` to values starting with `p` and end the scan.
         #[inline(always)]
         pub fn f11_starts_with(
             self,
-            __p: impl ::rowkey::__private::FormOf<::rowkey::__private::BytesForms>,
+            __p: impl __rk::FormOf<__rk::BytesForms>,
         ) -> __Wide16ScanEnd {
             let __s = self
-                .__b
+                .0
                 .starts_with::<
                     ::rowkey::codec::Sep,
-                >(
-                    ::rowkey::__private::FormOf::<
-                        ::rowkey::__private::BytesForms,
-                    >::canon(&__p),
-                    0u8,
-                );
-            __Wide16ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f11,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f11,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f12,
-                    __Wide16Fields::f11,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f11,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f11,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f11,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f11,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f11,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f11,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f11,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f11,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f11,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+                >(__rk::FormOf::<__rk::BytesForms>::canon(&__p), 0u8);
+            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __Wide16Scan_f11 {
+        type Target = __Wide16ScanRefused<
+            __Wide16Fields::f12,
+            __rk::Skipping<__Wide16Fields::f11>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide16ScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Wide16`, at field `f12`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f12 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide16>,
-    }
+    pub struct __Wide16Scan_f12(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide16>,
+    );
     #[allow(dead_code)]
     impl __Wide16Scan_f12 {
         ///Fix `f12` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn f12(self, __v: u16) -> __Wide16Scan_f13 {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u16>(&__v, 0u8, false);
-            __Wide16Scan_f13 {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16Scan_f13(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f12` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -6380,177 +1501,47 @@ const _: () = {
             __r: __R,
         ) -> __Wide16ScanEnd {
             let __m = ::core::option::Option::None;
-            let __s = self
-                .__b
-                .range::<::rowkey::codec::Natural, u16, __R>(__r, 0u8, __m);
-            __Wide16ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            let __s = self.0.range::<::rowkey::codec::Natural, u16, __R>(__r, 0u8, __m);
+            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn f12_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<
-                    Wide16,
-                    __Wide16Fields::f12,
-                >,
+            __A: __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f12>,
         >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f12,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f12,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f13,
-                    __Wide16Fields::f12,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f12,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f12,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f12,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f12,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f12,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f12,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __Wide16Scan_f12 {
+        type Target = __Wide16ScanRefused<
+            __Wide16Fields::f13,
+            __rk::Skipping<__Wide16Fields::f12>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide16ScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Wide16`, at field `f13`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f13 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide16>,
-    }
+    pub struct __Wide16Scan_f13(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide16>,
+    );
     #[allow(dead_code)]
     impl __Wide16Scan_f13 {
         ///Fix `f13` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn f13(self, __v: bool) -> __Wide16Scan_f14 {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, bool>(&__v, 0u8, false);
-            __Wide16Scan_f14 {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16Scan_f14(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f13` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -6559,257 +1550,116 @@ const _: () = {
             __r: __R,
         ) -> __Wide16ScanEnd {
             let __m = ::core::option::Option::None;
-            let __s = self
-                .__b
-                .range::<::rowkey::codec::Natural, bool, __R>(__r, 0u8, __m);
-            __Wide16ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            let __s = self.0.range::<::rowkey::codec::Natural, bool, __R>(__r, 0u8, __m);
+            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn f13_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<
-                    Wide16,
-                    __Wide16Fields::f13,
-                >,
+            __A: __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f13>,
         >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f13,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f13,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f14,
-                    __Wide16Fields::f13,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f13,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f13,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f13,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __Wide16Scan_f13 {
+        type Target = __Wide16ScanRefused<
+            __Wide16Fields::f14,
+            __rk::Skipping<__Wide16Fields::f13>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide16ScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Wide16`, at field `f14`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f14 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide16>,
-    }
+    pub struct __Wide16Scan_f14(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide16>,
+    );
     #[allow(dead_code)]
     impl __Wide16Scan_f14 {
         ///Fix `f14` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f14(
-            self,
-            __v: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
-        ) -> __Wide16Scan_f15 {
-            let mut __b = self.__b;
+        pub fn f14(self, __v: impl __rk::FormOf<__rk::TextForms>) -> __Wide16Scan_f15 {
+            let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     &::core::primitive::str,
-                >(
-                &::rowkey::__private::FormOf::<
-                    ::rowkey::__private::TextForms,
-                >::canon(&__v),
-                0u8,
-                false,
-            );
-            __Wide16Scan_f15 {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+            __Wide16Scan_f15(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f14` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
-        pub fn f14_range<
-            __R: ::rowkey::__private::RangeOf<::rowkey::__private::TextForms>,
-        >(self, __r: __R) -> __Wide16ScanEnd {
-            let (__lo, __hi) = ::rowkey::__private::RangeOf::<
-                ::rowkey::__private::TextForms,
-            >::bounds(&__r);
+        pub fn f14_range<__R: __rk::RangeOf<__rk::TextForms>>(
+            self,
+            __r: __R,
+        ) -> __Wide16ScanEnd {
+            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
             let __s = self
-                .__b
+                .0
                 .range_bounds::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     &::core::primitive::str,
                 >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
-            __Wide16ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `f14` to values starting with `p` and end the scan.
         #[inline(always)]
         pub fn f14_starts_with(
             self,
-            __p: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
+            __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __Wide16ScanEnd {
             let __s = self
-                .__b
+                .0
                 .starts_with::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                 >(
                     ::core::primitive::str::as_bytes(
-                        ::rowkey::__private::FormOf::<
-                            ::rowkey::__private::TextForms,
-                        >::canon(&__p),
+                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
                     ),
                     0u8,
                 );
-            __Wide16ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f14,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f14,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide16,
-                    __Wide16Fields::f15,
-                    __Wide16Fields::f14,
-                >,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __Wide16Scan_f14 {
+        type Target = __Wide16ScanRefused<
+            __Wide16Fields::f15,
+            __rk::Skipping<__Wide16Fields::f14>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide16ScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Wide16`, at field `f15`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f15 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide16>,
-    }
+    pub struct __Wide16Scan_f15(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide16>,
+    );
     #[allow(dead_code)]
     impl __Wide16Scan_f15 {
         ///Fix `f15` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn f15(self, __v: char) -> __Wide16ScanComplete {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, char>(&__v, 0u8, false);
             __b.complete();
-            __Wide16ScanComplete {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16ScanComplete(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f15` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -6818,547 +1668,824 @@ const _: () = {
             __r: __R,
         ) -> __Wide16ScanEnd {
             let __m = ::core::option::Option::None;
-            let __s = self
-                .__b
-                .range::<::rowkey::codec::Natural, char, __R>(__r, 0u8, __m);
-            __Wide16ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            let __s = self.0.range::<::rowkey::codec::Natural, char, __R>(__r, 0u8, __m);
+            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn f15_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<
-                    Wide16,
-                    __Wide16Fields::f15,
-                >,
+            __A: __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f15>,
         >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
         }
     }
     ///Scan builder for `Wide16` with every field fixed: one key.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16ScanComplete {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide16>,
-    }
+    pub struct __Wide16ScanComplete(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide16>,
+    );
     #[allow(dead_code)]
     impl __Wide16ScanComplete {
         /// The range holding exactly the one key.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
         }
     }
     ///A finished scan of `Wide16` (after a range or starts-with): call `.ranges()`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16ScanEnd {
-        __s: ::rowkey::scan::Scan,
-        _k: ::core::marker::PhantomData<fn() -> Wide16>,
+    pub struct __Wide16ScanEnd(
+        ::rowkey::scan::Scan,
+        ::core::marker::PhantomData<fn() -> Wide16>,
+    );
+    impl ::core::ops::Deref for __Wide16ScanEnd {
+        type Target = __Wide16ScanRefused<__Wide16Fields::f00, __rk::Ended>;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide16ScanRefused(::core::marker::PhantomData)
+        }
+    }
+    #[doc(hidden)]
+    pub struct __Wide16ScanRefused<__F, __S>(
+        ::core::marker::PhantomData<(fn() -> Wide16, __F, __S)>,
+    );
+    impl<__F: __rk::NextField, __S> ::core::ops::Deref
+    for __Wide16ScanRefused<__F, __S> {
+        type Target = __Wide16ScanRefused<<__F as __rk::NextField>::Next, __S>;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide16ScanRefused(::core::marker::PhantomData)
+        }
+    }
+    impl __rk::NextField for __Wide16Fields::f00 {
+        type Next = __Wide16Fields::f01;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide16ScanRefused<__Wide16Fields::f00, __rk::Skipping<__E>> {
+        pub fn f00(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f00, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f00_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f00, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f00_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f00, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide16ScanRefused<__Wide16Fields::f00, __rk::Ended> {
+        pub fn f00(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f00>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f00_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f00>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f00_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f00>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __Wide16Fields::f01 {
+        type Next = __Wide16Fields::f02;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide16ScanRefused<__Wide16Fields::f01, __rk::Skipping<__E>> {
+        pub fn f01(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f01, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f01_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f01, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f01_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f01, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide16ScanRefused<__Wide16Fields::f01, __rk::Ended> {
+        pub fn f01(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f01>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f01_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f01>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f01_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f01>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __Wide16Fields::f02 {
+        type Next = __Wide16Fields::f03;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide16ScanRefused<__Wide16Fields::f02, __rk::Skipping<__E>> {
+        pub fn f02(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f02, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f02_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f02, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f02_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f02, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide16ScanRefused<__Wide16Fields::f02, __rk::Ended> {
+        pub fn f02(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f02>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f02_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f02>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f02_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f02>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __Wide16Fields::f03 {
+        type Next = __Wide16Fields::f04;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide16ScanRefused<__Wide16Fields::f03, __rk::Skipping<__E>> {
+        pub fn f03(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f03, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f03_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f03, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f03_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f03, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide16ScanRefused<__Wide16Fields::f03, __rk::Ended> {
+        pub fn f03(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f03>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f03_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f03>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f03_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f03>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __Wide16Fields::f04 {
+        type Next = __Wide16Fields::f05;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide16ScanRefused<__Wide16Fields::f04, __rk::Skipping<__E>> {
+        pub fn f04(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f04, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f04_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f04, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f04_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f04, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide16ScanRefused<__Wide16Fields::f04, __rk::Ended> {
+        pub fn f04(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f04>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f04_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f04>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f04_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f04>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __Wide16Fields::f05 {
+        type Next = __Wide16Fields::f06;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide16ScanRefused<__Wide16Fields::f05, __rk::Skipping<__E>> {
+        pub fn f05(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f05, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f05_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f05, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f05_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f05, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide16ScanRefused<__Wide16Fields::f05, __rk::Ended> {
+        pub fn f05(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f05>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f05_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f05>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f05_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f05>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __Wide16Fields::f06 {
+        type Next = __Wide16Fields::f07;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide16ScanRefused<__Wide16Fields::f06, __rk::Skipping<__E>> {
+        pub fn f06(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f06, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f06_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f06, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f06_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f06, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide16ScanRefused<__Wide16Fields::f06, __rk::Ended> {
+        pub fn f06(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f06>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f06_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f06>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f06_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f06>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __Wide16Fields::f07 {
+        type Next = __Wide16Fields::f08;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide16ScanRefused<__Wide16Fields::f07, __rk::Skipping<__E>> {
+        pub fn f07(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f07, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f07_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f07, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f07_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f07, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide16ScanRefused<__Wide16Fields::f07, __rk::Ended> {
+        pub fn f07(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f07>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f07_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f07>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f07_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f07>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __Wide16Fields::f08 {
+        type Next = __Wide16Fields::f09;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide16ScanRefused<__Wide16Fields::f08, __rk::Skipping<__E>> {
+        pub fn f08(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f08, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f08_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f08, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f08_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f08, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide16ScanRefused<__Wide16Fields::f08, __rk::Ended> {
+        pub fn f08(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f08>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f08_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f08>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f08_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f08>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __Wide16Fields::f09 {
+        type Next = __Wide16Fields::f10;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide16ScanRefused<__Wide16Fields::f09, __rk::Skipping<__E>> {
+        pub fn f09(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f09, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f09_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f09, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f09_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f09, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide16ScanRefused<__Wide16Fields::f09, __rk::Ended> {
+        pub fn f09(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f09>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f09_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f09>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f09_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f09>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __Wide16Fields::f10 {
+        type Next = __Wide16Fields::f11;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide16ScanRefused<__Wide16Fields::f10, __rk::Skipping<__E>> {
+        pub fn f10(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f10, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f10_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f10, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f10_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f10, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide16ScanRefused<__Wide16Fields::f10, __rk::Ended> {
+        pub fn f10(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f10>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f10_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f10>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f10_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f10>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __Wide16Fields::f11 {
+        type Next = __Wide16Fields::f12;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide16ScanRefused<__Wide16Fields::f11, __rk::Skipping<__E>> {
+        pub fn f11(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f11, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f11_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f11, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f11_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f11, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide16ScanRefused<__Wide16Fields::f11, __rk::Ended> {
+        pub fn f11(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f11>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f11_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f11>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f11_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f11>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __Wide16Fields::f12 {
+        type Next = __Wide16Fields::f13;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide16ScanRefused<__Wide16Fields::f12, __rk::Skipping<__E>> {
+        pub fn f12(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f12, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f12_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f12, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f12_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f12, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide16ScanRefused<__Wide16Fields::f12, __rk::Ended> {
+        pub fn f12(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f12>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f12_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f12>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f12_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f12>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __Wide16Fields::f13 {
+        type Next = __Wide16Fields::f14;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide16ScanRefused<__Wide16Fields::f13, __rk::Skipping<__E>> {
+        pub fn f13(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f13, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f13_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f13, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f13_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f13, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide16ScanRefused<__Wide16Fields::f13, __rk::Ended> {
+        pub fn f13(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f13>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f13_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f13>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f13_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f13>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __Wide16Fields::f14 {
+        type Next = __Wide16Fields::f15;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide16ScanRefused<__Wide16Fields::f14, __rk::Skipping<__E>> {
+        pub fn f14(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f14, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f14_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f14, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f14_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f14, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide16ScanRefused<__Wide16Fields::f14, __rk::Ended> {
+        pub fn f14(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f14>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f14_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f14>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f14_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f14>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide16ScanRefused<__Wide16Fields::f15, __rk::Skipping<__E>> {
+        pub fn f15(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f15, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f15_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f15, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f15_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f15, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide16ScanRefused<__Wide16Fields::f15, __rk::Ended> {
+        pub fn f15(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f15>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f15_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f15>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f15_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f15>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     #[allow(dead_code)]
     impl __Wide16ScanEnd {
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f00<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f00>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f00_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f00>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f00_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f00>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f01<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f01>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f01_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f01>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f01_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f01>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f02<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f02>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f02_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f02>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f02_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f02>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f03>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f03>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f03>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f04>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f04>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f04>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f05>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f05>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f05>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f06>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f06>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f06>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f07>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f07>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f07>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f08>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f08>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f08>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f09>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f09>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f09_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f09>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f10>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f10>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f10>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f11>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f11>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f11_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f11>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f12>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f12>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f12>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f13>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f13>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f13>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f14>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f14>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f14_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f14>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f15>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f15>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide16, __Wide16Fields::f15>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
-            __Wide16ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
         /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch
         /// (one in all when the salted prefix is fixed).
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__s.ranges()
+            self.0.ranges()
         }
         /// The untyped scan.
         #[inline]
         pub fn into_scan(self) -> ::rowkey::scan::Scan {
-            self.__s
+            self.0
         }
     }
     #[allow(dead_code)]
@@ -7391,21 +2518,17 @@ const _: () = {
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
         #[inline(always)]
         pub fn scan() -> __Wide16Scan_f00 {
-            <Self as ::rowkey::__private::ScanKey>::scan_within(&[])
+            <Self as __rk::ScanKey>::scan_within(&[])
         }
     }
-    impl ::rowkey::__private::ScanKey for Wide16 {
+    impl __rk::ScanKey for Wide16 {
         type Scan = __Wide16Scan_f00;
         #[inline(always)]
         fn scan_within(__outer: &[::core::primitive::u8]) -> __Wide16Scan_f00 {
-            __Wide16Scan_f00 {
-                __b: ::rowkey::__private::ScanBuilder::new(
-                    __outer,
-                    &[],
-                    ::core::option::Option::None,
-                ),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide16Scan_f00(
+                __rk::ScanBuilder::new(__outer, &[], ::core::option::Option::None),
+                ::core::marker::PhantomData,
+            )
         }
     }
     impl ::rowkey::text::FromText for Wide16

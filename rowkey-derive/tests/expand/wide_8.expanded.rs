@@ -453,6 +453,7 @@ const _: () = {
             __out.push_str(" }");
         }
     }
+    use ::rowkey::__private as __rk;
     #[doc(hidden)]
     #[allow(non_snake_case, non_camel_case_types, dead_code)]
     pub mod __Wide8Fields {
@@ -468,21 +469,18 @@ const _: () = {
     ///Scan builder for `Wide8`, at field `f00`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide8Scan_f00 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide8>,
-    }
+    pub struct __Wide8Scan_f00(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide8>,
+    );
     #[allow(dead_code)]
     impl __Wide8Scan_f00 {
         ///Fix `f00` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn f00(self, __v: u64) -> __Wide8Scan_f01 {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8, false);
-            __Wide8Scan_f01 {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide8Scan_f01(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f00` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -491,673 +489,115 @@ const _: () = {
             __r: __R,
         ) -> __Wide8ScanEnd {
             let __m = ::core::option::Option::None;
-            let __s = self
-                .__b
-                .range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8, __m);
-            __Wide8ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8, __m);
+            __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn f00_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<Wide8, __Wide8Fields::f00>,
+            __A: __rk::NoStartsWithOnNonContent<Wide8, __Wide8Fields::f00>,
         >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f01<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f01,
-                    __Wide8Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f01_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f01,
-                    __Wide8Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f01_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f01,
-                    __Wide8Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f02<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f02,
-                    __Wide8Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f02_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f02,
-                    __Wide8Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f02_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f02,
-                    __Wide8Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f03,
-                    __Wide8Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f03,
-                    __Wide8Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f03,
-                    __Wide8Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f04,
-                    __Wide8Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f04,
-                    __Wide8Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f04,
-                    __Wide8Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f05,
-                    __Wide8Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f05,
-                    __Wide8Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f05,
-                    __Wide8Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f06,
-                    __Wide8Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f06,
-                    __Wide8Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f06,
-                    __Wide8Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f07,
-                    __Wide8Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f07,
-                    __Wide8Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f07,
-                    __Wide8Fields::f00,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide8ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __Wide8Scan_f00 {
+        type Target = __Wide8ScanRefused<
+            __Wide8Fields::f01,
+            __rk::Skipping<__Wide8Fields::f00>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide8ScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Wide8`, at field `f01`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide8Scan_f01 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide8>,
-    }
+    pub struct __Wide8Scan_f01(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide8>,
+    );
     #[allow(dead_code)]
     impl __Wide8Scan_f01 {
         ///Fix `f01` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f01(
-            self,
-            __v: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
-        ) -> __Wide8Scan_f02 {
-            let mut __b = self.__b;
+        pub fn f01(self, __v: impl __rk::FormOf<__rk::TextForms>) -> __Wide8Scan_f02 {
+            let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(
-                &::rowkey::__private::FormOf::<
-                    ::rowkey::__private::TextForms,
-                >::canon(&__v),
-                0u8,
-                false,
-            );
-            __Wide8Scan_f02 {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+            __Wide8Scan_f02(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f01` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
-        pub fn f01_range<
-            __R: ::rowkey::__private::RangeOf<::rowkey::__private::TextForms>,
-        >(self, __r: __R) -> __Wide8ScanEnd {
-            let (__lo, __hi) = ::rowkey::__private::RangeOf::<
-                ::rowkey::__private::TextForms,
-            >::bounds(&__r);
+        pub fn f01_range<__R: __rk::RangeOf<__rk::TextForms>>(
+            self,
+            __r: __R,
+        ) -> __Wide8ScanEnd {
+            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
             let __s = self
-                .__b
+                .0
                 .range_bounds::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
                 >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
-            __Wide8ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `f01` to values starting with `p` and end the scan.
         #[inline(always)]
         pub fn f01_starts_with(
             self,
-            __p: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
+            __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __Wide8ScanEnd {
             let __s = self
-                .__b
+                .0
                 .starts_with::<
                     ::rowkey::codec::Sep,
                 >(
                     ::core::primitive::str::as_bytes(
-                        ::rowkey::__private::FormOf::<
-                            ::rowkey::__private::TextForms,
-                        >::canon(&__p),
+                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
                     ),
                     0u8,
                 );
-            __Wide8ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f02<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f02,
-                    __Wide8Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f02_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f02,
-                    __Wide8Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f02_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f02,
-                    __Wide8Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f03,
-                    __Wide8Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f03,
-                    __Wide8Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f03,
-                    __Wide8Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f04,
-                    __Wide8Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f04,
-                    __Wide8Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f04,
-                    __Wide8Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f05,
-                    __Wide8Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f05,
-                    __Wide8Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f05,
-                    __Wide8Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f06,
-                    __Wide8Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f06,
-                    __Wide8Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f06,
-                    __Wide8Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f07,
-                    __Wide8Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f07,
-                    __Wide8Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f07,
-                    __Wide8Fields::f01,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __Wide8Scan_f01 {
+        type Target = __Wide8ScanRefused<
+            __Wide8Fields::f02,
+            __rk::Skipping<__Wide8Fields::f01>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide8ScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Wide8`, at field `f02`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide8Scan_f02 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide8>,
-    }
+    pub struct __Wide8Scan_f02(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide8>,
+    );
     #[allow(dead_code)]
     impl __Wide8Scan_f02 {
         ///Fix `f02` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn f02(self, __v: i32) -> __Wide8Scan_f03 {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, i32>(&__v, 0u8, false);
-            __Wide8Scan_f03 {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide8Scan_f03(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f02` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1166,503 +606,110 @@ const _: () = {
             __r: __R,
         ) -> __Wide8ScanEnd {
             let __m = ::core::option::Option::None;
-            let __s = self
-                .__b
-                .range::<::rowkey::codec::Natural, i32, __R>(__r, 0u8, __m);
-            __Wide8ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            let __s = self.0.range::<::rowkey::codec::Natural, i32, __R>(__r, 0u8, __m);
+            __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn f02_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<Wide8, __Wide8Fields::f02>,
+            __A: __rk::NoStartsWithOnNonContent<Wide8, __Wide8Fields::f02>,
         >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f03,
-                    __Wide8Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f03,
-                    __Wide8Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f03,
-                    __Wide8Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f04,
-                    __Wide8Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f04,
-                    __Wide8Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f04,
-                    __Wide8Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f05,
-                    __Wide8Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f05,
-                    __Wide8Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f05,
-                    __Wide8Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f06,
-                    __Wide8Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f06,
-                    __Wide8Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f06,
-                    __Wide8Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f07,
-                    __Wide8Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f07,
-                    __Wide8Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f07,
-                    __Wide8Fields::f02,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide8ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __Wide8Scan_f02 {
+        type Target = __Wide8ScanRefused<
+            __Wide8Fields::f03,
+            __rk::Skipping<__Wide8Fields::f02>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide8ScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Wide8`, at field `f03`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide8Scan_f03 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide8>,
-    }
+    pub struct __Wide8Scan_f03(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide8>,
+    );
     #[allow(dead_code)]
     impl __Wide8Scan_f03 {
         ///Fix `f03` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f03(
-            self,
-            __v: impl ::rowkey::__private::FormOf<::rowkey::__private::BytesForms>,
-        ) -> __Wide8Scan_f04 {
-            let mut __b = self.__b;
+        pub fn f03(self, __v: impl __rk::FormOf<__rk::BytesForms>) -> __Wide8Scan_f04 {
+            let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Sep,
                     &[::core::primitive::u8],
-                >(
-                &::rowkey::__private::FormOf::<
-                    ::rowkey::__private::BytesForms,
-                >::canon(&__v),
-                0u8,
-                false,
-            );
-            __Wide8Scan_f04 {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+                >(&__rk::FormOf::<__rk::BytesForms>::canon(&__v), 0u8, false);
+            __Wide8Scan_f04(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f03` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
-        pub fn f03_range<
-            __R: ::rowkey::__private::RangeOf<::rowkey::__private::BytesForms>,
-        >(self, __r: __R) -> __Wide8ScanEnd {
-            let (__lo, __hi) = ::rowkey::__private::RangeOf::<
-                ::rowkey::__private::BytesForms,
-            >::bounds(&__r);
+        pub fn f03_range<__R: __rk::RangeOf<__rk::BytesForms>>(
+            self,
+            __r: __R,
+        ) -> __Wide8ScanEnd {
+            let (__lo, __hi) = __rk::RangeOf::<__rk::BytesForms>::bounds(&__r);
             let __s = self
-                .__b
+                .0
                 .range_bounds::<
                     ::rowkey::codec::Sep,
                     &[::core::primitive::u8],
                 >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
-            __Wide8ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `f03` to values starting with `p` and end the scan.
         #[inline(always)]
         pub fn f03_starts_with(
             self,
-            __p: impl ::rowkey::__private::FormOf<::rowkey::__private::BytesForms>,
+            __p: impl __rk::FormOf<__rk::BytesForms>,
         ) -> __Wide8ScanEnd {
             let __s = self
-                .__b
+                .0
                 .starts_with::<
                     ::rowkey::codec::Sep,
-                >(
-                    ::rowkey::__private::FormOf::<
-                        ::rowkey::__private::BytesForms,
-                    >::canon(&__p),
-                    0u8,
-                );
-            __Wide8ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f04,
-                    __Wide8Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f04,
-                    __Wide8Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f04,
-                    __Wide8Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f05,
-                    __Wide8Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f05,
-                    __Wide8Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f05,
-                    __Wide8Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f06,
-                    __Wide8Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f06,
-                    __Wide8Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f06,
-                    __Wide8Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f07,
-                    __Wide8Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f07,
-                    __Wide8Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f07,
-                    __Wide8Fields::f03,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+                >(__rk::FormOf::<__rk::BytesForms>::canon(&__p), 0u8);
+            __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __Wide8Scan_f03 {
+        type Target = __Wide8ScanRefused<
+            __Wide8Fields::f04,
+            __rk::Skipping<__Wide8Fields::f03>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide8ScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Wide8`, at field `f04`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide8Scan_f04 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide8>,
-    }
+    pub struct __Wide8Scan_f04(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide8>,
+    );
     #[allow(dead_code)]
     impl __Wide8Scan_f04 {
         ///Fix `f04` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn f04(self, __v: u16) -> __Wide8Scan_f05 {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u16>(&__v, 0u8, false);
-            __Wide8Scan_f05 {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide8Scan_f05(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f04` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1671,174 +718,47 @@ const _: () = {
             __r: __R,
         ) -> __Wide8ScanEnd {
             let __m = ::core::option::Option::None;
-            let __s = self
-                .__b
-                .range::<::rowkey::codec::Natural, u16, __R>(__r, 0u8, __m);
-            __Wide8ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            let __s = self.0.range::<::rowkey::codec::Natural, u16, __R>(__r, 0u8, __m);
+            __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn f04_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<Wide8, __Wide8Fields::f04>,
+            __A: __rk::NoStartsWithOnNonContent<Wide8, __Wide8Fields::f04>,
         >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f05,
-                    __Wide8Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f05,
-                    __Wide8Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f05,
-                    __Wide8Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f06,
-                    __Wide8Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f06,
-                    __Wide8Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f06,
-                    __Wide8Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f07,
-                    __Wide8Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f07,
-                    __Wide8Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f07,
-                    __Wide8Fields::f04,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide8ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __Wide8Scan_f04 {
+        type Target = __Wide8ScanRefused<
+            __Wide8Fields::f05,
+            __rk::Skipping<__Wide8Fields::f04>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide8ScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Wide8`, at field `f05`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide8Scan_f05 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide8>,
-    }
+    pub struct __Wide8Scan_f05(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide8>,
+    );
     #[allow(dead_code)]
     impl __Wide8Scan_f05 {
         ///Fix `f05` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn f05(self, __v: bool) -> __Wide8Scan_f06 {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, bool>(&__v, 0u8, false);
-            __Wide8Scan_f06 {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide8Scan_f06(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f05` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1847,254 +767,116 @@ const _: () = {
             __r: __R,
         ) -> __Wide8ScanEnd {
             let __m = ::core::option::Option::None;
-            let __s = self
-                .__b
-                .range::<::rowkey::codec::Natural, bool, __R>(__r, 0u8, __m);
-            __Wide8ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            let __s = self.0.range::<::rowkey::codec::Natural, bool, __R>(__r, 0u8, __m);
+            __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn f05_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<Wide8, __Wide8Fields::f05>,
+            __A: __rk::NoStartsWithOnNonContent<Wide8, __Wide8Fields::f05>,
         >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f06,
-                    __Wide8Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f06,
-                    __Wide8Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f06,
-                    __Wide8Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f07,
-                    __Wide8Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f07,
-                    __Wide8Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f07,
-                    __Wide8Fields::f05,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide8ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __Wide8Scan_f05 {
+        type Target = __Wide8ScanRefused<
+            __Wide8Fields::f06,
+            __rk::Skipping<__Wide8Fields::f05>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide8ScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Wide8`, at field `f06`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide8Scan_f06 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide8>,
-    }
+    pub struct __Wide8Scan_f06(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide8>,
+    );
     #[allow(dead_code)]
     impl __Wide8Scan_f06 {
         ///Fix `f06` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f06(
-            self,
-            __v: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
-        ) -> __Wide8Scan_f07 {
-            let mut __b = self.__b;
+        pub fn f06(self, __v: impl __rk::FormOf<__rk::TextForms>) -> __Wide8Scan_f07 {
+            let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     &::core::primitive::str,
-                >(
-                &::rowkey::__private::FormOf::<
-                    ::rowkey::__private::TextForms,
-                >::canon(&__v),
-                0u8,
-                false,
-            );
-            __Wide8Scan_f07 {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+            __Wide8Scan_f07(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f06` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
-        pub fn f06_range<
-            __R: ::rowkey::__private::RangeOf<::rowkey::__private::TextForms>,
-        >(self, __r: __R) -> __Wide8ScanEnd {
-            let (__lo, __hi) = ::rowkey::__private::RangeOf::<
-                ::rowkey::__private::TextForms,
-            >::bounds(&__r);
+        pub fn f06_range<__R: __rk::RangeOf<__rk::TextForms>>(
+            self,
+            __r: __R,
+        ) -> __Wide8ScanEnd {
+            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
             let __s = self
-                .__b
+                .0
                 .range_bounds::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     &::core::primitive::str,
                 >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
-            __Wide8ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `f06` to values starting with `p` and end the scan.
         #[inline(always)]
         pub fn f06_starts_with(
             self,
-            __p: impl ::rowkey::__private::FormOf<::rowkey::__private::TextForms>,
+            __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __Wide8ScanEnd {
             let __s = self
-                .__b
+                .0
                 .starts_with::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                 >(
                     ::core::primitive::str::as_bytes(
-                        ::rowkey::__private::FormOf::<
-                            ::rowkey::__private::TextForms,
-                        >::canon(&__p),
+                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
                     ),
                     0u8,
                 );
-            __Wide8ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f07,
-                    __Wide8Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_range<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f07,
-                    __Wide8Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_starts_with<
-            __A: ::rowkey::__private::NoSkippedField<
-                    Wide8,
-                    __Wide8Fields::f07,
-                    __Wide8Fields::f06,
-                >,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
+        }
+    }
+    impl ::core::ops::Deref for __Wide8Scan_f06 {
+        type Target = __Wide8ScanRefused<
+            __Wide8Fields::f07,
+            __rk::Skipping<__Wide8Fields::f06>,
+        >;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide8ScanRefused(::core::marker::PhantomData)
         }
     }
     ///Scan builder for `Wide8`, at field `f07`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide8Scan_f07 {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide8>,
-    }
+    pub struct __Wide8Scan_f07(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide8>,
+    );
     #[allow(dead_code)]
     impl __Wide8Scan_f07 {
         ///Fix `f07` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn f07(self, __v: char) -> __Wide8ScanComplete {
-            let mut __b = self.__b;
+            let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, char>(&__v, 0u8, false);
             __b.complete();
-            __Wide8ScanComplete {
-                __b,
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide8ScanComplete(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f07` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -2103,304 +885,447 @@ const _: () = {
             __r: __R,
         ) -> __Wide8ScanEnd {
             let __m = ::core::option::Option::None;
-            let __s = self
-                .__b
-                .range::<::rowkey::codec::Natural, char, __R>(__r, 0u8, __m);
-            __Wide8ScanEnd {
-                __s,
-                _k: ::core::marker::PhantomData,
-            }
+            let __s = self.0.range::<::rowkey::codec::Natural, char, __R>(__r, 0u8, __m);
+            __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
         #[allow(unused_variables)]
         pub fn f07_starts_with<
-            __A: ::rowkey::__private::NoStartsWithOnNonContent<Wide8, __Wide8Fields::f07>,
+            __A: __rk::NoStartsWithOnNonContent<Wide8, __Wide8Fields::f07>,
         >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__b.nothing(),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide8ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         /// The ranges of every key matching the fields fixed so far.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
         }
     }
     ///Scan builder for `Wide8` with every field fixed: one key.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide8ScanComplete {
-        __b: ::rowkey::__private::ScanBuilder,
-        _k: ::core::marker::PhantomData<fn() -> Wide8>,
-    }
+    pub struct __Wide8ScanComplete(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<fn() -> Wide8>,
+    );
     #[allow(dead_code)]
     impl __Wide8ScanComplete {
         /// The range holding exactly the one key.
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__b.ranges()
+            self.0.ranges()
         }
     }
     ///A finished scan of `Wide8` (after a range or starts-with): call `.ranges()`.
     #[derive(Clone, Debug)]
     #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide8ScanEnd {
-        __s: ::rowkey::scan::Scan,
-        _k: ::core::marker::PhantomData<fn() -> Wide8>,
+    pub struct __Wide8ScanEnd(
+        ::rowkey::scan::Scan,
+        ::core::marker::PhantomData<fn() -> Wide8>,
+    );
+    impl ::core::ops::Deref for __Wide8ScanEnd {
+        type Target = __Wide8ScanRefused<__Wide8Fields::f00, __rk::Ended>;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide8ScanRefused(::core::marker::PhantomData)
+        }
+    }
+    #[doc(hidden)]
+    pub struct __Wide8ScanRefused<__F, __S>(
+        ::core::marker::PhantomData<(fn() -> Wide8, __F, __S)>,
+    );
+    impl<__F: __rk::NextField, __S> ::core::ops::Deref for __Wide8ScanRefused<__F, __S> {
+        type Target = __Wide8ScanRefused<<__F as __rk::NextField>::Next, __S>;
+        #[inline(always)]
+        fn deref(&self) -> &Self::Target {
+            &__Wide8ScanRefused(::core::marker::PhantomData)
+        }
+    }
+    impl __rk::NextField for __Wide8Fields::f00 {
+        type Next = __Wide8Fields::f01;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide8ScanRefused<__Wide8Fields::f00, __rk::Skipping<__E>> {
+        pub fn f00(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f00, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f00_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f00, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f00_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f00, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide8ScanRefused<__Wide8Fields::f00, __rk::Ended> {
+        pub fn f00(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f00>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f00_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f00>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f00_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f00>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __Wide8Fields::f01 {
+        type Next = __Wide8Fields::f02;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide8ScanRefused<__Wide8Fields::f01, __rk::Skipping<__E>> {
+        pub fn f01(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f01, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f01_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f01, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f01_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f01, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide8ScanRefused<__Wide8Fields::f01, __rk::Ended> {
+        pub fn f01(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f01>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f01_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f01>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f01_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f01>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __Wide8Fields::f02 {
+        type Next = __Wide8Fields::f03;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide8ScanRefused<__Wide8Fields::f02, __rk::Skipping<__E>> {
+        pub fn f02(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f02, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f02_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f02, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f02_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f02, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide8ScanRefused<__Wide8Fields::f02, __rk::Ended> {
+        pub fn f02(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f02>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f02_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f02>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f02_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f02>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __Wide8Fields::f03 {
+        type Next = __Wide8Fields::f04;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide8ScanRefused<__Wide8Fields::f03, __rk::Skipping<__E>> {
+        pub fn f03(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f03, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f03_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f03, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f03_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f03, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide8ScanRefused<__Wide8Fields::f03, __rk::Ended> {
+        pub fn f03(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f03>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f03_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f03>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f03_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f03>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __Wide8Fields::f04 {
+        type Next = __Wide8Fields::f05;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide8ScanRefused<__Wide8Fields::f04, __rk::Skipping<__E>> {
+        pub fn f04(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f04, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f04_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f04, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f04_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f04, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide8ScanRefused<__Wide8Fields::f04, __rk::Ended> {
+        pub fn f04(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f04>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f04_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f04>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f04_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f04>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __Wide8Fields::f05 {
+        type Next = __Wide8Fields::f06;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide8ScanRefused<__Wide8Fields::f05, __rk::Skipping<__E>> {
+        pub fn f05(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f05, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f05_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f05, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f05_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f05, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide8ScanRefused<__Wide8Fields::f05, __rk::Ended> {
+        pub fn f05(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f05>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f05_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f05>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f05_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f05>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    impl __rk::NextField for __Wide8Fields::f06 {
+        type Next = __Wide8Fields::f07;
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide8ScanRefused<__Wide8Fields::f06, __rk::Skipping<__E>> {
+        pub fn f06(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f06, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f06_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f06, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f06_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f06, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide8ScanRefused<__Wide8Fields::f06, __rk::Ended> {
+        pub fn f06(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f06>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f06_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f06>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f06_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f06>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl<__E> __Wide8ScanRefused<__Wide8Fields::f07, __rk::Skipping<__E>> {
+        pub fn f07(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f07, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f07_range(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f07, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f07_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f07, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+    }
+    #[doc(hidden)]
+    #[allow(dead_code)]
+    impl __Wide8ScanRefused<__Wide8Fields::f07, __rk::Ended> {
+        pub fn f07(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f07>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f07_range(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f07>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f07_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f07>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     #[allow(dead_code)]
     impl __Wide8ScanEnd {
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f00<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f00>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f00_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f00>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f00_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f00>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f01<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f01>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f01_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f01>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f01_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f01>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f02<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f02>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f02_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f02>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f02_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f02>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f03>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f03>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f03_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f03>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f04>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f04>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f04>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f05>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f05>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f05>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f06>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f06>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f06_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f06>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f07>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_range<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f07>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
-        #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_starts_with<
-            __A: ::rowkey::__private::NothingAfterRange<Wide8, __Wide8Fields::f07>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
-            __Wide8ScanEnd {
-                __s: self.__s,
-                _k: ::core::marker::PhantomData,
-            }
-        }
         /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch
         /// (one in all when the salted prefix is fixed).
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.__s.ranges()
+            self.0.ranges()
         }
         /// The untyped scan.
         #[inline]
         pub fn into_scan(self) -> ::rowkey::scan::Scan {
-            self.__s
+            self.0
         }
     }
     #[allow(dead_code)]
@@ -2425,21 +1350,17 @@ const _: () = {
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
         #[inline(always)]
         pub fn scan() -> __Wide8Scan_f00 {
-            <Self as ::rowkey::__private::ScanKey>::scan_within(&[])
+            <Self as __rk::ScanKey>::scan_within(&[])
         }
     }
-    impl ::rowkey::__private::ScanKey for Wide8 {
+    impl __rk::ScanKey for Wide8 {
         type Scan = __Wide8Scan_f00;
         #[inline(always)]
         fn scan_within(__outer: &[::core::primitive::u8]) -> __Wide8Scan_f00 {
-            __Wide8Scan_f00 {
-                __b: ::rowkey::__private::ScanBuilder::new(
-                    __outer,
-                    &[],
-                    ::core::option::Option::None,
-                ),
-                _k: ::core::marker::PhantomData,
-            }
+            __Wide8Scan_f00(
+                __rk::ScanBuilder::new(__outer, &[], ::core::option::Option::None),
+                ::core::marker::PhantomData,
+            )
         }
     }
     impl ::rowkey::text::FromText for Wide8

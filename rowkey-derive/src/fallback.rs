@@ -19,6 +19,7 @@ pub fn expand(input: &DeriveInput, krate: &TokenStream, error: syn::Error) -> To
     );
     let (de_impl_g, _, _) = de_generics.split_for_impl();
     let pv = quote!(#krate::__private);
+    let scan = scan_stub(input, krate);
     quote! {
         #errors
 
@@ -70,9 +71,75 @@ pub fn expand(input: &DeriveInput, krate: &TokenStream, error: syn::Error) -> To
                     ::core::unreachable!()
                 }
             }
+            impl #impl_g #pv::KeyParts for #name #ty_g #where_c {
+                fn encode_masked<__B: #pv::bytes::BufMut>(
+                    &self,
+                    __buf: &mut __B,
+                    __mask: ::core::primitive::u8,
+                ) -> ::core::result::Result<(), #pv::EncodeError> {
+                    ::core::unreachable!()
+                }
+                fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
+                    ::core::unreachable!()
+                }
+            }
             impl #impl_g #pv::Show for #name #ty_g #where_c {
                 fn show(&self, __out: &mut #pv::std::string::String) {}
             }
+            #scan
         };
+    }
+}
+
+/// For a struct: `T::scan()` returning a stub builder that takes every field's methods with any
+/// argument, in any order, so that a scan of the broken key adds no error of its own.
+fn scan_stub(input: &DeriveInput, krate: &TokenStream) -> TokenStream {
+    let syn::Data::Struct(data) = &input.data else {
+        return TokenStream::new();
+    };
+    let name = &input.ident;
+    let (impl_g, ty_g, where_c) = input.generics.split_for_impl();
+    let stub = quote::format_ident!("__{}ScanStub", name);
+    let mut names = std::collections::BTreeSet::new();
+    for (i, f) in data.fields.iter().enumerate() {
+        let base = f
+            .ident
+            .as_ref()
+            .map_or_else(|| format!("field_{i}"), crate::ast::unraw);
+        for suffix in ["", "_range", "_starts_with"] {
+            let m = format!("{base}{suffix}");
+            if m != "ranges" && m != "into_scan" {
+                names.insert(m);
+            }
+        }
+    }
+    let methods = names.iter().map(|m| {
+        let m = syn::Ident::new_raw(m, proc_macro2::Span::call_site());
+        quote!(pub fn #m<__A>(self, _: __A) -> Self { self })
+    });
+    quote! {
+        pub struct #stub;
+        #[allow(dead_code)]
+        impl #stub {
+            #(#methods)*
+            pub fn ranges(self) -> #krate::ScanRanges {
+                ::core::unreachable!()
+            }
+            pub fn into_scan(self) -> #krate::scan::Scan {
+                ::core::unreachable!()
+            }
+        }
+        #[allow(dead_code)]
+        impl #impl_g #name #ty_g #where_c {
+            pub fn scan() -> #stub {
+                #stub
+            }
+        }
+        impl #impl_g #krate::__private::ScanKey for #name #ty_g #where_c {
+            type Scan = #stub;
+            fn scan_within(_: &[::core::primitive::u8]) -> #stub {
+                #stub
+            }
+        }
     }
 }

@@ -38,6 +38,7 @@ pub fn check(cx: &Ctxt, input: &Input) {
                 check_field(cx, input, f, fields.len());
             }
             check_salts(cx, input, fields);
+            check_scan_names(cx, fields);
             check_hotspot(cx, input, fields);
             check_max_len(cx, input, fields);
         }
@@ -273,6 +274,36 @@ fn check_field(cx: &Ctxt, input: &Input, f: &Field, count: usize) {
         }
     }
     let _ = input;
+}
+
+/// The scan builder's method names (`.f(v)`, `.f_range(r)`, `.f_starts_with(p)`, `.ranges()`)
+/// must be unambiguous: with fields `id` and `id_range`, `.id_range(..)` would be a range on
+/// `id` at one stage and equality on `id_range` at the next.
+fn check_scan_names(cx: &Ctxt, fields: &[Field]) {
+    let mut taken: Vec<(String, &Field, &str)> = Vec::new();
+    for f in fields {
+        let eq = crate::ast::unraw(&crate::prop::method_ident(f, ""));
+        if eq == "ranges" {
+            cx.error_spanned_by(
+                &f.original.ident,
+                "a field named `ranges` collides with the scan builder's `.ranges()`, which returns the byte ranges to scan; rename the field",
+            );
+        }
+        for (suffix, what) in [("", "equality on"), ("_range", "the range scan on"), ("_starts_with", "the starts-with scan on")] {
+            let name = crate::ast::unraw(&crate::prop::method_ident(f, suffix));
+            if let Some((_, g, g_what)) = taken.iter().find(|(n, _, _)| *n == name) {
+                cx.error_spanned_by(
+                    &f.original.ident,
+                    format!(
+                        "fields `{}` and `{}` collide in the scan builder: `.{name}(..)` would be both {g_what} `{}` and {what} `{}`, so a scan could mean either; rename one of the two fields",
+                        g.name, f.name, g.name, f.name
+                    ),
+                );
+            } else {
+                taken.push((name, f, what));
+            }
+        }
+    }
 }
 
 fn check_salts(cx: &Ctxt, input: &Input, fields: &[Field]) {

@@ -28,10 +28,9 @@ pub fn expand(
     // Named after the key and the field the stage constrains, so that an error says where the
     // chain stands.
     let key_name = crate::ast::unraw(name);
-    let stage = |i: usize| match key.fields.get(i) {
-        Some(fp) => format_ident!("__{}Scan_{}", key_name, fp.f.name, span = Span::call_site()),
-        None => format_ident!("__{}ScanComplete", key_name, span = Span::call_site()),
-    };
+    // One generic stage type, `Scan<F>`: `F` is the marker of the field to constrain next, `()`
+    // once every field is fixed.
+    let scan_ty = format_ident!("__{}Scan", key_name, span = Span::call_site());
     let end = format_ident!("__{}ScanEnd", key_name, span = Span::call_site());
     let phantom = quote!(::core::marker::PhantomData<fn() -> #name #ty_g>);
     let salt_layout = super::salt_layout(key, krate);
@@ -45,15 +44,20 @@ pub fn expand(
         quote!(#fields_mod::#id)
     };
     let key_ty = quote!(#name #ty_g);
+    let stage = |i: usize| {
+        let f = key.fields.get(i).map_or_else(|| quote!(()), |fp| marker(fp.f));
+        let args = generic_args(generics, &[f]);
+        quote!(#scan_ty #args)
+    };
     let refused_ty = format_ident!("__{}ScanRefused", key_name, span = Span::call_site());
     // `Refused<F, S>` with the key's generics
     let refused_at = |f: &TokenStream, s: TokenStream| {
-        let args = refused_args(generics, f.clone(), s);
+        let args = generic_args(generics, &[f.clone(), s]);
         quote!(#refused_ty #args)
     };
-    let deref_to = |stage: &syn::Ident, target: TokenStream| {
+    let deref_to = |stage: TokenStream, target: TokenStream| {
         quote! {
-            impl #impl_g ::core::ops::Deref for #stage #ty_g #where_c {
+            impl #impl_g ::core::ops::Deref for #stage #where_c {
                 type Target = #target;
                 #[inline(always)]
                 fn deref(&self) -> &Self::Target {
@@ -66,8 +70,7 @@ pub fn expand(
         respan(
             quote! {
                 #[doc(hidden)]
-                #[allow(unused_variables)]
-                pub fn #method<__A: #bound>(self, __a: __A) -> #end #ty_g {
+                pub fn #method(self, _: impl #bound) -> #end #ty_g {
                     #end(self.0.nothing(), ::core::marker::PhantomData)
                 }
             },
@@ -154,12 +157,12 @@ pub fn expand(
             quote! {
                 #[doc = #eq_doc]
                 #[inline(always)]
-                pub fn #eq_name(self, __v: #arg_ty) -> #next #ty_g {
+                pub fn #eq_name(self, __v: #arg_ty) -> #next {
                     let mut __b = self.0;
                     #fix
                     #fix_salt
                     #complete
-                    #next(__b, ::core::marker::PhantomData)
+                    #scan_ty(__b, ::core::marker::PhantomData)
                 }
             },
             span,
@@ -303,46 +306,33 @@ pub fn expand(
             "| `{fname}`{reason} | `.{eq_name}(v)` | {range_cell} | {sw_cell} |"
         ));
 
-        // Later fields cannot be fixed while this one is free: their method names are found
-        // down the misuse chain (one per key), which says so.
-        let deref = (i < last).then(|| {
-            let (next_f, this_f) = (marker(key.fields[i + 1].f), marker(f));
-            let target = refused_at(&next_f, quote!(#pv::Skipping<#this_f>));
-            deref_to(&this, target)
-        });
-
-        let doc = format!("Scan builder for `{name}`, at field `{fname}`.");
         items.push(quote! {
-            #[doc = #doc]
-            #[derive(Clone, Debug)]
-            #[must_use = "call .ranges() to get the byte ranges to scan"]
-            pub struct #this #impl_g (#pv::ScanBuilder, #phantom) #where_c;
             #[allow(dead_code)]
-            impl #impl_g #this #ty_g #where_c {
+            impl #impl_g #this #where_c {
                 #(#methods)*
-
-                /// The ranges of every key matching the fields fixed so far.
-                #[inline(always)]
-                pub fn ranges(self) -> #sc::ScanRanges {
-                    self.0.ranges()
-                }
             }
-            #deref
         });
     }
 
     // After a range or starts-with: nothing more can be fixed; every field's method names are
     // found down the misuse chain, which says so.
     let first_m = marker(key.fields[0].f);
-    let end_deref = deref_to(&end, refused_at(&first_m, quote!(#pv::Ended)));
+    let end_deref = deref_to(quote!(#end #ty_g), refused_at(&first_m, quote!(#pv::Ended)));
     let chain = misuse_chain(p, key, &refused_ty, &fields_mod, &pv, where_c);
     let markers = key.fields.iter().map(|fp| method_ident(fp.f, ""));
 
-    let done = stage(key.fields.len());
-    let doc = format!("Scan builder for `{name}` with every field fixed: one key.");
+    let doc = format!("Scan builder for `{name}`: `F` is the field to constrain next (`()` once every field is fixed).");
     let end_doc =
         format!("A finished scan of `{name}` (after a range or starts-with): call `.ranges()`.");
     let first = stage(0);
+    let with_f = with_params(generics, &[quote!(__F)]);
+    let (impl_f, ty_f, _) = with_f.split_for_impl();
+    let with_next = with_params(generics, &[quote!(__F: #pv::NextField)]);
+    let (impl_next, _, _) = with_next.split_for_impl();
+    let ty_next = generic_args(
+        generics,
+        &[quote!(<__F as #pv::NextField>::Next), quote!(#pv::Skipping<__F>)],
+    );
     chain_doc.push(String::new());
     chain_doc.push("A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.".to_owned());
     let scan_doc = chain_doc.iter().map(|l| quote!(#[doc = #l]));
@@ -355,15 +345,35 @@ pub fn expand(
         }
         #(#items)*
         #[doc = #doc]
-        #[derive(Clone, Debug)]
         #[must_use = "call .ranges() to get the byte ranges to scan"]
-        pub struct #done #impl_g (#pv::ScanBuilder, #phantom) #where_c;
+        pub struct #scan_ty #impl_f (#pv::ScanBuilder, ::core::marker::PhantomData<(fn() -> #key_ty, __F)>) #where_c;
+        impl #impl_f ::core::clone::Clone for #scan_ty #ty_f #where_c {
+            #[inline(always)]
+            fn clone(&self) -> Self {
+                #scan_ty(::core::clone::Clone::clone(&self.0), ::core::marker::PhantomData)
+            }
+        }
+        impl #impl_f ::core::fmt::Debug for #scan_ty #ty_f #where_c {
+            fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::core::fmt::Debug::fmt(&self.0, __f)
+            }
+        }
         #[allow(dead_code)]
-        impl #impl_g #done #ty_g #where_c {
-            /// The range holding exactly the one key.
+        impl #impl_f #scan_ty #ty_f #where_c {
+            /// The ranges of every key matching the fields fixed so far (with every field
+            /// fixed, the range holding exactly the one key).
             #[inline(always)]
             pub fn ranges(self) -> #sc::ScanRanges {
                 self.0.ranges()
+            }
+        }
+        // Later fields cannot be fixed while this one is free: their method names are found
+        // down the misuse chain (one per key), which says so.
+        impl #impl_next ::core::ops::Deref for #scan_ty #ty_f #where_c {
+            type Target = #refused_ty #ty_next;
+            #[inline(always)]
+            fn deref(&self) -> &Self::Target {
+                &#refused_ty(::core::marker::PhantomData)
             }
         }
         #[doc = #end_doc]
@@ -393,39 +403,39 @@ pub fn expand(
             /// A typed scan over this key layout: one method per field, in key order.
             #(#scan_doc)*
             #[inline(always)]
-            pub fn scan() -> #first #ty_g {
+            pub fn scan() -> #first {
                 <Self as #pv::ScanKey>::scan_within(&[])
             }
         }
         impl #impl_g #pv::ScanKey for #name #ty_g #where_c {
-            type Scan = #first #ty_g;
+            type Scan = #first;
             #[inline(always)]
-            fn scan_within(__outer: &[::core::primitive::u8]) -> #first #ty_g {
-                #first(#pv::ScanBuilder::new(__outer, #prefix, #salt_layout), ::core::marker::PhantomData)
+            fn scan_within(__outer: &[::core::primitive::u8]) -> #first {
+                #scan_ty(#pv::ScanBuilder::new(__outer, #prefix, #salt_layout), ::core::marker::PhantomData)
             }
         }
     }
 }
 
-/// The key's generics with the misuse chain's field `__F` and stage kind `__S` after the
-/// lifetimes (as parameters, with `f` and `s` their declarations).
-fn refused_generics(g: &syn::Generics, f: TokenStream, s: TokenStream) -> syn::Generics {
+/// The key's generics with `extra` parameters after the lifetimes.
+fn with_params(g: &syn::Generics, extra: &[TokenStream]) -> syn::Generics {
     let mut g = g.clone();
     let at = g.lifetimes().count();
-    g.params.insert(at, syn::parse_quote!(#s));
-    g.params.insert(at, syn::parse_quote!(#f));
+    for (k, e) in extra.iter().enumerate() {
+        g.params.insert(at + k, syn::parse_quote!(#e));
+    }
     g
 }
 
-/// `<'a, F, S, T, N>`: the arguments of the misuse type for field `f` and stage kind `s`.
-fn refused_args(g: &syn::Generics, f: TokenStream, s: TokenStream) -> TokenStream {
+/// `<'a, X, Y, T, N>`: the key's generic arguments with `extra` after the lifetimes.
+fn generic_args(g: &syn::Generics, extra: &[TokenStream]) -> TokenStream {
     let lifetimes = g.lifetimes().map(|l| &l.lifetime);
     let rest = g.params.iter().filter_map(|p| match p {
         syn::GenericParam::Type(t) => Some(&t.ident),
         syn::GenericParam::Const(c) => Some(&c.ident),
         syn::GenericParam::Lifetime(_) => None,
     });
-    quote!(<#(#lifetimes,)* #f, #s #(, #rest)*>)
+    quote!(<#(#lifetimes,)* #(#extra,)* #(#rest),*>)
 }
 
 /// The key's misuse chain: `Refused<F, S>` has the three method names of field `F`, each bound on
@@ -444,11 +454,11 @@ fn misuse_chain(
     let generics = &p.original.generics;
     let (_, key_g, _) = generics.split_for_impl();
     let key_ty = quote!(#name #key_g);
-    let all = refused_generics(generics, quote!(__F), quote!(__S));
+    let all = with_params(generics, &[quote!(__F), quote!(__S)]);
     let (impl_all, ty_all, _) = all.split_for_impl();
-    let bounded = refused_generics(generics, quote!(__F: #pv::NextField), quote!(__S));
+    let bounded = with_params(generics, &[quote!(__F: #pv::NextField), quote!(__S)]);
     let (impl_next, _, _) = bounded.split_for_impl();
-    let ty_next = refused_args(generics, quote!(<__F as #pv::NextField>::Next), quote!(__S));
+    let ty_next = generic_args(generics, &[quote!(<__F as #pv::NextField>::Next), quote!(__S)]);
     let mut items = Vec::new();
     for (i, fp) in key.fields.iter().enumerate() {
         let id = method_ident(fp.f, "");
@@ -482,8 +492,8 @@ fn misuse_chain(
         };
         let (impl_e, _, _) = with_e.split_for_impl();
         let (impl_g, _, _) = generics.split_for_impl();
-        let ty_skipped = refused_args(generics, m.clone(), quote!(#pv::Skipping<__E>));
-        let ty_ended = refused_args(generics, m.clone(), quote!(#pv::Ended));
+        let ty_skipped = generic_args(generics, &[m.clone(), quote!(#pv::Skipping<__E>)]);
+        let ty_ended = generic_args(generics, &[m.clone(), quote!(#pv::Ended)]);
         items.push(quote! {
             #[doc(hidden)]
             #[allow(dead_code)]

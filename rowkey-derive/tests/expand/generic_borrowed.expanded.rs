@@ -300,18 +300,8 @@ const _: () = {
         pub struct name;
         pub struct id;
     }
-    ///Scan builder for `Tagged`, at field `tag`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __TaggedScan_tag<'a, T>(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Tagged<'a, T>>,
-    )
-    where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show;
     #[allow(dead_code)]
-    impl<'a, T> __TaggedScan_tag<'a, T>
+    impl<'a, T> __TaggedScan<'a, __TaggedFields::tag, T>
     where
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
         T: ::rowkey::__private::Show,
@@ -321,13 +311,13 @@ const _: () = {
         pub fn tag(
             self,
             __v: impl ::core::borrow::Borrow<T>,
-        ) -> __TaggedScan_name<'a, T> {
+        ) -> __TaggedScan<'a, __TaggedFields::name, T> {
             let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Natural,
                     T,
                 >(::core::borrow::Borrow::<T>::borrow(&__v), 0u8, false);
-            __TaggedScan_name(__b, ::core::marker::PhantomData)
+            __TaggedScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `tag` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -361,46 +351,15 @@ const _: () = {
             __TaggedScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn tag_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<Tagged<'a, T>, __TaggedFields::tag>,
-        >(self, __a: __A) -> __TaggedScanEnd<'a, T> {
+        pub fn tag_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<Tagged<'a, T>, __TaggedFields::tag>,
+        ) -> __TaggedScanEnd<'a, T> {
             __TaggedScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl<'a, T> ::core::ops::Deref for __TaggedScan_tag<'a, T>
-    where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
-    {
-        type Target = __TaggedScanRefused<
-            'a,
-            __TaggedFields::name,
-            __rk::Skipping<__TaggedFields::tag>,
-            T,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__TaggedScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Tagged`, at field `name`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __TaggedScan_name<'a, T>(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Tagged<'a, T>>,
-    )
-    where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show;
     #[allow(dead_code)]
-    impl<'a, T> __TaggedScan_name<'a, T>
+    impl<'a, T> __TaggedScan<'a, __TaggedFields::name, T>
     where
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
         T: ::rowkey::__private::Show,
@@ -410,13 +369,13 @@ const _: () = {
         pub fn name(
             self,
             __v: impl __rk::FormOf<__rk::TextForms>,
-        ) -> __TaggedScan_id<'a, T> {
+        ) -> __TaggedScan<'a, __TaggedFields::id, T> {
             let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
                 >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
-            __TaggedScan_id(__b, ::core::marker::PhantomData)
+            __TaggedScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `name` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -451,51 +410,20 @@ const _: () = {
                 );
             __TaggedScanEnd(__s, ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl<'a, T> ::core::ops::Deref for __TaggedScan_name<'a, T>
-    where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
-    {
-        type Target = __TaggedScanRefused<
-            'a,
-            __TaggedFields::id,
-            __rk::Skipping<__TaggedFields::name>,
-            T,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__TaggedScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Tagged`, at field `id`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __TaggedScan_id<'a, T>(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Tagged<'a, T>>,
-    )
-    where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show;
     #[allow(dead_code)]
-    impl<'a, T> __TaggedScan_id<'a, T>
+    impl<'a, T> __TaggedScan<'a, __TaggedFields::id, T>
     where
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
         T: ::rowkey::__private::Show,
     {
         ///Fix `id` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn id(self, __v: u64) -> __TaggedScanComplete<'a, T> {
+        pub fn id(self, __v: u64) -> __TaggedScan<'a, (), T> {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8, false);
             __b.complete();
-            __TaggedScanComplete(__b, ::core::marker::PhantomData)
+            __TaggedScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `id` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -508,38 +436,71 @@ const _: () = {
             __TaggedScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn id_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<Tagged<'a, T>, __TaggedFields::id>,
-        >(self, __a: __A) -> __TaggedScanEnd<'a, T> {
+        pub fn id_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<Tagged<'a, T>, __TaggedFields::id>,
+        ) -> __TaggedScanEnd<'a, T> {
             __TaggedScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
+    }
+    ///Scan builder for `Tagged`: `F` is the field to constrain next (`()` once every field is fixed).
+    #[must_use = "call .ranges() to get the byte ranges to scan"]
+    pub struct __TaggedScan<'a, __F, T>(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<(fn() -> Tagged<'a, T>, __F)>,
+    )
+    where
+        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
+        T: ::rowkey::__private::Show;
+    impl<'a, __F, T> ::core::clone::Clone for __TaggedScan<'a, __F, T>
+    where
+        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
+        T: ::rowkey::__private::Show,
+    {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            __TaggedScan(
+                ::core::clone::Clone::clone(&self.0),
+                ::core::marker::PhantomData,
+            )
+        }
+    }
+    impl<'a, __F, T> ::core::fmt::Debug for __TaggedScan<'a, __F, T>
+    where
+        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
+        T: ::rowkey::__private::Show,
+    {
+        fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::core::fmt::Debug::fmt(&self.0, __f)
+        }
+    }
+    #[allow(dead_code)]
+    impl<'a, __F, T> __TaggedScan<'a, __F, T>
+    where
+        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
+        T: ::rowkey::__private::Show,
+    {
+        /// The ranges of every key matching the fields fixed so far (with every field
+        /// fixed, the range holding exactly the one key).
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.0.ranges()
         }
     }
-    ///Scan builder for `Tagged` with every field fixed: one key.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __TaggedScanComplete<'a, T>(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Tagged<'a, T>>,
-    )
-    where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show;
-    #[allow(dead_code)]
-    impl<'a, T> __TaggedScanComplete<'a, T>
+    impl<'a, __F: __rk::NextField, T> ::core::ops::Deref for __TaggedScan<'a, __F, T>
     where
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
         T: ::rowkey::__private::Show,
     {
-        /// The range holding exactly the one key.
+        type Target = __TaggedScanRefused<
+            'a,
+            <__F as __rk::NextField>::Next,
+            __rk::Skipping<__F>,
+            T,
+        >;
         #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
+        fn deref(&self) -> &Self::Target {
+            &__TaggedScanRefused(::core::marker::PhantomData)
         }
     }
     ///A finished scan of `Tagged` (after a range or starts-with): call `.ranges()`.
@@ -786,7 +747,7 @@ const _: () = {
         ///
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
         #[inline(always)]
-        pub fn scan() -> __TaggedScan_tag<'a, T> {
+        pub fn scan() -> __TaggedScan<'a, __TaggedFields::tag, T> {
             <Self as __rk::ScanKey>::scan_within(&[])
         }
     }
@@ -795,10 +756,12 @@ const _: () = {
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
         T: ::rowkey::__private::Show,
     {
-        type Scan = __TaggedScan_tag<'a, T>;
+        type Scan = __TaggedScan<'a, __TaggedFields::tag, T>;
         #[inline(always)]
-        fn scan_within(__outer: &[::core::primitive::u8]) -> __TaggedScan_tag<'a, T> {
-            __TaggedScan_tag(
+        fn scan_within(
+            __outer: &[::core::primitive::u8],
+        ) -> __TaggedScan<'a, __TaggedFields::tag, T> {
+            __TaggedScan(
                 __rk::ScanBuilder::new(__outer, &[], ::core::option::Option::None),
                 ::core::marker::PhantomData,
             )

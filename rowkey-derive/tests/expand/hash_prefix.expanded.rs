@@ -290,77 +290,47 @@ const _: () = {
         pub struct biz_type;
         pub struct ts_ms;
     }
-    ///Scan builder for `EventKey`, at field `uid`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __EventKeyScan_uid(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> EventKey>,
-    );
     #[allow(dead_code)]
-    impl __EventKeyScan_uid {
+    impl __EventKeyScan<__EventKeyFields::uid> {
         ///Fix `uid` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn uid(self, __v: u64) -> __EventKeyScan_event_type {
+        pub fn uid(self, __v: u64) -> __EventKeyScan<__EventKeyFields::event_type> {
             let mut __b = self.0;
             __b.hashed_field::<
                     ::rowkey::codec::Natural,
                     u64,
                 >(&__v, 0u8, false, (4usize, false));
-            __EventKeyScan_event_type(__b, ::core::marker::PhantomData)
+            __EventKeyScan(__b, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn uid_range<__A: __rk::NoRangeOnHashed<EventKey, __EventKeyFields::uid>>(
+        pub fn uid_range(
             self,
-            __a: __A,
+            _: impl __rk::NoRangeOnHashed<EventKey, __EventKeyFields::uid>,
         ) -> __EventKeyScanEnd {
             __EventKeyScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn uid_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<EventKey, __EventKeyFields::uid>,
-        >(self, __a: __A) -> __EventKeyScanEnd {
+        pub fn uid_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<EventKey, __EventKeyFields::uid>,
+        ) -> __EventKeyScanEnd {
             __EventKeyScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __EventKeyScan_uid {
-        type Target = __EventKeyScanRefused<
-            __EventKeyFields::event_type,
-            __rk::Skipping<__EventKeyFields::uid>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__EventKeyScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `EventKey`, at field `event_type`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __EventKeyScan_event_type(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> EventKey>,
-    );
     #[allow(dead_code)]
-    impl __EventKeyScan_event_type {
+    impl __EventKeyScan<__EventKeyFields::event_type> {
         ///Fix `event_type` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn event_type(
             self,
             __v: impl ::core::borrow::Borrow<EventType>,
-        ) -> __EventKeyScan_biz_type {
+        ) -> __EventKeyScan<__EventKeyFields::biz_type> {
             let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Natural,
                     EventType,
                 >(::core::borrow::Borrow::<EventType>::borrow(&__v), 0u8, false);
-            __EventKeyScan_biz_type(__b, ::core::marker::PhantomData)
+            __EventKeyScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `event_type` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -394,49 +364,30 @@ const _: () = {
             __EventKeyScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn event_type_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<EventKey, __EventKeyFields::event_type>,
-        >(self, __a: __A) -> __EventKeyScanEnd {
+        pub fn event_type_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<
+                EventKey,
+                __EventKeyFields::event_type,
+            >,
+        ) -> __EventKeyScanEnd {
             __EventKeyScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __EventKeyScan_event_type {
-        type Target = __EventKeyScanRefused<
-            __EventKeyFields::biz_type,
-            __rk::Skipping<__EventKeyFields::event_type>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__EventKeyScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `EventKey`, at field `biz_type`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __EventKeyScan_biz_type(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> EventKey>,
-    );
     #[allow(dead_code)]
-    impl __EventKeyScan_biz_type {
+    impl __EventKeyScan<__EventKeyFields::biz_type> {
         ///Fix `biz_type` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn biz_type(
             self,
             __v: impl __rk::FormOf<__rk::TextForms>,
-        ) -> __EventKeyScan_ts_ms {
+        ) -> __EventKeyScan<__EventKeyFields::ts_ms> {
             let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
                 >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
-            __EventKeyScan_ts_ms(__b, ::core::marker::PhantomData)
+            __EventKeyScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `biz_type` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -471,38 +422,16 @@ const _: () = {
                 );
             __EventKeyScanEnd(__s, ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __EventKeyScan_biz_type {
-        type Target = __EventKeyScanRefused<
-            __EventKeyFields::ts_ms,
-            __rk::Skipping<__EventKeyFields::biz_type>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__EventKeyScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `EventKey`, at field `ts_ms`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __EventKeyScan_ts_ms(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> EventKey>,
-    );
     #[allow(dead_code)]
-    impl __EventKeyScan_ts_ms {
+    impl __EventKeyScan<__EventKeyFields::ts_ms> {
         ///Fix `ts_ms` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn ts_ms(self, __v: i64) -> __EventKeyScanComplete {
+        pub fn ts_ms(self, __v: i64) -> __EventKeyScan<()> {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::ReverseTs, i64>(&__v, 0u8, false);
             __b.complete();
-            __EventKeyScanComplete(__b, ::core::marker::PhantomData)
+            __EventKeyScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `ts_ms` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -517,31 +446,50 @@ const _: () = {
             __EventKeyScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn ts_ms_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<EventKey, __EventKeyFields::ts_ms>,
-        >(self, __a: __A) -> __EventKeyScanEnd {
+        pub fn ts_ms_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<EventKey, __EventKeyFields::ts_ms>,
+        ) -> __EventKeyScanEnd {
             __EventKeyScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
+    }
+    ///Scan builder for `EventKey`: `F` is the field to constrain next (`()` once every field is fixed).
+    #[must_use = "call .ranges() to get the byte ranges to scan"]
+    pub struct __EventKeyScan<__F>(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<(fn() -> EventKey, __F)>,
+    );
+    impl<__F> ::core::clone::Clone for __EventKeyScan<__F> {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            __EventKeyScan(
+                ::core::clone::Clone::clone(&self.0),
+                ::core::marker::PhantomData,
+            )
+        }
+    }
+    impl<__F> ::core::fmt::Debug for __EventKeyScan<__F> {
+        fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::core::fmt::Debug::fmt(&self.0, __f)
+        }
+    }
+    #[allow(dead_code)]
+    impl<__F> __EventKeyScan<__F> {
+        /// The ranges of every key matching the fields fixed so far (with every field
+        /// fixed, the range holding exactly the one key).
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.0.ranges()
         }
     }
-    ///Scan builder for `EventKey` with every field fixed: one key.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __EventKeyScanComplete(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> EventKey>,
-    );
-    #[allow(dead_code)]
-    impl __EventKeyScanComplete {
-        /// The range holding exactly the one key.
+    impl<__F: __rk::NextField> ::core::ops::Deref for __EventKeyScan<__F> {
+        type Target = __EventKeyScanRefused<
+            <__F as __rk::NextField>::Next,
+            __rk::Skipping<__F>,
+        >;
         #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
+        fn deref(&self) -> &Self::Target {
+            &__EventKeyScanRefused(::core::marker::PhantomData)
         }
     }
     ///A finished scan of `EventKey` (after a range or starts-with): call `.ranges()`.
@@ -786,15 +734,17 @@ const _: () = {
         ///
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
         #[inline(always)]
-        pub fn scan() -> __EventKeyScan_uid {
+        pub fn scan() -> __EventKeyScan<__EventKeyFields::uid> {
             <Self as __rk::ScanKey>::scan_within(&[])
         }
     }
     impl __rk::ScanKey for EventKey {
-        type Scan = __EventKeyScan_uid;
+        type Scan = __EventKeyScan<__EventKeyFields::uid>;
         #[inline(always)]
-        fn scan_within(__outer: &[::core::primitive::u8]) -> __EventKeyScan_uid {
-            __EventKeyScan_uid(
+        fn scan_within(
+            __outer: &[::core::primitive::u8],
+        ) -> __EventKeyScan<__EventKeyFields::uid> {
+            __EventKeyScan(
                 __rk::ScanBuilder::new(__outer, &[], ::core::option::Option::None),
                 ::core::marker::PhantomData,
             )

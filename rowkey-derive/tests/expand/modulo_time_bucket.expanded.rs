@@ -246,22 +246,15 @@ const _: () = {
         pub struct host;
         pub struct event;
     }
-    ///Scan builder for `LogByTime`, at field `ts_ms`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __LogByTimeScan_ts_ms(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> LogByTime>,
-    );
     #[allow(dead_code)]
-    impl __LogByTimeScan_ts_ms {
+    impl __LogByTimeScan<__LogByTimeFields::ts_ms> {
         ///Fix `ts_ms` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn ts_ms(self, __v: u64) -> __LogByTimeScan_host {
+        pub fn ts_ms(self, __v: u64) -> __LogByTimeScan<__LogByTimeFields::host> {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8, true);
             __b.fix_salt_value(__rk::salt::modulo(__v, 16u32));
-            __LogByTimeScan_host(__b, ::core::marker::PhantomData)
+            __LogByTimeScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `ts_ms` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -277,49 +270,27 @@ const _: () = {
             __LogByTimeScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn ts_ms_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<LogByTime, __LogByTimeFields::ts_ms>,
-        >(self, __a: __A) -> __LogByTimeScanEnd {
+        pub fn ts_ms_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<LogByTime, __LogByTimeFields::ts_ms>,
+        ) -> __LogByTimeScanEnd {
             __LogByTimeScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __LogByTimeScan_ts_ms {
-        type Target = __LogByTimeScanRefused<
-            __LogByTimeFields::host,
-            __rk::Skipping<__LogByTimeFields::ts_ms>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__LogByTimeScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `LogByTime`, at field `host`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __LogByTimeScan_host(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> LogByTime>,
-    );
     #[allow(dead_code)]
-    impl __LogByTimeScan_host {
+    impl __LogByTimeScan<__LogByTimeFields::host> {
         ///Fix `host` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn host(
             self,
             __v: impl __rk::FormOf<__rk::TextForms>,
-        ) -> __LogByTimeScan_event {
+        ) -> __LogByTimeScan<__LogByTimeFields::event> {
             let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
                 >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
-            __LogByTimeScan_event(__b, ::core::marker::PhantomData)
+            __LogByTimeScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `host` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -354,44 +325,22 @@ const _: () = {
                 );
             __LogByTimeScanEnd(__s, ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __LogByTimeScan_host {
-        type Target = __LogByTimeScanRefused<
-            __LogByTimeFields::event,
-            __rk::Skipping<__LogByTimeFields::host>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__LogByTimeScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `LogByTime`, at field `event`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __LogByTimeScan_event(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> LogByTime>,
-    );
     #[allow(dead_code)]
-    impl __LogByTimeScan_event {
+    impl __LogByTimeScan<__LogByTimeFields::event> {
         ///Fix `event` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn event(
             self,
             __v: impl __rk::FormOf<__rk::TextForms>,
-        ) -> __LogByTimeScanComplete {
+        ) -> __LogByTimeScan<()> {
             let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
                 >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
             __b.complete();
-            __LogByTimeScanComplete(__b, ::core::marker::PhantomData)
+            __LogByTimeScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `event` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -426,25 +375,44 @@ const _: () = {
                 );
             __LogByTimeScanEnd(__s, ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
+    }
+    ///Scan builder for `LogByTime`: `F` is the field to constrain next (`()` once every field is fixed).
+    #[must_use = "call .ranges() to get the byte ranges to scan"]
+    pub struct __LogByTimeScan<__F>(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<(fn() -> LogByTime, __F)>,
+    );
+    impl<__F> ::core::clone::Clone for __LogByTimeScan<__F> {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            __LogByTimeScan(
+                ::core::clone::Clone::clone(&self.0),
+                ::core::marker::PhantomData,
+            )
+        }
+    }
+    impl<__F> ::core::fmt::Debug for __LogByTimeScan<__F> {
+        fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::core::fmt::Debug::fmt(&self.0, __f)
+        }
+    }
+    #[allow(dead_code)]
+    impl<__F> __LogByTimeScan<__F> {
+        /// The ranges of every key matching the fields fixed so far (with every field
+        /// fixed, the range holding exactly the one key).
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.0.ranges()
         }
     }
-    ///Scan builder for `LogByTime` with every field fixed: one key.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __LogByTimeScanComplete(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> LogByTime>,
-    );
-    #[allow(dead_code)]
-    impl __LogByTimeScanComplete {
-        /// The range holding exactly the one key.
+    impl<__F: __rk::NextField> ::core::ops::Deref for __LogByTimeScan<__F> {
+        type Target = __LogByTimeScanRefused<
+            <__F as __rk::NextField>::Next,
+            __rk::Skipping<__F>,
+        >;
         #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
+        fn deref(&self) -> &Self::Target {
+            &__LogByTimeScanRefused(::core::marker::PhantomData)
         }
     }
     ///A finished scan of `LogByTime` (after a range or starts-with): call `.ranges()`.
@@ -641,15 +609,17 @@ const _: () = {
         ///
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
         #[inline(always)]
-        pub fn scan() -> __LogByTimeScan_ts_ms {
+        pub fn scan() -> __LogByTimeScan<__LogByTimeFields::ts_ms> {
             <Self as __rk::ScanKey>::scan_within(&[])
         }
     }
     impl __rk::ScanKey for LogByTime {
-        type Scan = __LogByTimeScan_ts_ms;
+        type Scan = __LogByTimeScan<__LogByTimeFields::ts_ms>;
         #[inline(always)]
-        fn scan_within(__outer: &[::core::primitive::u8]) -> __LogByTimeScan_ts_ms {
-            __LogByTimeScan_ts_ms(
+        fn scan_within(
+            __outer: &[::core::primitive::u8],
+        ) -> __LogByTimeScan<__LogByTimeFields::ts_ms> {
+            __LogByTimeScan(
                 __rk::ScanBuilder::new(
                     __outer,
                     &[],

@@ -361,27 +361,20 @@ const _: () = {
         pub struct account;
         pub struct name;
     }
-    ///Scan builder for `Profile`, at field `region`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __ProfileScan_region(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Profile>,
-    );
     #[allow(dead_code)]
-    impl __ProfileScan_region {
+    impl __ProfileScan<__ProfileFields::region> {
         ///Fix `region` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn region(
             self,
             __v: impl __rk::FormOf<__rk::TextForms>,
-        ) -> __ProfileScan_shard {
+        ) -> __ProfileScan<__ProfileFields::shard> {
             let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     &::core::primitive::str,
                 >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
-            __ProfileScan_shard(__b, ::core::marker::PhantomData)
+            __ProfileScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `region` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -416,37 +409,15 @@ const _: () = {
                 );
             __ProfileScanEnd(__s, ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __ProfileScan_region {
-        type Target = __ProfileScanRefused<
-            __ProfileFields::shard,
-            __rk::Skipping<__ProfileFields::region>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__ProfileScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Profile`, at field `shard`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __ProfileScan_shard(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Profile>,
-    );
     #[allow(dead_code)]
-    impl __ProfileScan_shard {
+    impl __ProfileScan<__ProfileFields::shard> {
         ///Fix `shard` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn shard(self, __v: u32) -> __ProfileScan_score {
+        pub fn shard(self, __v: u32) -> __ProfileScan<__ProfileFields::score> {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Pad<6usize, 0u8>, u32>(&__v, 0u8, false);
-            __ProfileScan_score(__b, ::core::marker::PhantomData)
+            __ProfileScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `shard` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -461,43 +432,21 @@ const _: () = {
             __ProfileScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn shard_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<Profile, __ProfileFields::shard>,
-        >(self, __a: __A) -> __ProfileScanEnd {
+        pub fn shard_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<Profile, __ProfileFields::shard>,
+        ) -> __ProfileScanEnd {
             __ProfileScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __ProfileScan_shard {
-        type Target = __ProfileScanRefused<
-            __ProfileFields::score,
-            __rk::Skipping<__ProfileFields::shard>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__ProfileScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Profile`, at field `score`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __ProfileScan_score(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Profile>,
-    );
     #[allow(dead_code)]
-    impl __ProfileScan_score {
+    impl __ProfileScan<__ProfileFields::score> {
         ///Fix `score` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn score(self, __v: Option<i32>) -> __ProfileScan_account {
+        pub fn score(self, __v: Option<i32>) -> __ProfileScan<__ProfileFields::account> {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, Option<i32>>(&__v, 255u8, false);
-            __ProfileScan_account(__b, ::core::marker::PhantomData)
+            __ProfileScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `score` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -512,99 +461,52 @@ const _: () = {
             __ProfileScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn score_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<Profile, __ProfileFields::score>,
-        >(self, __a: __A) -> __ProfileScanEnd {
+        pub fn score_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<Profile, __ProfileFields::score>,
+        ) -> __ProfileScanEnd {
             __ProfileScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __ProfileScan_score {
-        type Target = __ProfileScanRefused<
-            __ProfileFields::account,
-            __rk::Skipping<__ProfileFields::score>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__ProfileScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Profile`, at field `account`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __ProfileScan_account(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Profile>,
-    );
     #[allow(dead_code)]
-    impl __ProfileScan_account {
+    impl __ProfileScan<__ProfileFields::account> {
         ///Fix `account` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn account(self, __v: u64) -> __ProfileScan_name {
+        pub fn account(self, __v: u64) -> __ProfileScan<__ProfileFields::name> {
             let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Reverse<::rowkey::codec::Natural>,
                     u64,
                 >(&__v, 0u8, false);
-            __ProfileScan_name(__b, ::core::marker::PhantomData)
+            __ProfileScan(__b, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn account_range<
-            __A: __rk::NoRangeOnReversed<Profile, __ProfileFields::account>,
-        >(self, __a: __A) -> __ProfileScanEnd {
+        pub fn account_range(
+            self,
+            _: impl __rk::NoRangeOnReversed<Profile, __ProfileFields::account>,
+        ) -> __ProfileScanEnd {
             __ProfileScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn account_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<Profile, __ProfileFields::account>,
-        >(self, __a: __A) -> __ProfileScanEnd {
+        pub fn account_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<Profile, __ProfileFields::account>,
+        ) -> __ProfileScanEnd {
             __ProfileScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __ProfileScan_account {
-        type Target = __ProfileScanRefused<
-            __ProfileFields::name,
-            __rk::Skipping<__ProfileFields::account>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__ProfileScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Profile`, at field `name`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __ProfileScan_name(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Profile>,
-    );
     #[allow(dead_code)]
-    impl __ProfileScan_name {
+    impl __ProfileScan<__ProfileFields::name> {
         ///Fix `name` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn name(
-            self,
-            __v: impl __rk::FormOf<__rk::TextForms>,
-        ) -> __ProfileScanComplete {
+        pub fn name(self, __v: impl __rk::FormOf<__rk::TextForms>) -> __ProfileScan<()> {
             let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Natural,
                     &::core::primitive::str,
                 >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
             __b.complete();
-            __ProfileScanComplete(__b, ::core::marker::PhantomData)
+            __ProfileScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `name` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -639,25 +541,44 @@ const _: () = {
                 );
             __ProfileScanEnd(__s, ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
+    }
+    ///Scan builder for `Profile`: `F` is the field to constrain next (`()` once every field is fixed).
+    #[must_use = "call .ranges() to get the byte ranges to scan"]
+    pub struct __ProfileScan<__F>(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<(fn() -> Profile, __F)>,
+    );
+    impl<__F> ::core::clone::Clone for __ProfileScan<__F> {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            __ProfileScan(
+                ::core::clone::Clone::clone(&self.0),
+                ::core::marker::PhantomData,
+            )
+        }
+    }
+    impl<__F> ::core::fmt::Debug for __ProfileScan<__F> {
+        fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::core::fmt::Debug::fmt(&self.0, __f)
+        }
+    }
+    #[allow(dead_code)]
+    impl<__F> __ProfileScan<__F> {
+        /// The ranges of every key matching the fields fixed so far (with every field
+        /// fixed, the range holding exactly the one key).
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.0.ranges()
         }
     }
-    ///Scan builder for `Profile` with every field fixed: one key.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __ProfileScanComplete(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Profile>,
-    );
-    #[allow(dead_code)]
-    impl __ProfileScanComplete {
-        /// The range holding exactly the one key.
+    impl<__F: __rk::NextField> ::core::ops::Deref for __ProfileScan<__F> {
+        type Target = __ProfileScanRefused<
+            <__F as __rk::NextField>::Next,
+            __rk::Skipping<__F>,
+        >;
         #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
+        fn deref(&self) -> &Self::Target {
+            &__ProfileScanRefused(::core::marker::PhantomData)
         }
     }
     ///A finished scan of `Profile` (after a range or starts-with): call `.ranges()`.
@@ -950,15 +871,17 @@ const _: () = {
         ///
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
         #[inline(always)]
-        pub fn scan() -> __ProfileScan_region {
+        pub fn scan() -> __ProfileScan<__ProfileFields::region> {
             <Self as __rk::ScanKey>::scan_within(&[])
         }
     }
     impl __rk::ScanKey for Profile {
-        type Scan = __ProfileScan_region;
+        type Scan = __ProfileScan<__ProfileFields::region>;
         #[inline(always)]
-        fn scan_within(__outer: &[::core::primitive::u8]) -> __ProfileScan_region {
-            __ProfileScan_region(
+        fn scan_within(
+            __outer: &[::core::primitive::u8],
+        ) -> __ProfileScan<__ProfileFields::region> {
+            __ProfileScan(
                 __rk::ScanBuilder::new(__outer, &[], ::core::option::Option::None),
                 ::core::marker::PhantomData,
             )

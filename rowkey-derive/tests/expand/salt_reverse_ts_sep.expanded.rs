@@ -250,22 +250,18 @@ const _: () = {
         pub struct created_ms;
         pub struct order_no;
     }
-    ///Scan builder for `OrderBySeller`, at field `seller_id`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __OrderBySellerScan_seller_id(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> OrderBySeller>,
-    );
     #[allow(dead_code)]
-    impl __OrderBySellerScan_seller_id {
+    impl __OrderBySellerScan<__OrderBySellerFields::seller_id> {
         ///Fix `seller_id` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn seller_id(self, __v: u64) -> __OrderBySellerScan_created_ms {
+        pub fn seller_id(
+            self,
+            __v: u64,
+        ) -> __OrderBySellerScan<__OrderBySellerFields::created_ms> {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8, true);
             __b.fix_salt();
-            __OrderBySellerScan_created_ms(__b, ::core::marker::PhantomData)
+            __OrderBySellerScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `seller_id` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -278,46 +274,27 @@ const _: () = {
             __OrderBySellerScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn seller_id_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<
-                    OrderBySeller,
-                    __OrderBySellerFields::seller_id,
-                >,
-        >(self, __a: __A) -> __OrderBySellerScanEnd {
+        pub fn seller_id_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<
+                OrderBySeller,
+                __OrderBySellerFields::seller_id,
+            >,
+        ) -> __OrderBySellerScanEnd {
             __OrderBySellerScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __OrderBySellerScan_seller_id {
-        type Target = __OrderBySellerScanRefused<
-            __OrderBySellerFields::created_ms,
-            __rk::Skipping<__OrderBySellerFields::seller_id>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__OrderBySellerScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `OrderBySeller`, at field `created_ms`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __OrderBySellerScan_created_ms(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> OrderBySeller>,
-    );
     #[allow(dead_code)]
-    impl __OrderBySellerScan_created_ms {
+    impl __OrderBySellerScan<__OrderBySellerFields::created_ms> {
         ///Fix `created_ms` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn created_ms(self, __v: i64) -> __OrderBySellerScan_order_no {
+        pub fn created_ms(
+            self,
+            __v: i64,
+        ) -> __OrderBySellerScan<__OrderBySellerFields::order_no> {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::ReverseTs, i64>(&__v, 0u8, false);
-            __OrderBySellerScan_order_no(__b, ::core::marker::PhantomData)
+            __OrderBySellerScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `created_ms` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -332,53 +309,31 @@ const _: () = {
             __OrderBySellerScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn created_ms_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<
-                    OrderBySeller,
-                    __OrderBySellerFields::created_ms,
-                >,
-        >(self, __a: __A) -> __OrderBySellerScanEnd {
+        pub fn created_ms_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<
+                OrderBySeller,
+                __OrderBySellerFields::created_ms,
+            >,
+        ) -> __OrderBySellerScanEnd {
             __OrderBySellerScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __OrderBySellerScan_created_ms {
-        type Target = __OrderBySellerScanRefused<
-            __OrderBySellerFields::order_no,
-            __rk::Skipping<__OrderBySellerFields::created_ms>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__OrderBySellerScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `OrderBySeller`, at field `order_no`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __OrderBySellerScan_order_no(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> OrderBySeller>,
-    );
     #[allow(dead_code)]
-    impl __OrderBySellerScan_order_no {
+    impl __OrderBySellerScan<__OrderBySellerFields::order_no> {
         ///Fix `order_no` to a value (equality) and go on to the next field.
         #[inline(always)]
         pub fn order_no(
             self,
             __v: impl __rk::FormOf<__rk::TextForms>,
-        ) -> __OrderBySellerScanComplete {
+        ) -> __OrderBySellerScan<()> {
             let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
                 >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
             __b.complete();
-            __OrderBySellerScanComplete(__b, ::core::marker::PhantomData)
+            __OrderBySellerScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `order_no` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -413,25 +368,44 @@ const _: () = {
                 );
             __OrderBySellerScanEnd(__s, ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
+    }
+    ///Scan builder for `OrderBySeller`: `F` is the field to constrain next (`()` once every field is fixed).
+    #[must_use = "call .ranges() to get the byte ranges to scan"]
+    pub struct __OrderBySellerScan<__F>(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<(fn() -> OrderBySeller, __F)>,
+    );
+    impl<__F> ::core::clone::Clone for __OrderBySellerScan<__F> {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            __OrderBySellerScan(
+                ::core::clone::Clone::clone(&self.0),
+                ::core::marker::PhantomData,
+            )
+        }
+    }
+    impl<__F> ::core::fmt::Debug for __OrderBySellerScan<__F> {
+        fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::core::fmt::Debug::fmt(&self.0, __f)
+        }
+    }
+    #[allow(dead_code)]
+    impl<__F> __OrderBySellerScan<__F> {
+        /// The ranges of every key matching the fields fixed so far (with every field
+        /// fixed, the range holding exactly the one key).
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.0.ranges()
         }
     }
-    ///Scan builder for `OrderBySeller` with every field fixed: one key.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __OrderBySellerScanComplete(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> OrderBySeller>,
-    );
-    #[allow(dead_code)]
-    impl __OrderBySellerScanComplete {
-        /// The range holding exactly the one key.
+    impl<__F: __rk::NextField> ::core::ops::Deref for __OrderBySellerScan<__F> {
+        type Target = __OrderBySellerScanRefused<
+            <__F as __rk::NextField>::Next,
+            __rk::Skipping<__F>,
+        >;
         #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
+        fn deref(&self) -> &Self::Target {
+            &__OrderBySellerScanRefused(::core::marker::PhantomData)
         }
     }
     ///A finished scan of `OrderBySeller` (after a range or starts-with): call `.ranges()`.
@@ -703,17 +677,17 @@ const _: () = {
         ///
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
         #[inline(always)]
-        pub fn scan() -> __OrderBySellerScan_seller_id {
+        pub fn scan() -> __OrderBySellerScan<__OrderBySellerFields::seller_id> {
             <Self as __rk::ScanKey>::scan_within(&[])
         }
     }
     impl __rk::ScanKey for OrderBySeller {
-        type Scan = __OrderBySellerScan_seller_id;
+        type Scan = __OrderBySellerScan<__OrderBySellerFields::seller_id>;
         #[inline(always)]
         fn scan_within(
             __outer: &[::core::primitive::u8],
-        ) -> __OrderBySellerScan_seller_id {
-            __OrderBySellerScan_seller_id(
+        ) -> __OrderBySellerScan<__OrderBySellerFields::seller_id> {
+            __OrderBySellerScan(
                 __rk::ScanBuilder::new(
                     __outer,
                     &[],

@@ -805,21 +805,14 @@ const _: () = {
         pub struct f14;
         pub struct f15;
     }
-    ///Scan builder for `Wide16`, at field `f00`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f00(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide16>,
-    );
     #[allow(dead_code)]
-    impl __Wide16Scan_f00 {
+    impl __Wide16Scan<__Wide16Fields::f00> {
         ///Fix `f00` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f00(self, __v: u64) -> __Wide16Scan_f01 {
+        pub fn f00(self, __v: u64) -> __Wide16Scan<__Wide16Fields::f01> {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8, false);
-            __Wide16Scan_f01(__b, ::core::marker::PhantomData)
+            __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f00` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -832,46 +825,27 @@ const _: () = {
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f00_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f00>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
+        pub fn f00_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f00>,
+        ) -> __Wide16ScanEnd {
             __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __Wide16Scan_f00 {
-        type Target = __Wide16ScanRefused<
-            __Wide16Fields::f01,
-            __rk::Skipping<__Wide16Fields::f00>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__Wide16ScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Wide16`, at field `f01`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f01(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide16>,
-    );
     #[allow(dead_code)]
-    impl __Wide16Scan_f01 {
+    impl __Wide16Scan<__Wide16Fields::f01> {
         ///Fix `f01` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f01(self, __v: impl __rk::FormOf<__rk::TextForms>) -> __Wide16Scan_f02 {
+        pub fn f01(
+            self,
+            __v: impl __rk::FormOf<__rk::TextForms>,
+        ) -> __Wide16Scan<__Wide16Fields::f02> {
             let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
                 >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
-            __Wide16Scan_f02(__b, ::core::marker::PhantomData)
+            __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f01` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -906,37 +880,15 @@ const _: () = {
                 );
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __Wide16Scan_f01 {
-        type Target = __Wide16ScanRefused<
-            __Wide16Fields::f02,
-            __rk::Skipping<__Wide16Fields::f01>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__Wide16ScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Wide16`, at field `f02`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f02(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide16>,
-    );
     #[allow(dead_code)]
-    impl __Wide16Scan_f02 {
+    impl __Wide16Scan<__Wide16Fields::f02> {
         ///Fix `f02` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f02(self, __v: i32) -> __Wide16Scan_f03 {
+        pub fn f02(self, __v: i32) -> __Wide16Scan<__Wide16Fields::f03> {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, i32>(&__v, 0u8, false);
-            __Wide16Scan_f03(__b, ::core::marker::PhantomData)
+            __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f02` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -949,46 +901,27 @@ const _: () = {
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f02_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f02>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
+        pub fn f02_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f02>,
+        ) -> __Wide16ScanEnd {
             __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __Wide16Scan_f02 {
-        type Target = __Wide16ScanRefused<
-            __Wide16Fields::f03,
-            __rk::Skipping<__Wide16Fields::f02>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__Wide16ScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Wide16`, at field `f03`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f03(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide16>,
-    );
     #[allow(dead_code)]
-    impl __Wide16Scan_f03 {
+    impl __Wide16Scan<__Wide16Fields::f03> {
         ///Fix `f03` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f03(self, __v: impl __rk::FormOf<__rk::BytesForms>) -> __Wide16Scan_f04 {
+        pub fn f03(
+            self,
+            __v: impl __rk::FormOf<__rk::BytesForms>,
+        ) -> __Wide16Scan<__Wide16Fields::f04> {
             let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Sep,
                     &[::core::primitive::u8],
                 >(&__rk::FormOf::<__rk::BytesForms>::canon(&__v), 0u8, false);
-            __Wide16Scan_f04(__b, ::core::marker::PhantomData)
+            __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f03` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1018,37 +951,15 @@ const _: () = {
                 >(__rk::FormOf::<__rk::BytesForms>::canon(&__p), 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __Wide16Scan_f03 {
-        type Target = __Wide16ScanRefused<
-            __Wide16Fields::f04,
-            __rk::Skipping<__Wide16Fields::f03>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__Wide16ScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Wide16`, at field `f04`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f04(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide16>,
-    );
     #[allow(dead_code)]
-    impl __Wide16Scan_f04 {
+    impl __Wide16Scan<__Wide16Fields::f04> {
         ///Fix `f04` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f04(self, __v: u16) -> __Wide16Scan_f05 {
+        pub fn f04(self, __v: u16) -> __Wide16Scan<__Wide16Fields::f05> {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u16>(&__v, 0u8, false);
-            __Wide16Scan_f05(__b, ::core::marker::PhantomData)
+            __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f04` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1061,43 +972,21 @@ const _: () = {
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f04>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
+        pub fn f04_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f04>,
+        ) -> __Wide16ScanEnd {
             __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __Wide16Scan_f04 {
-        type Target = __Wide16ScanRefused<
-            __Wide16Fields::f05,
-            __rk::Skipping<__Wide16Fields::f04>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__Wide16ScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Wide16`, at field `f05`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f05(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide16>,
-    );
     #[allow(dead_code)]
-    impl __Wide16Scan_f05 {
+    impl __Wide16Scan<__Wide16Fields::f05> {
         ///Fix `f05` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f05(self, __v: bool) -> __Wide16Scan_f06 {
+        pub fn f05(self, __v: bool) -> __Wide16Scan<__Wide16Fields::f06> {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, bool>(&__v, 0u8, false);
-            __Wide16Scan_f06(__b, ::core::marker::PhantomData)
+            __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f05` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1110,46 +999,27 @@ const _: () = {
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f05>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
+        pub fn f05_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f05>,
+        ) -> __Wide16ScanEnd {
             __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __Wide16Scan_f05 {
-        type Target = __Wide16ScanRefused<
-            __Wide16Fields::f06,
-            __rk::Skipping<__Wide16Fields::f05>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__Wide16ScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Wide16`, at field `f06`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f06(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide16>,
-    );
     #[allow(dead_code)]
-    impl __Wide16Scan_f06 {
+    impl __Wide16Scan<__Wide16Fields::f06> {
         ///Fix `f06` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f06(self, __v: impl __rk::FormOf<__rk::TextForms>) -> __Wide16Scan_f07 {
+        pub fn f06(
+            self,
+            __v: impl __rk::FormOf<__rk::TextForms>,
+        ) -> __Wide16Scan<__Wide16Fields::f07> {
             let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     &::core::primitive::str,
                 >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
-            __Wide16Scan_f07(__b, ::core::marker::PhantomData)
+            __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f06` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1184,37 +1054,15 @@ const _: () = {
                 );
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __Wide16Scan_f06 {
-        type Target = __Wide16ScanRefused<
-            __Wide16Fields::f07,
-            __rk::Skipping<__Wide16Fields::f06>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__Wide16ScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Wide16`, at field `f07`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f07(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide16>,
-    );
     #[allow(dead_code)]
-    impl __Wide16Scan_f07 {
+    impl __Wide16Scan<__Wide16Fields::f07> {
         ///Fix `f07` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f07(self, __v: char) -> __Wide16Scan_f08 {
+        pub fn f07(self, __v: char) -> __Wide16Scan<__Wide16Fields::f08> {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, char>(&__v, 0u8, false);
-            __Wide16Scan_f08(__b, ::core::marker::PhantomData)
+            __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f07` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1227,43 +1075,21 @@ const _: () = {
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f07>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
+        pub fn f07_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f07>,
+        ) -> __Wide16ScanEnd {
             __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __Wide16Scan_f07 {
-        type Target = __Wide16ScanRefused<
-            __Wide16Fields::f08,
-            __rk::Skipping<__Wide16Fields::f07>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__Wide16ScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Wide16`, at field `f08`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f08(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide16>,
-    );
     #[allow(dead_code)]
-    impl __Wide16Scan_f08 {
+    impl __Wide16Scan<__Wide16Fields::f08> {
         ///Fix `f08` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f08(self, __v: u64) -> __Wide16Scan_f09 {
+        pub fn f08(self, __v: u64) -> __Wide16Scan<__Wide16Fields::f09> {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8, false);
-            __Wide16Scan_f09(__b, ::core::marker::PhantomData)
+            __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f08` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1276,46 +1102,27 @@ const _: () = {
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f08_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f08>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
+        pub fn f08_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f08>,
+        ) -> __Wide16ScanEnd {
             __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __Wide16Scan_f08 {
-        type Target = __Wide16ScanRefused<
-            __Wide16Fields::f09,
-            __rk::Skipping<__Wide16Fields::f08>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__Wide16ScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Wide16`, at field `f09`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f09(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide16>,
-    );
     #[allow(dead_code)]
-    impl __Wide16Scan_f09 {
+    impl __Wide16Scan<__Wide16Fields::f09> {
         ///Fix `f09` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f09(self, __v: impl __rk::FormOf<__rk::TextForms>) -> __Wide16Scan_f10 {
+        pub fn f09(
+            self,
+            __v: impl __rk::FormOf<__rk::TextForms>,
+        ) -> __Wide16Scan<__Wide16Fields::f10> {
             let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
                 >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
-            __Wide16Scan_f10(__b, ::core::marker::PhantomData)
+            __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f09` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1350,37 +1157,15 @@ const _: () = {
                 );
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __Wide16Scan_f09 {
-        type Target = __Wide16ScanRefused<
-            __Wide16Fields::f10,
-            __rk::Skipping<__Wide16Fields::f09>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__Wide16ScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Wide16`, at field `f10`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f10(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide16>,
-    );
     #[allow(dead_code)]
-    impl __Wide16Scan_f10 {
+    impl __Wide16Scan<__Wide16Fields::f10> {
         ///Fix `f10` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f10(self, __v: i32) -> __Wide16Scan_f11 {
+        pub fn f10(self, __v: i32) -> __Wide16Scan<__Wide16Fields::f11> {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, i32>(&__v, 0u8, false);
-            __Wide16Scan_f11(__b, ::core::marker::PhantomData)
+            __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f10` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1393,46 +1178,27 @@ const _: () = {
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f10_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f10>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
+        pub fn f10_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f10>,
+        ) -> __Wide16ScanEnd {
             __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __Wide16Scan_f10 {
-        type Target = __Wide16ScanRefused<
-            __Wide16Fields::f11,
-            __rk::Skipping<__Wide16Fields::f10>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__Wide16ScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Wide16`, at field `f11`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f11(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide16>,
-    );
     #[allow(dead_code)]
-    impl __Wide16Scan_f11 {
+    impl __Wide16Scan<__Wide16Fields::f11> {
         ///Fix `f11` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f11(self, __v: impl __rk::FormOf<__rk::BytesForms>) -> __Wide16Scan_f12 {
+        pub fn f11(
+            self,
+            __v: impl __rk::FormOf<__rk::BytesForms>,
+        ) -> __Wide16Scan<__Wide16Fields::f12> {
             let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Sep,
                     &[::core::primitive::u8],
                 >(&__rk::FormOf::<__rk::BytesForms>::canon(&__v), 0u8, false);
-            __Wide16Scan_f12(__b, ::core::marker::PhantomData)
+            __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f11` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1462,37 +1228,15 @@ const _: () = {
                 >(__rk::FormOf::<__rk::BytesForms>::canon(&__p), 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __Wide16Scan_f11 {
-        type Target = __Wide16ScanRefused<
-            __Wide16Fields::f12,
-            __rk::Skipping<__Wide16Fields::f11>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__Wide16ScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Wide16`, at field `f12`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f12(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide16>,
-    );
     #[allow(dead_code)]
-    impl __Wide16Scan_f12 {
+    impl __Wide16Scan<__Wide16Fields::f12> {
         ///Fix `f12` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f12(self, __v: u16) -> __Wide16Scan_f13 {
+        pub fn f12(self, __v: u16) -> __Wide16Scan<__Wide16Fields::f13> {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u16>(&__v, 0u8, false);
-            __Wide16Scan_f13(__b, ::core::marker::PhantomData)
+            __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f12` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1505,43 +1249,21 @@ const _: () = {
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f12_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f12>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
+        pub fn f12_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f12>,
+        ) -> __Wide16ScanEnd {
             __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __Wide16Scan_f12 {
-        type Target = __Wide16ScanRefused<
-            __Wide16Fields::f13,
-            __rk::Skipping<__Wide16Fields::f12>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__Wide16ScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Wide16`, at field `f13`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f13(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide16>,
-    );
     #[allow(dead_code)]
-    impl __Wide16Scan_f13 {
+    impl __Wide16Scan<__Wide16Fields::f13> {
         ///Fix `f13` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f13(self, __v: bool) -> __Wide16Scan_f14 {
+        pub fn f13(self, __v: bool) -> __Wide16Scan<__Wide16Fields::f14> {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, bool>(&__v, 0u8, false);
-            __Wide16Scan_f14(__b, ::core::marker::PhantomData)
+            __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f13` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1554,46 +1276,27 @@ const _: () = {
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f13_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f13>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
+        pub fn f13_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f13>,
+        ) -> __Wide16ScanEnd {
             __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __Wide16Scan_f13 {
-        type Target = __Wide16ScanRefused<
-            __Wide16Fields::f14,
-            __rk::Skipping<__Wide16Fields::f13>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__Wide16ScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Wide16`, at field `f14`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f14(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide16>,
-    );
     #[allow(dead_code)]
-    impl __Wide16Scan_f14 {
+    impl __Wide16Scan<__Wide16Fields::f14> {
         ///Fix `f14` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f14(self, __v: impl __rk::FormOf<__rk::TextForms>) -> __Wide16Scan_f15 {
+        pub fn f14(
+            self,
+            __v: impl __rk::FormOf<__rk::TextForms>,
+        ) -> __Wide16Scan<__Wide16Fields::f15> {
             let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     &::core::primitive::str,
                 >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
-            __Wide16Scan_f15(__b, ::core::marker::PhantomData)
+            __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f14` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1628,38 +1331,16 @@ const _: () = {
                 );
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __Wide16Scan_f14 {
-        type Target = __Wide16ScanRefused<
-            __Wide16Fields::f15,
-            __rk::Skipping<__Wide16Fields::f14>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__Wide16ScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Wide16`, at field `f15`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16Scan_f15(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide16>,
-    );
     #[allow(dead_code)]
-    impl __Wide16Scan_f15 {
+    impl __Wide16Scan<__Wide16Fields::f15> {
         ///Fix `f15` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f15(self, __v: char) -> __Wide16ScanComplete {
+        pub fn f15(self, __v: char) -> __Wide16Scan<()> {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, char>(&__v, 0u8, false);
             __b.complete();
-            __Wide16ScanComplete(__b, ::core::marker::PhantomData)
+            __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f15` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1672,31 +1353,50 @@ const _: () = {
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f15_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f15>,
-        >(self, __a: __A) -> __Wide16ScanEnd {
+        pub fn f15_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<Wide16, __Wide16Fields::f15>,
+        ) -> __Wide16ScanEnd {
             __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
+    }
+    ///Scan builder for `Wide16`: `F` is the field to constrain next (`()` once every field is fixed).
+    #[must_use = "call .ranges() to get the byte ranges to scan"]
+    pub struct __Wide16Scan<__F>(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<(fn() -> Wide16, __F)>,
+    );
+    impl<__F> ::core::clone::Clone for __Wide16Scan<__F> {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            __Wide16Scan(
+                ::core::clone::Clone::clone(&self.0),
+                ::core::marker::PhantomData,
+            )
+        }
+    }
+    impl<__F> ::core::fmt::Debug for __Wide16Scan<__F> {
+        fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::core::fmt::Debug::fmt(&self.0, __f)
+        }
+    }
+    #[allow(dead_code)]
+    impl<__F> __Wide16Scan<__F> {
+        /// The ranges of every key matching the fields fixed so far (with every field
+        /// fixed, the range holding exactly the one key).
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.0.ranges()
         }
     }
-    ///Scan builder for `Wide16` with every field fixed: one key.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide16ScanComplete(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide16>,
-    );
-    #[allow(dead_code)]
-    impl __Wide16ScanComplete {
-        /// The range holding exactly the one key.
+    impl<__F: __rk::NextField> ::core::ops::Deref for __Wide16Scan<__F> {
+        type Target = __Wide16ScanRefused<
+            <__F as __rk::NextField>::Next,
+            __rk::Skipping<__F>,
+        >;
         #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
+        fn deref(&self) -> &Self::Target {
+            &__Wide16ScanRefused(::core::marker::PhantomData)
         }
     }
     ///A finished scan of `Wide16` (after a range or starts-with): call `.ranges()`.
@@ -2517,15 +2217,17 @@ const _: () = {
         ///
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
         #[inline(always)]
-        pub fn scan() -> __Wide16Scan_f00 {
+        pub fn scan() -> __Wide16Scan<__Wide16Fields::f00> {
             <Self as __rk::ScanKey>::scan_within(&[])
         }
     }
     impl __rk::ScanKey for Wide16 {
-        type Scan = __Wide16Scan_f00;
+        type Scan = __Wide16Scan<__Wide16Fields::f00>;
         #[inline(always)]
-        fn scan_within(__outer: &[::core::primitive::u8]) -> __Wide16Scan_f00 {
-            __Wide16Scan_f00(
+        fn scan_within(
+            __outer: &[::core::primitive::u8],
+        ) -> __Wide16Scan<__Wide16Fields::f00> {
+            __Wide16Scan(
                 __rk::ScanBuilder::new(__outer, &[], ::core::option::Option::None),
                 ::core::marker::PhantomData,
             )

@@ -466,21 +466,14 @@ const _: () = {
         pub struct f06;
         pub struct f07;
     }
-    ///Scan builder for `Wide8`, at field `f00`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide8Scan_f00(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide8>,
-    );
     #[allow(dead_code)]
-    impl __Wide8Scan_f00 {
+    impl __Wide8Scan<__Wide8Fields::f00> {
         ///Fix `f00` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f00(self, __v: u64) -> __Wide8Scan_f01 {
+        pub fn f00(self, __v: u64) -> __Wide8Scan<__Wide8Fields::f01> {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8, false);
-            __Wide8Scan_f01(__b, ::core::marker::PhantomData)
+            __Wide8Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f00` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -493,46 +486,27 @@ const _: () = {
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f00_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<Wide8, __Wide8Fields::f00>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
+        pub fn f00_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<Wide8, __Wide8Fields::f00>,
+        ) -> __Wide8ScanEnd {
             __Wide8ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __Wide8Scan_f00 {
-        type Target = __Wide8ScanRefused<
-            __Wide8Fields::f01,
-            __rk::Skipping<__Wide8Fields::f00>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__Wide8ScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Wide8`, at field `f01`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide8Scan_f01(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide8>,
-    );
     #[allow(dead_code)]
-    impl __Wide8Scan_f01 {
+    impl __Wide8Scan<__Wide8Fields::f01> {
         ///Fix `f01` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f01(self, __v: impl __rk::FormOf<__rk::TextForms>) -> __Wide8Scan_f02 {
+        pub fn f01(
+            self,
+            __v: impl __rk::FormOf<__rk::TextForms>,
+        ) -> __Wide8Scan<__Wide8Fields::f02> {
             let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
                 >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
-            __Wide8Scan_f02(__b, ::core::marker::PhantomData)
+            __Wide8Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f01` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -567,37 +541,15 @@ const _: () = {
                 );
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __Wide8Scan_f01 {
-        type Target = __Wide8ScanRefused<
-            __Wide8Fields::f02,
-            __rk::Skipping<__Wide8Fields::f01>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__Wide8ScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Wide8`, at field `f02`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide8Scan_f02(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide8>,
-    );
     #[allow(dead_code)]
-    impl __Wide8Scan_f02 {
+    impl __Wide8Scan<__Wide8Fields::f02> {
         ///Fix `f02` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f02(self, __v: i32) -> __Wide8Scan_f03 {
+        pub fn f02(self, __v: i32) -> __Wide8Scan<__Wide8Fields::f03> {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, i32>(&__v, 0u8, false);
-            __Wide8Scan_f03(__b, ::core::marker::PhantomData)
+            __Wide8Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f02` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -610,46 +562,27 @@ const _: () = {
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f02_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<Wide8, __Wide8Fields::f02>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
+        pub fn f02_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<Wide8, __Wide8Fields::f02>,
+        ) -> __Wide8ScanEnd {
             __Wide8ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __Wide8Scan_f02 {
-        type Target = __Wide8ScanRefused<
-            __Wide8Fields::f03,
-            __rk::Skipping<__Wide8Fields::f02>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__Wide8ScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Wide8`, at field `f03`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide8Scan_f03(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide8>,
-    );
     #[allow(dead_code)]
-    impl __Wide8Scan_f03 {
+    impl __Wide8Scan<__Wide8Fields::f03> {
         ///Fix `f03` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f03(self, __v: impl __rk::FormOf<__rk::BytesForms>) -> __Wide8Scan_f04 {
+        pub fn f03(
+            self,
+            __v: impl __rk::FormOf<__rk::BytesForms>,
+        ) -> __Wide8Scan<__Wide8Fields::f04> {
             let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Sep,
                     &[::core::primitive::u8],
                 >(&__rk::FormOf::<__rk::BytesForms>::canon(&__v), 0u8, false);
-            __Wide8Scan_f04(__b, ::core::marker::PhantomData)
+            __Wide8Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f03` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -679,37 +612,15 @@ const _: () = {
                 >(__rk::FormOf::<__rk::BytesForms>::canon(&__p), 0u8);
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __Wide8Scan_f03 {
-        type Target = __Wide8ScanRefused<
-            __Wide8Fields::f04,
-            __rk::Skipping<__Wide8Fields::f03>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__Wide8ScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Wide8`, at field `f04`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide8Scan_f04(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide8>,
-    );
     #[allow(dead_code)]
-    impl __Wide8Scan_f04 {
+    impl __Wide8Scan<__Wide8Fields::f04> {
         ///Fix `f04` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f04(self, __v: u16) -> __Wide8Scan_f05 {
+        pub fn f04(self, __v: u16) -> __Wide8Scan<__Wide8Fields::f05> {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u16>(&__v, 0u8, false);
-            __Wide8Scan_f05(__b, ::core::marker::PhantomData)
+            __Wide8Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f04` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -722,43 +633,21 @@ const _: () = {
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f04_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<Wide8, __Wide8Fields::f04>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
+        pub fn f04_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<Wide8, __Wide8Fields::f04>,
+        ) -> __Wide8ScanEnd {
             __Wide8ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __Wide8Scan_f04 {
-        type Target = __Wide8ScanRefused<
-            __Wide8Fields::f05,
-            __rk::Skipping<__Wide8Fields::f04>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__Wide8ScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Wide8`, at field `f05`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide8Scan_f05(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide8>,
-    );
     #[allow(dead_code)]
-    impl __Wide8Scan_f05 {
+    impl __Wide8Scan<__Wide8Fields::f05> {
         ///Fix `f05` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f05(self, __v: bool) -> __Wide8Scan_f06 {
+        pub fn f05(self, __v: bool) -> __Wide8Scan<__Wide8Fields::f06> {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, bool>(&__v, 0u8, false);
-            __Wide8Scan_f06(__b, ::core::marker::PhantomData)
+            __Wide8Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f05` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -771,46 +660,27 @@ const _: () = {
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f05_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<Wide8, __Wide8Fields::f05>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
+        pub fn f05_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<Wide8, __Wide8Fields::f05>,
+        ) -> __Wide8ScanEnd {
             __Wide8ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __Wide8Scan_f05 {
-        type Target = __Wide8ScanRefused<
-            __Wide8Fields::f06,
-            __rk::Skipping<__Wide8Fields::f05>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__Wide8ScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Wide8`, at field `f06`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide8Scan_f06(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide8>,
-    );
     #[allow(dead_code)]
-    impl __Wide8Scan_f06 {
+    impl __Wide8Scan<__Wide8Fields::f06> {
         ///Fix `f06` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f06(self, __v: impl __rk::FormOf<__rk::TextForms>) -> __Wide8Scan_f07 {
+        pub fn f06(
+            self,
+            __v: impl __rk::FormOf<__rk::TextForms>,
+        ) -> __Wide8Scan<__Wide8Fields::f07> {
             let mut __b = self.0;
             __b.field::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     &::core::primitive::str,
                 >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
-            __Wide8Scan_f07(__b, ::core::marker::PhantomData)
+            __Wide8Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f06` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -845,38 +715,16 @@ const _: () = {
                 );
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
-        #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
-        }
     }
-    impl ::core::ops::Deref for __Wide8Scan_f06 {
-        type Target = __Wide8ScanRefused<
-            __Wide8Fields::f07,
-            __rk::Skipping<__Wide8Fields::f06>,
-        >;
-        #[inline(always)]
-        fn deref(&self) -> &Self::Target {
-            &__Wide8ScanRefused(::core::marker::PhantomData)
-        }
-    }
-    ///Scan builder for `Wide8`, at field `f07`.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide8Scan_f07(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide8>,
-    );
     #[allow(dead_code)]
-    impl __Wide8Scan_f07 {
+    impl __Wide8Scan<__Wide8Fields::f07> {
         ///Fix `f07` to a value (equality) and go on to the next field.
         #[inline(always)]
-        pub fn f07(self, __v: char) -> __Wide8ScanComplete {
+        pub fn f07(self, __v: char) -> __Wide8Scan<()> {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, char>(&__v, 0u8, false);
             __b.complete();
-            __Wide8ScanComplete(__b, ::core::marker::PhantomData)
+            __Wide8Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f07` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -889,31 +737,50 @@ const _: () = {
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
-        #[allow(unused_variables)]
-        pub fn f07_starts_with<
-            __A: __rk::NoStartsWithOnNonContent<Wide8, __Wide8Fields::f07>,
-        >(self, __a: __A) -> __Wide8ScanEnd {
+        pub fn f07_starts_with(
+            self,
+            _: impl __rk::NoStartsWithOnNonContent<Wide8, __Wide8Fields::f07>,
+        ) -> __Wide8ScanEnd {
             __Wide8ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
-        /// The ranges of every key matching the fields fixed so far.
+    }
+    ///Scan builder for `Wide8`: `F` is the field to constrain next (`()` once every field is fixed).
+    #[must_use = "call .ranges() to get the byte ranges to scan"]
+    pub struct __Wide8Scan<__F>(
+        __rk::ScanBuilder,
+        ::core::marker::PhantomData<(fn() -> Wide8, __F)>,
+    );
+    impl<__F> ::core::clone::Clone for __Wide8Scan<__F> {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            __Wide8Scan(
+                ::core::clone::Clone::clone(&self.0),
+                ::core::marker::PhantomData,
+            )
+        }
+    }
+    impl<__F> ::core::fmt::Debug for __Wide8Scan<__F> {
+        fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::core::fmt::Debug::fmt(&self.0, __f)
+        }
+    }
+    #[allow(dead_code)]
+    impl<__F> __Wide8Scan<__F> {
+        /// The ranges of every key matching the fields fixed so far (with every field
+        /// fixed, the range holding exactly the one key).
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
             self.0.ranges()
         }
     }
-    ///Scan builder for `Wide8` with every field fixed: one key.
-    #[derive(Clone, Debug)]
-    #[must_use = "call .ranges() to get the byte ranges to scan"]
-    pub struct __Wide8ScanComplete(
-        __rk::ScanBuilder,
-        ::core::marker::PhantomData<fn() -> Wide8>,
-    );
-    #[allow(dead_code)]
-    impl __Wide8ScanComplete {
-        /// The range holding exactly the one key.
+    impl<__F: __rk::NextField> ::core::ops::Deref for __Wide8Scan<__F> {
+        type Target = __Wide8ScanRefused<
+            <__F as __rk::NextField>::Next,
+            __rk::Skipping<__F>,
+        >;
         #[inline(always)]
-        pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
+        fn deref(&self) -> &Self::Target {
+            &__Wide8ScanRefused(::core::marker::PhantomData)
         }
     }
     ///A finished scan of `Wide8` (after a range or starts-with): call `.ranges()`.
@@ -1349,15 +1216,17 @@ const _: () = {
         ///
         ///A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.
         #[inline(always)]
-        pub fn scan() -> __Wide8Scan_f00 {
+        pub fn scan() -> __Wide8Scan<__Wide8Fields::f00> {
             <Self as __rk::ScanKey>::scan_within(&[])
         }
     }
     impl __rk::ScanKey for Wide8 {
-        type Scan = __Wide8Scan_f00;
+        type Scan = __Wide8Scan<__Wide8Fields::f00>;
         #[inline(always)]
-        fn scan_within(__outer: &[::core::primitive::u8]) -> __Wide8Scan_f00 {
-            __Wide8Scan_f00(
+        fn scan_within(
+            __outer: &[::core::primitive::u8],
+        ) -> __Wide8Scan<__Wide8Fields::f00> {
+            __Wide8Scan(
                 __rk::ScanBuilder::new(__outer, &[], ::core::option::Option::None),
                 ::core::marker::PhantomData,
             )

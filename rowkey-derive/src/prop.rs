@@ -323,17 +323,15 @@ impl Refusal {
         }
     }
 
-    /// The reason in words (runtime errors of text scans).
-    pub fn reason(self) -> &'static str {
-        match self {
-            Refusal::Hashed => {
-                "the field is hashed (#[hash_prefix]), so its values are not in key order; fix it by equality"
-            }
-            Refusal::Reversed => "the field is #[reverse]d; fix it by equality",
-            Refusal::CustomSeparator => {
-                "the field ends at a custom separator, so ranges would not be exact; fix it by equality"
-            }
-            Refusal::NotContent => "only string and bytes fields take a prefix; use a range",
+    /// The `__private` type that refuses it in a text scan (its error says why).
+    pub fn text_form(self, range: bool) -> &'static str {
+        match (self, range) {
+            (Refusal::Hashed, true) => "RangeOnHashed",
+            (Refusal::Reversed, true) => "RangeOnReversed",
+            (Refusal::CustomSeparator, _) => "RangeOnCustomSeparator",
+            (Refusal::Hashed, false) => "PrefixOnHashed",
+            (Refusal::Reversed, false) => "PrefixOnReversed",
+            (Refusal::NotContent, _) => "PrefixOnNonContent",
         }
     }
 }

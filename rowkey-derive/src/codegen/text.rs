@@ -116,62 +116,43 @@ pub fn expand_struct(
                 }
                 _ => quote!(__v),
             };
-            let range = match fp.range {
+            // the arms of `__private::text_step`: a refused form is an uninhabited type
+            let pv = quote!(__rk);
+            let ok = |e: TokenStream| quote!(return #result::Ok(#e.ranges()));
+            let (range_ty, range_arm) = match fp.range {
                 Err(r) => {
-                    let why = r.reason();
-                    quote!(return #result::Err(__a.refused(#path, "range", #why));)
+                    let t = format_ident!("{}", r.text_form(true));
+                    (quote!(#pv::#t), quote!(match __r {}))
                 }
                 Ok(()) if fp.nested_natural() => {
-                    // the typed `_range` has a bound a nested key may not meet: check at run
-                    // time, call the unchecked twin
+                    // the typed `_range` has a bound a nested key may not meet: checked at
+                    // run time, then the unchecked twin
                     let m = format_ident!("__{}_unchecked", crate::prop::method_ident(f, "_range"));
-                    let why = crate::prop::NESTED_RANGE_REASON;
                     let codec = &fp.codec;
-                    quote! {
-                        if !<#codec as #krate::__private::Codec<#ty>>::RANGE_EXACT {
-                            return #result::Err(__a.refused(#path, "range", #why));
-                        }
-                        let (__lo, __hi) = __a.range_bounds::<#ty>(#path)?;
-                        __a.finish(__NAMES)?;
-                        return #result::Ok(__s.#m((__lo, __hi)).ranges());
-                    }
+                    (quote!(#pv::NestedBounds<#codec, #ty>), ok(quote!(__s.#m(__r.0))))
                 }
                 Ok(()) => {
                     let m = crate::prop::method_ident(f, "_range");
-                    quote! {
-                        let (__lo, __hi) = __a.range_bounds::<#ty>(#path)?;
-                        __a.finish(__NAMES)?;
-                        return #result::Ok(__s.#m((__lo, __hi)).ranges());
-                    }
+                    (quote!(#pv::Bounds<#ty>), ok(quote!(__s.#m(__r))))
                 }
             };
-            let sw = match fp.starts_with {
+            let (prefix_ty, prefix_arm) = match fp.starts_with {
                 Err(r) => {
-                    let why = r.reason();
-                    quote!(return #result::Err(__a.refused(#path, "prefix", #why));)
+                    let t = format_ident!("{}", r.text_form(false));
+                    (quote!(#pv::#t), quote!(match __p {}))
                 }
                 Ok(()) => {
                     let m = crate::prop::method_ident(f, "_starts_with");
-                    quote! {
-                        let __p: #ty = __a.prefix::<#ty>(#path)?;
-                        __a.finish(__NAMES)?;
-                        return #result::Ok(__s.#m(__p).ranges());
-                    }
+                    (quote!(#pv::Prefix<#ty>), ok(quote!(__s.#m(__p.0))))
                 }
             };
-            let step = quote!(#tx::Step);
+            let done = ok(quote!(__s));
             let body = quote! {
-                let __s = match __a.step(#path) {
-                    #step::Eq => {
-                        let __v: #ty = <#ty as #tx::FromText>::from_args(__a, #path)?;
-                        __s.#eq(#eq_arg)
-                    }
-                    #step::Range => { #range }
-                    #step::StartsWith => { #sw }
-                    #step::Done => {
-                        __a.finish(__NAMES)?;
-                        return #result::Ok(__s.ranges());
-                    }
+                let __s = match #pv::text_step::<#ty, #range_ty, #prefix_ty>(__a, #path, __NAMES)? {
+                    #pv::TextStep::Eq(__v) => __s.#eq(#eq_arg),
+                    #pv::TextStep::Range(__r) => #range_arm,
+                    #pv::TextStep::Prefix(__p) => #prefix_arm,
+                    #pv::TextStep::Done => #done,
                 };
             };
             super::respan(body, f.ty.span())
@@ -218,7 +199,6 @@ pub fn expand_struct(
                 #tx::encode_key(&__k)
             }
 
-            #[allow(unreachable_code)]
             fn scan_text(__a: &mut #tx::TextArgs) -> #result<#krate::ScanRanges, #tx::TextError> {
                 const __NAMES: &[&::core::primitive::str] = &[#(#names),*];
                 let __s = <Self>::scan();

@@ -820,7 +820,6 @@ const _: () = {
             __a.finish(__NAMES)?;
             ::rowkey::text::encode_key(&__k)
         }
-        #[allow(unreachable_code)]
         fn scan_text(
             __a: &mut ::rowkey::text::TextArgs,
         ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
@@ -831,137 +830,57 @@ const _: () = {
                 "ts_ms",
             ];
             let __s = <Self>::scan();
-            let __s = match __a.step("uid") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: u64 = <u64 as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "uid",
-                    )?;
-                    __s.uid(__v)
-                }
-                ::rowkey::text::Step::Range => {
-                    return ::core::result::Result::Err(
-                        __a
-                            .refused(
-                                "uid",
-                                "range",
-                                "the field is hashed (#[hash_prefix]), so its values are not in key order; fix it by equality",
-                            ),
-                    );
-                }
-                ::rowkey::text::Step::StartsWith => {
-                    return ::core::result::Result::Err(
-                        __a
-                            .refused(
-                                "uid",
-                                "prefix",
-                                "only string and bytes fields take a prefix; use a range",
-                            ),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+            let __s = match __rk::text_step::<
+                u64,
+                __rk::RangeOnHashed,
+                __rk::PrefixOnNonContent,
+            >(__a, "uid", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.uid(__v),
+                __rk::TextStep::Range(__r) => match __r {}
+                __rk::TextStep::Prefix(__p) => match __p {}
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("event_type") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: EventType = <EventType as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "event_type",
-                    )?;
-                    __s.event_type(__v)
-                }
-                ::rowkey::text::Step::Range => {
-                    if !<::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        EventType,
-                    >>::RANGE_EXACT {
-                        return ::core::result::Result::Err(
-                            __a
-                                .refused(
-                                    "event_type",
-                                    "range",
-                                    "the nested key's bytes do not sort as its values (a field with #[desc], #[reverse_ts], #[rowkey(java)], #[hash_prefix], #[reverse], a custom separator or a #[pad] fill other than 0x00, or a salt); fix it by equality",
-                                ),
-                        );
-                    }
-                    let (__lo, __hi) = __a.range_bounds::<EventType>("event_type")?;
-                    __a.finish(__NAMES)?;
+            let __s = match __rk::text_step::<
+                EventType,
+                __rk::NestedBounds<::rowkey::codec::Natural, EventType>,
+                __rk::PrefixOnNonContent,
+            >(__a, "event_type", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.event_type(__v),
+                __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(
-                        __s.__event_type_range_unchecked((__lo, __hi)).ranges(),
+                        __s.__event_type_range_unchecked(__r.0).ranges(),
                     );
                 }
-                ::rowkey::text::Step::StartsWith => {
-                    return ::core::result::Result::Err(
-                        __a
-                            .refused(
-                                "event_type",
-                                "prefix",
-                                "only string and bytes fields take a prefix; use a range",
-                            ),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Prefix(__p) => match __p {}
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("biz_type") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: String = <String as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "biz_type",
-                    )?;
-                    __s.biz_type(__v)
+            let __s = match __rk::text_step::<
+                String,
+                __rk::Bounds<String>,
+                __rk::Prefix<String>,
+            >(__a, "biz_type", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.biz_type(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.biz_type_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<String>("biz_type")?;
-                    __a.finish(__NAMES)?;
+                __rk::TextStep::Prefix(__p) => {
                     return ::core::result::Result::Ok(
-                        __s.biz_type_range((__lo, __hi)).ranges(),
+                        __s.biz_type_starts_with(__p.0).ranges(),
                     );
                 }
-                ::rowkey::text::Step::StartsWith => {
-                    let __p: String = __a.prefix::<String>("biz_type")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(
-                        __s.biz_type_starts_with(__p).ranges(),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("ts_ms") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: i64 = <i64 as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "ts_ms",
-                    )?;
-                    __s.ts_ms(__v)
+            let __s = match __rk::text_step::<
+                i64,
+                __rk::Bounds<i64>,
+                __rk::PrefixOnNonContent,
+            >(__a, "ts_ms", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.ts_ms(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.ts_ms_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<i64>("ts_ms")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(
-                        __s.ts_ms_range((__lo, __hi)).ranges(),
-                    );
-                }
-                ::rowkey::text::Step::StartsWith => {
-                    return ::core::result::Result::Err(
-                        __a
-                            .refused(
-                                "ts_ms",
-                                "prefix",
-                                "only string and bytes fields take a prefix; use a range",
-                            ),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Prefix(__p) => match __p {}
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
             __a.finish(__NAMES)?;
             ::core::result::Result::Ok(__s.ranges())

@@ -693,95 +693,54 @@ const _: () = {
             __a.finish(__NAMES)?;
             ::rowkey::text::encode_key(&__k)
         }
-        #[allow(unreachable_code)]
         fn scan_text(
             __a: &mut ::rowkey::text::TextArgs,
         ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
             const __NAMES: &[&::core::primitive::str] = &["ts_ms", "host", "event"];
             let __s = <Self>::scan();
-            let __s = match __a.step("ts_ms") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: u64 = <u64 as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "ts_ms",
-                    )?;
-                    __s.ts_ms(__v)
+            let __s = match __rk::text_step::<
+                u64,
+                __rk::Bounds<u64>,
+                __rk::PrefixOnNonContent,
+            >(__a, "ts_ms", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.ts_ms(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.ts_ms_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<u64>("ts_ms")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(
-                        __s.ts_ms_range((__lo, __hi)).ranges(),
-                    );
-                }
-                ::rowkey::text::Step::StartsWith => {
-                    return ::core::result::Result::Err(
-                        __a
-                            .refused(
-                                "ts_ms",
-                                "prefix",
-                                "only string and bytes fields take a prefix; use a range",
-                            ),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Prefix(__p) => match __p {}
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("host") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: String = <String as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "host",
-                    )?;
-                    __s.host(__v)
+            let __s = match __rk::text_step::<
+                String,
+                __rk::Bounds<String>,
+                __rk::Prefix<String>,
+            >(__a, "host", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.host(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.host_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<String>("host")?;
-                    __a.finish(__NAMES)?;
+                __rk::TextStep::Prefix(__p) => {
                     return ::core::result::Result::Ok(
-                        __s.host_range((__lo, __hi)).ranges(),
+                        __s.host_starts_with(__p.0).ranges(),
                     );
                 }
-                ::rowkey::text::Step::StartsWith => {
-                    let __p: String = __a.prefix::<String>("host")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(
-                        __s.host_starts_with(__p).ranges(),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("event") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: String = <String as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "event",
-                    )?;
-                    __s.event(__v)
+            let __s = match __rk::text_step::<
+                String,
+                __rk::Bounds<String>,
+                __rk::Prefix<String>,
+            >(__a, "event", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.event(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.event_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<String>("event")?;
-                    __a.finish(__NAMES)?;
+                __rk::TextStep::Prefix(__p) => {
                     return ::core::result::Result::Ok(
-                        __s.event_range((__lo, __hi)).ranges(),
+                        __s.event_starts_with(__p.0).ranges(),
                     );
                 }
-                ::rowkey::text::Step::StartsWith => {
-                    let __p: String = __a.prefix::<String>("event")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(
-                        __s.event_starts_with(__p).ranges(),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
             __a.finish(__NAMES)?;
             ::core::result::Result::Ok(__s.ranges())

@@ -967,7 +967,6 @@ const _: () = {
             __a.finish(__NAMES)?;
             ::rowkey::text::encode_key(&__k)
         }
-        #[allow(unreachable_code)]
         fn scan_text(
             __a: &mut ::rowkey::text::TextArgs,
         ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
@@ -979,151 +978,71 @@ const _: () = {
                 "name",
             ];
             let __s = <Self>::scan();
-            let __s = match __a.step("region") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: String = <String as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "region",
-                    )?;
-                    __s.region(__v)
+            let __s = match __rk::text_step::<
+                String,
+                __rk::Bounds<String>,
+                __rk::Prefix<String>,
+            >(__a, "region", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.region(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.region_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<String>("region")?;
-                    __a.finish(__NAMES)?;
+                __rk::TextStep::Prefix(__p) => {
                     return ::core::result::Result::Ok(
-                        __s.region_range((__lo, __hi)).ranges(),
+                        __s.region_starts_with(__p.0).ranges(),
                     );
                 }
-                ::rowkey::text::Step::StartsWith => {
-                    let __p: String = __a.prefix::<String>("region")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(
-                        __s.region_starts_with(__p).ranges(),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("shard") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: u32 = <u32 as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "shard",
-                    )?;
-                    __s.shard(__v)
+            let __s = match __rk::text_step::<
+                u32,
+                __rk::Bounds<u32>,
+                __rk::PrefixOnNonContent,
+            >(__a, "shard", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.shard(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.shard_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<u32>("shard")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(
-                        __s.shard_range((__lo, __hi)).ranges(),
-                    );
-                }
-                ::rowkey::text::Step::StartsWith => {
-                    return ::core::result::Result::Err(
-                        __a
-                            .refused(
-                                "shard",
-                                "prefix",
-                                "only string and bytes fields take a prefix; use a range",
-                            ),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Prefix(__p) => match __p {}
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("score") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: Option<i32> = <Option<
-                        i32,
-                    > as ::rowkey::text::FromText>::from_args(__a, "score")?;
-                    __s.score(__v)
+            let __s = match __rk::text_step::<
+                Option<i32>,
+                __rk::Bounds<Option<i32>>,
+                __rk::PrefixOnNonContent,
+            >(__a, "score", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.score(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.score_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<Option<i32>>("score")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(
-                        __s.score_range((__lo, __hi)).ranges(),
-                    );
-                }
-                ::rowkey::text::Step::StartsWith => {
-                    return ::core::result::Result::Err(
-                        __a
-                            .refused(
-                                "score",
-                                "prefix",
-                                "only string and bytes fields take a prefix; use a range",
-                            ),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Prefix(__p) => match __p {}
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("account") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: u64 = <u64 as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "account",
-                    )?;
-                    __s.account(__v)
-                }
-                ::rowkey::text::Step::Range => {
-                    return ::core::result::Result::Err(
-                        __a
-                            .refused(
-                                "account",
-                                "range",
-                                "the field is #[reverse]d; fix it by equality",
-                            ),
-                    );
-                }
-                ::rowkey::text::Step::StartsWith => {
-                    return ::core::result::Result::Err(
-                        __a
-                            .refused(
-                                "account",
-                                "prefix",
-                                "only string and bytes fields take a prefix; use a range",
-                            ),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+            let __s = match __rk::text_step::<
+                u64,
+                __rk::RangeOnReversed,
+                __rk::PrefixOnNonContent,
+            >(__a, "account", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.account(__v),
+                __rk::TextStep::Range(__r) => match __r {}
+                __rk::TextStep::Prefix(__p) => match __p {}
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("name") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: String = <String as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "name",
-                    )?;
-                    __s.name(__v)
+            let __s = match __rk::text_step::<
+                String,
+                __rk::Bounds<String>,
+                __rk::Prefix<String>,
+            >(__a, "name", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.name(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.name_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<String>("name")?;
-                    __a.finish(__NAMES)?;
+                __rk::TextStep::Prefix(__p) => {
                     return ::core::result::Result::Ok(
-                        __s.name_range((__lo, __hi)).ranges(),
+                        __s.name_starts_with(__p.0).ranges(),
                     );
                 }
-                ::rowkey::text::Step::StartsWith => {
-                    let __p: String = __a.prefix::<String>("name")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(
-                        __s.name_starts_with(__p).ranges(),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
             __a.finish(__NAMES)?;
             ::core::result::Result::Ok(__s.ranges())

@@ -765,7 +765,6 @@ const _: () = {
             __a.finish(__NAMES)?;
             ::rowkey::text::encode_key(&__k)
         }
-        #[allow(unreachable_code)]
         fn scan_text(
             __a: &mut ::rowkey::text::TextArgs,
         ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
@@ -775,92 +774,45 @@ const _: () = {
                 "order_no",
             ];
             let __s = <Self>::scan();
-            let __s = match __a.step("seller_id") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: u64 = <u64 as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "seller_id",
-                    )?;
-                    __s.seller_id(__v)
+            let __s = match __rk::text_step::<
+                u64,
+                __rk::Bounds<u64>,
+                __rk::PrefixOnNonContent,
+            >(__a, "seller_id", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.seller_id(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.seller_id_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<u64>("seller_id")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(
-                        __s.seller_id_range((__lo, __hi)).ranges(),
-                    );
-                }
-                ::rowkey::text::Step::StartsWith => {
-                    return ::core::result::Result::Err(
-                        __a
-                            .refused(
-                                "seller_id",
-                                "prefix",
-                                "only string and bytes fields take a prefix; use a range",
-                            ),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Prefix(__p) => match __p {}
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("created_ms") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: i64 = <i64 as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "created_ms",
-                    )?;
-                    __s.created_ms(__v)
+            let __s = match __rk::text_step::<
+                i64,
+                __rk::Bounds<i64>,
+                __rk::PrefixOnNonContent,
+            >(__a, "created_ms", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.created_ms(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.created_ms_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<i64>("created_ms")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(
-                        __s.created_ms_range((__lo, __hi)).ranges(),
-                    );
-                }
-                ::rowkey::text::Step::StartsWith => {
-                    return ::core::result::Result::Err(
-                        __a
-                            .refused(
-                                "created_ms",
-                                "prefix",
-                                "only string and bytes fields take a prefix; use a range",
-                            ),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Prefix(__p) => match __p {}
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("order_no") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: String = <String as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "order_no",
-                    )?;
-                    __s.order_no(__v)
+            let __s = match __rk::text_step::<
+                String,
+                __rk::Bounds<String>,
+                __rk::Prefix<String>,
+            >(__a, "order_no", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.order_no(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.order_no_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<String>("order_no")?;
-                    __a.finish(__NAMES)?;
+                __rk::TextStep::Prefix(__p) => {
                     return ::core::result::Result::Ok(
-                        __s.order_no_range((__lo, __hi)).ranges(),
+                        __s.order_no_starts_with(__p.0).ranges(),
                     );
                 }
-                ::rowkey::text::Step::StartsWith => {
-                    let __p: String = __a.prefix::<String>("order_no")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(
-                        __s.order_no_starts_with(__p).ranges(),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
             __a.finish(__NAMES)?;
             ::core::result::Result::Ok(__s.ranges())

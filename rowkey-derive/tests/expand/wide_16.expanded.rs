@@ -2403,7 +2403,6 @@ const _: () = {
             __a.finish(__NAMES)?;
             ::rowkey::text::encode_key(&__k)
         }
-        #[allow(unreachable_code)]
         fn scan_text(
             __a: &mut ::rowkey::text::TextArgs,
         ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
@@ -2426,453 +2425,221 @@ const _: () = {
                 "f15",
             ];
             let __s = <Self>::scan();
-            let __s = match __a.step("f00") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: u64 = <u64 as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "f00",
-                    )?;
-                    __s.f00(__v)
+            let __s = match __rk::text_step::<
+                u64,
+                __rk::Bounds<u64>,
+                __rk::PrefixOnNonContent,
+            >(__a, "f00", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.f00(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.f00_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<u64>("f00")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(
-                        __s.f00_range((__lo, __hi)).ranges(),
-                    );
-                }
-                ::rowkey::text::Step::StartsWith => {
-                    return ::core::result::Result::Err(
-                        __a
-                            .refused(
-                                "f00",
-                                "prefix",
-                                "only string and bytes fields take a prefix; use a range",
-                            ),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Prefix(__p) => match __p {}
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("f01") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: String = <String as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "f01",
-                    )?;
-                    __s.f01(__v)
+            let __s = match __rk::text_step::<
+                String,
+                __rk::Bounds<String>,
+                __rk::Prefix<String>,
+            >(__a, "f01", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.f01(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.f01_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<String>("f01")?;
-                    __a.finish(__NAMES)?;
+                __rk::TextStep::Prefix(__p) => {
                     return ::core::result::Result::Ok(
-                        __s.f01_range((__lo, __hi)).ranges(),
+                        __s.f01_starts_with(__p.0).ranges(),
                     );
                 }
-                ::rowkey::text::Step::StartsWith => {
-                    let __p: String = __a.prefix::<String>("f01")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.f01_starts_with(__p).ranges());
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("f02") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: i32 = <i32 as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "f02",
-                    )?;
-                    __s.f02(__v)
+            let __s = match __rk::text_step::<
+                i32,
+                __rk::Bounds<i32>,
+                __rk::PrefixOnNonContent,
+            >(__a, "f02", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.f02(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.f02_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<i32>("f02")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(
-                        __s.f02_range((__lo, __hi)).ranges(),
-                    );
-                }
-                ::rowkey::text::Step::StartsWith => {
-                    return ::core::result::Result::Err(
-                        __a
-                            .refused(
-                                "f02",
-                                "prefix",
-                                "only string and bytes fields take a prefix; use a range",
-                            ),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Prefix(__p) => match __p {}
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("f03") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: Vec<u8> = <Vec<
-                        u8,
-                    > as ::rowkey::text::FromText>::from_args(__a, "f03")?;
-                    __s.f03(__v)
+            let __s = match __rk::text_step::<
+                Vec<u8>,
+                __rk::Bounds<Vec<u8>>,
+                __rk::Prefix<Vec<u8>>,
+            >(__a, "f03", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.f03(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.f03_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<Vec<u8>>("f03")?;
-                    __a.finish(__NAMES)?;
+                __rk::TextStep::Prefix(__p) => {
                     return ::core::result::Result::Ok(
-                        __s.f03_range((__lo, __hi)).ranges(),
+                        __s.f03_starts_with(__p.0).ranges(),
                     );
                 }
-                ::rowkey::text::Step::StartsWith => {
-                    let __p: Vec<u8> = __a.prefix::<Vec<u8>>("f03")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.f03_starts_with(__p).ranges());
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("f04") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: u16 = <u16 as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "f04",
-                    )?;
-                    __s.f04(__v)
+            let __s = match __rk::text_step::<
+                u16,
+                __rk::Bounds<u16>,
+                __rk::PrefixOnNonContent,
+            >(__a, "f04", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.f04(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.f04_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<u16>("f04")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(
-                        __s.f04_range((__lo, __hi)).ranges(),
-                    );
-                }
-                ::rowkey::text::Step::StartsWith => {
-                    return ::core::result::Result::Err(
-                        __a
-                            .refused(
-                                "f04",
-                                "prefix",
-                                "only string and bytes fields take a prefix; use a range",
-                            ),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Prefix(__p) => match __p {}
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("f05") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: bool = <bool as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "f05",
-                    )?;
-                    __s.f05(__v)
+            let __s = match __rk::text_step::<
+                bool,
+                __rk::Bounds<bool>,
+                __rk::PrefixOnNonContent,
+            >(__a, "f05", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.f05(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.f05_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<bool>("f05")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(
-                        __s.f05_range((__lo, __hi)).ranges(),
-                    );
-                }
-                ::rowkey::text::Step::StartsWith => {
-                    return ::core::result::Result::Err(
-                        __a
-                            .refused(
-                                "f05",
-                                "prefix",
-                                "only string and bytes fields take a prefix; use a range",
-                            ),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Prefix(__p) => match __p {}
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("f06") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: String = <String as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "f06",
-                    )?;
-                    __s.f06(__v)
+            let __s = match __rk::text_step::<
+                String,
+                __rk::Bounds<String>,
+                __rk::Prefix<String>,
+            >(__a, "f06", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.f06(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.f06_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<String>("f06")?;
-                    __a.finish(__NAMES)?;
+                __rk::TextStep::Prefix(__p) => {
                     return ::core::result::Result::Ok(
-                        __s.f06_range((__lo, __hi)).ranges(),
+                        __s.f06_starts_with(__p.0).ranges(),
                     );
                 }
-                ::rowkey::text::Step::StartsWith => {
-                    let __p: String = __a.prefix::<String>("f06")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.f06_starts_with(__p).ranges());
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("f07") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: char = <char as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "f07",
-                    )?;
-                    __s.f07(__v)
+            let __s = match __rk::text_step::<
+                char,
+                __rk::Bounds<char>,
+                __rk::PrefixOnNonContent,
+            >(__a, "f07", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.f07(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.f07_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<char>("f07")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(
-                        __s.f07_range((__lo, __hi)).ranges(),
-                    );
-                }
-                ::rowkey::text::Step::StartsWith => {
-                    return ::core::result::Result::Err(
-                        __a
-                            .refused(
-                                "f07",
-                                "prefix",
-                                "only string and bytes fields take a prefix; use a range",
-                            ),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Prefix(__p) => match __p {}
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("f08") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: u64 = <u64 as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "f08",
-                    )?;
-                    __s.f08(__v)
+            let __s = match __rk::text_step::<
+                u64,
+                __rk::Bounds<u64>,
+                __rk::PrefixOnNonContent,
+            >(__a, "f08", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.f08(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.f08_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<u64>("f08")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(
-                        __s.f08_range((__lo, __hi)).ranges(),
-                    );
-                }
-                ::rowkey::text::Step::StartsWith => {
-                    return ::core::result::Result::Err(
-                        __a
-                            .refused(
-                                "f08",
-                                "prefix",
-                                "only string and bytes fields take a prefix; use a range",
-                            ),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Prefix(__p) => match __p {}
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("f09") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: String = <String as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "f09",
-                    )?;
-                    __s.f09(__v)
+            let __s = match __rk::text_step::<
+                String,
+                __rk::Bounds<String>,
+                __rk::Prefix<String>,
+            >(__a, "f09", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.f09(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.f09_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<String>("f09")?;
-                    __a.finish(__NAMES)?;
+                __rk::TextStep::Prefix(__p) => {
                     return ::core::result::Result::Ok(
-                        __s.f09_range((__lo, __hi)).ranges(),
+                        __s.f09_starts_with(__p.0).ranges(),
                     );
                 }
-                ::rowkey::text::Step::StartsWith => {
-                    let __p: String = __a.prefix::<String>("f09")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.f09_starts_with(__p).ranges());
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("f10") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: i32 = <i32 as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "f10",
-                    )?;
-                    __s.f10(__v)
+            let __s = match __rk::text_step::<
+                i32,
+                __rk::Bounds<i32>,
+                __rk::PrefixOnNonContent,
+            >(__a, "f10", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.f10(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.f10_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<i32>("f10")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(
-                        __s.f10_range((__lo, __hi)).ranges(),
-                    );
-                }
-                ::rowkey::text::Step::StartsWith => {
-                    return ::core::result::Result::Err(
-                        __a
-                            .refused(
-                                "f10",
-                                "prefix",
-                                "only string and bytes fields take a prefix; use a range",
-                            ),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Prefix(__p) => match __p {}
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("f11") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: Vec<u8> = <Vec<
-                        u8,
-                    > as ::rowkey::text::FromText>::from_args(__a, "f11")?;
-                    __s.f11(__v)
+            let __s = match __rk::text_step::<
+                Vec<u8>,
+                __rk::Bounds<Vec<u8>>,
+                __rk::Prefix<Vec<u8>>,
+            >(__a, "f11", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.f11(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.f11_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<Vec<u8>>("f11")?;
-                    __a.finish(__NAMES)?;
+                __rk::TextStep::Prefix(__p) => {
                     return ::core::result::Result::Ok(
-                        __s.f11_range((__lo, __hi)).ranges(),
+                        __s.f11_starts_with(__p.0).ranges(),
                     );
                 }
-                ::rowkey::text::Step::StartsWith => {
-                    let __p: Vec<u8> = __a.prefix::<Vec<u8>>("f11")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.f11_starts_with(__p).ranges());
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("f12") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: u16 = <u16 as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "f12",
-                    )?;
-                    __s.f12(__v)
+            let __s = match __rk::text_step::<
+                u16,
+                __rk::Bounds<u16>,
+                __rk::PrefixOnNonContent,
+            >(__a, "f12", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.f12(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.f12_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<u16>("f12")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(
-                        __s.f12_range((__lo, __hi)).ranges(),
-                    );
-                }
-                ::rowkey::text::Step::StartsWith => {
-                    return ::core::result::Result::Err(
-                        __a
-                            .refused(
-                                "f12",
-                                "prefix",
-                                "only string and bytes fields take a prefix; use a range",
-                            ),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Prefix(__p) => match __p {}
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("f13") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: bool = <bool as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "f13",
-                    )?;
-                    __s.f13(__v)
+            let __s = match __rk::text_step::<
+                bool,
+                __rk::Bounds<bool>,
+                __rk::PrefixOnNonContent,
+            >(__a, "f13", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.f13(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.f13_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<bool>("f13")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(
-                        __s.f13_range((__lo, __hi)).ranges(),
-                    );
-                }
-                ::rowkey::text::Step::StartsWith => {
-                    return ::core::result::Result::Err(
-                        __a
-                            .refused(
-                                "f13",
-                                "prefix",
-                                "only string and bytes fields take a prefix; use a range",
-                            ),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Prefix(__p) => match __p {}
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("f14") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: String = <String as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "f14",
-                    )?;
-                    __s.f14(__v)
+            let __s = match __rk::text_step::<
+                String,
+                __rk::Bounds<String>,
+                __rk::Prefix<String>,
+            >(__a, "f14", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.f14(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.f14_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<String>("f14")?;
-                    __a.finish(__NAMES)?;
+                __rk::TextStep::Prefix(__p) => {
                     return ::core::result::Result::Ok(
-                        __s.f14_range((__lo, __hi)).ranges(),
+                        __s.f14_starts_with(__p.0).ranges(),
                     );
                 }
-                ::rowkey::text::Step::StartsWith => {
-                    let __p: String = __a.prefix::<String>("f14")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.f14_starts_with(__p).ranges());
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
-            let __s = match __a.step("f15") {
-                ::rowkey::text::Step::Eq => {
-                    let __v: char = <char as ::rowkey::text::FromText>::from_args(
-                        __a,
-                        "f15",
-                    )?;
-                    __s.f15(__v)
+            let __s = match __rk::text_step::<
+                char,
+                __rk::Bounds<char>,
+                __rk::PrefixOnNonContent,
+            >(__a, "f15", __NAMES)? {
+                __rk::TextStep::Eq(__v) => __s.f15(__v),
+                __rk::TextStep::Range(__r) => {
+                    return ::core::result::Result::Ok(__s.f15_range(__r).ranges());
                 }
-                ::rowkey::text::Step::Range => {
-                    let (__lo, __hi) = __a.range_bounds::<char>("f15")?;
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(
-                        __s.f15_range((__lo, __hi)).ranges(),
-                    );
-                }
-                ::rowkey::text::Step::StartsWith => {
-                    return ::core::result::Result::Err(
-                        __a
-                            .refused(
-                                "f15",
-                                "prefix",
-                                "only string and bytes fields take a prefix; use a range",
-                            ),
-                    );
-                }
-                ::rowkey::text::Step::Done => {
-                    __a.finish(__NAMES)?;
-                    return ::core::result::Result::Ok(__s.ranges());
-                }
+                __rk::TextStep::Prefix(__p) => match __p {}
+                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
             };
             __a.finish(__NAMES)?;
             ::core::result::Result::Ok(__s.ranges())

@@ -585,6 +585,19 @@ pub fn unknown_variant(code: u64) -> DecodeError {
 }
 
 /// `Some(a + b)` of optional widths.
+pub const fn sum_widths(widths: &[Option<usize>]) -> Option<usize> {
+    let mut total = 0;
+    let mut i = 0;
+    while i < widths.len() {
+        match widths[i] {
+            Some(w) => total += w,
+            None => return None,
+        }
+        i += 1;
+    }
+    Some(total)
+}
+
 pub const fn add_width(a: Option<usize>, b: Option<usize>) -> Option<usize> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a + b),
@@ -1065,19 +1078,6 @@ impl<T: crate::text::FromText> TextForm for Prefix<T> {
     }
 }
 
-/// The bounds of a range over a nested key field with codec `C`: refused at run time unless
-/// `C::RANGE_EXACT` (the typed `_range` refuses it at compile time).
-pub struct NestedBounds<C, T>(pub Bounds<T>, core::marker::PhantomData<C>);
-
-impl<C: Codec<T>, T: crate::text::FromText> TextForm for NestedBounds<C, T> {
-    fn read(args: &mut crate::text::TextArgs, path: &str) -> Result<Self, crate::text::TextError> {
-        if !C::RANGE_EXACT {
-            return Err(args.refused(path, "range", NESTED_RANGE_REASON));
-        }
-        Ok(NestedBounds(args.range_bounds::<T>(path)?, core::marker::PhantomData))
-    }
-}
-
 /// Why a range over a nested key is refused when its bytes do not sort as its values.
 pub const NESTED_RANGE_REASON: &str = "the nested key's bytes do not sort as its values (a field with #[desc], #[reverse_ts], #[rowkey(java)], #[hash_prefix], #[reverse], a custom separator or a #[pad] fill other than 0x00, or a salt); fix it by equality";
 
@@ -1103,7 +1103,9 @@ refused_forms! {
 }
 
 /// One field `path` of a generated text scan: its value, its range or prefix (then every
-/// argument must have been used), or `Done` when the scan ends before it.
+/// argument must have been used), or `Done` when the scan ends before it. `range_exact` is
+/// false for a nested key whose bytes do not sort as its values (`Codec::RANGE_EXACT`; the
+/// typed `_range` refuses it at compile time): its range is refused before it is parsed.
 ///
 /// # Errors
 ///
@@ -1113,11 +1115,15 @@ pub fn text_step<T: crate::text::FromText, R: TextForm, P: TextForm>(
     args: &mut crate::text::TextArgs,
     path: &str,
     names: &[&str],
+    range_exact: bool,
 ) -> Result<TextStep<T, R, P>, crate::text::TextError> {
     use crate::text::Step;
     Ok(match args.step(path) {
         Step::Eq => TextStep::Eq(T::from_args(args, path)?),
         Step::Range => {
+            if !range_exact {
+                return Err(args.refused(path, "range", NESTED_RANGE_REASON));
+            }
             let r = R::read(args, path)?;
             args.finish(names)?;
             TextStep::Range(r)

@@ -59,6 +59,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             unused_qualifications,
             unused_variables,
             unused_mut,
+            dead_code,
             clippy::all,
             clippy::pedantic,
             clippy::nursery

@@ -73,15 +73,17 @@ fn width_sum(p: &Input, key: &KeyProp, krate: &TokenStream) -> TokenStream {
         None => quote!(0),
     };
     let prefix_len = p.attrs.prefix.as_ref().map_or(0, |a| a.value.len());
-    key.fields.iter().fold(
-        quote!(::core::option::Option::Some(#prefix_len + #salt_width)),
-        |acc, fp| {
-            let (codec, ty) = (&fp.codec, fp.f.ty);
-            let h = fp.hash.map_or(0, |(l, _)| l);
-            let w = respan(quote!(<#codec as #pv::Codec<#ty>>::WIDTH), fp.span);
-            quote!(#pv::add_width(#pv::add_width(#acc, ::core::option::Option::Some(#h)), #w))
-        },
-    )
+    // one flat sum (a nested `add_width` per field grew the expansion's indentation with the
+    // field count)
+    let mut parts = vec![quote!(::core::option::Option::Some(#prefix_len + #salt_width))];
+    for fp in &key.fields {
+        let (codec, ty) = (&fp.codec, fp.f.ty);
+        if let Some((h, _)) = fp.hash {
+            parts.push(quote!(::core::option::Option::Some(#h)));
+        }
+        parts.push(respan(quote!(<#codec as #pv::Codec<#ty>>::WIDTH), fp.span));
+    }
+    quote!(#pv::sum_widths(&[#(#parts),*]))
 }
 
 /// The checks: items for a non-generic key (checked where the key is defined), or statements

@@ -307,7 +307,6 @@ pub fn expand(
         ));
 
         items.push(quote! {
-            #[allow(dead_code)]
             impl #impl_g #this #where_c {
                 #(#methods)*
             }
@@ -339,7 +338,6 @@ pub fn expand(
     quote! {
         use #krate::__private as __rk;
         #[doc(hidden)]
-        #[allow(non_snake_case, non_camel_case_types, dead_code)]
         pub mod #fields_mod {
             #(pub struct #markers;)*
         }
@@ -358,7 +356,6 @@ pub fn expand(
                 ::core::fmt::Debug::fmt(&self.0, __f)
             }
         }
-        #[allow(dead_code)]
         impl #impl_f #scan_ty #ty_f #where_c {
             /// The ranges of every key matching the fields fixed so far (with every field
             /// fixed, the range holding exactly the one key).
@@ -382,7 +379,6 @@ pub fn expand(
         pub struct #end #impl_g (#sc::Scan, #phantom) #where_c;
         #end_deref
         #chain
-        #[allow(dead_code)]
         impl #impl_g #end #ty_g #where_c {
 
             /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch
@@ -398,7 +394,6 @@ pub fn expand(
                 self.0
             }
         }
-        #[allow(dead_code)]
         impl #impl_g #name #ty_g #where_c {
             /// A typed scan over this key layout: one method per field, in key order.
             #(#scan_doc)*
@@ -495,13 +490,9 @@ fn misuse_chain(
         let ty_skipped = generic_args(generics, &[m.clone(), quote!(#pv::Skipping<__E>)]);
         let ty_ended = generic_args(generics, &[m.clone(), quote!(#pv::Ended)]);
         items.push(quote! {
-            #[doc(hidden)]
-            #[allow(dead_code)]
             impl #impl_e #refused_ty #ty_skipped #where_c {
                 #(#skipped)*
             }
-            #[doc(hidden)]
-            #[allow(dead_code)]
             impl #impl_g #refused_ty #ty_ended #where_c {
                 #(#ended)*
             }

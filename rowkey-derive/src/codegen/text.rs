@@ -119,6 +119,7 @@ pub fn expand_struct(
             // the arms of `__private::text_step`: a refused form is an uninhabited type
             let pv = quote!(__rk);
             let ok = |e: TokenStream| quote!(return #result::Ok(#e.ranges()));
+            let mut exact = quote!(true);
             let (range_ty, range_arm) = match fp.range {
                 Err(r) => {
                     let t = format_ident!("{}", r.text_form(true));
@@ -129,7 +130,8 @@ pub fn expand_struct(
                     // run time, then the unchecked twin
                     let m = format_ident!("__{}_unchecked", crate::prop::method_ident(f, "_range"));
                     let codec = &fp.codec;
-                    (quote!(#pv::NestedBounds<#codec, #ty>), ok(quote!(__s.#m(__r.0))))
+                    exact = quote!(<#codec as #pv::Codec<#ty>>::RANGE_EXACT);
+                    (quote!(#pv::Bounds<#ty>), ok(quote!(__s.#m(__r))))
                 }
                 Ok(()) => {
                     let m = crate::prop::method_ident(f, "_range");
@@ -148,7 +150,7 @@ pub fn expand_struct(
             };
             let done = ok(quote!(__s));
             let body = quote! {
-                let __s = match #pv::text_step::<#ty, #range_ty, #prefix_ty>(__a, #path, __NAMES)? {
+                let __s = match #pv::text_step::<#ty, #range_ty, #prefix_ty>(__a, #path, __NAMES, #exact)? {
                     #pv::TextStep::Eq(__v) => __s.#eq(#eq_arg),
                     #pv::TextStep::Range(__r) => #range_arm,
                     #pv::TextStep::Prefix(__p) => #prefix_arm,

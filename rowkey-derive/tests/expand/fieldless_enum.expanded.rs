@@ -16,6 +16,7 @@ enum Status {
     unused_qualifications,
     unused_variables,
     unused_mut,
+    dead_code,
     clippy::all,
     clippy::pedantic,
     clippy::nursery

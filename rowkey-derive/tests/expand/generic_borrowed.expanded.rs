@@ -16,6 +16,7 @@ struct Tagged<'a, T> {
     unused_qualifications,
     unused_variables,
     unused_mut,
+    dead_code,
     clippy::all,
     clippy::pedantic,
     clippy::nursery
@@ -62,28 +63,13 @@ const _: () = {
                 },
             ],
             salt: ::core::option::Option::None,
-            fixed_width: ::rowkey::__private::add_width(
-                ::rowkey::__private::add_width(
-                    ::rowkey::__private::add_width(
-                        ::rowkey::__private::add_width(
-                            ::rowkey::__private::add_width(
-                                ::rowkey::__private::add_width(
-                                    ::core::option::Option::Some(0usize + 0),
-                                    ::core::option::Option::Some(0usize),
-                                ),
-                                <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                                    T,
-                                >>::WIDTH,
-                            ),
-                            ::core::option::Option::Some(0usize),
-                        ),
-                        <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                            &'a str,
-                        >>::WIDTH,
-                    ),
-                    ::core::option::Option::Some(0usize),
-                ),
-                <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::WIDTH,
+            fixed_width: ::rowkey::__private::sum_widths(
+                &[
+                    ::core::option::Option::Some(0usize + 0),
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<T>>::WIDTH,
+                    <::rowkey::codec::Sep as ::rowkey::__private::Codec<&'a str>>::WIDTH,
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::WIDTH,
+                ],
             ),
             max_len: ::core::option::Option::None,
         };
@@ -294,13 +280,11 @@ const _: () = {
     }
     use ::rowkey::__private as __rk;
     #[doc(hidden)]
-    #[allow(non_snake_case, non_camel_case_types, dead_code)]
     pub mod __TaggedFields {
         pub struct tag;
         pub struct name;
         pub struct id;
     }
-    #[allow(dead_code)]
     impl<'a, T> __TaggedScan<'a, __TaggedFields::tag, T>
     where
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
@@ -358,7 +342,6 @@ const _: () = {
             __TaggedScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl<'a, T> __TaggedScan<'a, __TaggedFields::name, T>
     where
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
@@ -411,7 +394,6 @@ const _: () = {
             __TaggedScanEnd(__s, ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl<'a, T> __TaggedScan<'a, __TaggedFields::id, T>
     where
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
@@ -474,7 +456,6 @@ const _: () = {
             ::core::fmt::Debug::fmt(&self.0, __f)
         }
     }
-    #[allow(dead_code)]
     impl<'a, __F, T> __TaggedScan<'a, __F, T>
     where
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
@@ -546,8 +527,6 @@ const _: () = {
     impl __rk::NextField for __TaggedFields::tag {
         type Next = __TaggedFields::name;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<'a, __E, T> __TaggedScanRefused<'a, __TaggedFields::tag, __rk::Skipping<__E>, T>
     where
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
@@ -572,8 +551,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<'a, T> __TaggedScanRefused<'a, __TaggedFields::tag, __rk::Ended, T>
     where
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
@@ -601,8 +578,6 @@ const _: () = {
     impl __rk::NextField for __TaggedFields::name {
         type Next = __TaggedFields::id;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<
         'a,
         __E,
@@ -631,8 +606,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<'a, T> __TaggedScanRefused<'a, __TaggedFields::name, __rk::Ended, T>
     where
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
@@ -657,8 +630,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<'a, __E, T> __TaggedScanRefused<'a, __TaggedFields::id, __rk::Skipping<__E>, T>
     where
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
@@ -683,8 +654,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<'a, T> __TaggedScanRefused<'a, __TaggedFields::id, __rk::Ended, T>
     where
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
@@ -709,7 +678,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[allow(dead_code)]
     impl<'a, T> __TaggedScanEnd<'a, T>
     where
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
@@ -727,7 +695,6 @@ const _: () = {
             self.0
         }
     }
-    #[allow(dead_code)]
     impl<'a, T> Tagged<'a, T>
     where
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,

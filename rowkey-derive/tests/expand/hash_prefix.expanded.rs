@@ -19,6 +19,7 @@ struct EventKey {
     unused_qualifications,
     unused_variables,
     unused_mut,
+    dead_code,
     clippy::all,
     clippy::pedantic,
     clippy::nursery
@@ -93,36 +94,19 @@ const _: () = {
                 },
             ],
             salt: ::core::option::Option::None,
-            fixed_width: ::rowkey::__private::add_width(
-                ::rowkey::__private::add_width(
-                    ::rowkey::__private::add_width(
-                        ::rowkey::__private::add_width(
-                            ::rowkey::__private::add_width(
-                                ::rowkey::__private::add_width(
-                                    ::rowkey::__private::add_width(
-                                        ::rowkey::__private::add_width(
-                                            ::core::option::Option::Some(0usize + 0),
-                                            ::core::option::Option::Some(4usize),
-                                        ),
-                                        <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                                            u64,
-                                        >>::WIDTH,
-                                    ),
-                                    ::core::option::Option::Some(0usize),
-                                ),
-                                <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                                    EventType,
-                                >>::WIDTH,
-                            ),
-                            ::core::option::Option::Some(0usize),
-                        ),
-                        <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                            String,
-                        >>::WIDTH,
-                    ),
-                    ::core::option::Option::Some(0usize),
-                ),
-                <::rowkey::codec::ReverseTs as ::rowkey::__private::Codec<i64>>::WIDTH,
+            fixed_width: ::rowkey::__private::sum_widths(
+                &[
+                    ::core::option::Option::Some(0usize + 0),
+                    ::core::option::Option::Some(4usize),
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::WIDTH,
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+                        EventType,
+                    >>::WIDTH,
+                    <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::WIDTH,
+                    <::rowkey::codec::ReverseTs as ::rowkey::__private::Codec<
+                        i64,
+                    >>::WIDTH,
+                ],
             ),
             max_len: ::core::option::Option::None,
         };
@@ -283,14 +267,12 @@ const _: () = {
     }
     use ::rowkey::__private as __rk;
     #[doc(hidden)]
-    #[allow(non_snake_case, non_camel_case_types, dead_code)]
     pub mod __EventKeyFields {
         pub struct uid;
         pub struct event_type;
         pub struct biz_type;
         pub struct ts_ms;
     }
-    #[allow(dead_code)]
     impl __EventKeyScan<__EventKeyFields::uid> {
         ///Fix `uid` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -317,7 +299,6 @@ const _: () = {
             __EventKeyScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __EventKeyScan<__EventKeyFields::event_type> {
         ///Fix `event_type` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -374,7 +355,6 @@ const _: () = {
             __EventKeyScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __EventKeyScan<__EventKeyFields::biz_type> {
         ///Fix `biz_type` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -423,7 +403,6 @@ const _: () = {
             __EventKeyScanEnd(__s, ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __EventKeyScan<__EventKeyFields::ts_ms> {
         ///Fix `ts_ms` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -473,7 +452,6 @@ const _: () = {
             ::core::fmt::Debug::fmt(&self.0, __f)
         }
     }
-    #[allow(dead_code)]
     impl<__F> __EventKeyScan<__F> {
         /// The ranges of every key matching the fields fixed so far (with every field
         /// fixed, the range holding exactly the one key).
@@ -521,8 +499,6 @@ const _: () = {
     impl __rk::NextField for __EventKeyFields::uid {
         type Next = __EventKeyFields::event_type;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __EventKeyScanRefused<__EventKeyFields::uid, __rk::Skipping<__E>> {
         pub fn uid(
             &self,
@@ -543,8 +519,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __EventKeyScanRefused<__EventKeyFields::uid, __rk::Ended> {
         pub fn uid(
             &self,
@@ -568,8 +542,6 @@ const _: () = {
     impl __rk::NextField for __EventKeyFields::event_type {
         type Next = __EventKeyFields::biz_type;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __EventKeyScanRefused<__EventKeyFields::event_type, __rk::Skipping<__E>> {
         pub fn event_type(
             &self,
@@ -590,8 +562,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __EventKeyScanRefused<__EventKeyFields::event_type, __rk::Ended> {
         pub fn event_type(
             &self,
@@ -615,8 +585,6 @@ const _: () = {
     impl __rk::NextField for __EventKeyFields::biz_type {
         type Next = __EventKeyFields::ts_ms;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __EventKeyScanRefused<__EventKeyFields::biz_type, __rk::Skipping<__E>> {
         pub fn biz_type(
             &self,
@@ -637,8 +605,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __EventKeyScanRefused<__EventKeyFields::biz_type, __rk::Ended> {
         pub fn biz_type(
             &self,
@@ -659,8 +625,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __EventKeyScanRefused<__EventKeyFields::ts_ms, __rk::Skipping<__E>> {
         pub fn ts_ms(
             &self,
@@ -681,8 +645,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __EventKeyScanRefused<__EventKeyFields::ts_ms, __rk::Ended> {
         pub fn ts_ms(
             &self,
@@ -703,7 +665,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[allow(dead_code)]
     impl __EventKeyScanEnd {
         /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch
         /// (one in all when the salted prefix is fixed).
@@ -717,7 +678,6 @@ const _: () = {
             self.0
         }
     }
-    #[allow(dead_code)]
     impl EventKey {
         /// A typed scan over this key layout: one method per field, in key order.
         ///
@@ -834,7 +794,7 @@ const _: () = {
                 u64,
                 __rk::RangeOnHashed,
                 __rk::PrefixOnNonContent,
-            >(__a, "uid", __NAMES)? {
+            >(__a, "uid", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.uid(__v),
                 __rk::TextStep::Range(__r) => match __r {}
                 __rk::TextStep::Prefix(__p) => match __p {}
@@ -842,13 +802,18 @@ const _: () = {
             };
             let __s = match __rk::text_step::<
                 EventType,
-                __rk::NestedBounds<::rowkey::codec::Natural, EventType>,
+                __rk::Bounds<EventType>,
                 __rk::PrefixOnNonContent,
-            >(__a, "event_type", __NAMES)? {
+            >(
+                __a,
+                "event_type",
+                __NAMES,
+                <::rowkey::codec::Natural as __rk::Codec<EventType>>::RANGE_EXACT,
+            )? {
                 __rk::TextStep::Eq(__v) => __s.event_type(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(
-                        __s.__event_type_range_unchecked(__r.0).ranges(),
+                        __s.__event_type_range_unchecked(__r).ranges(),
                     );
                 }
                 __rk::TextStep::Prefix(__p) => match __p {}
@@ -858,7 +823,7 @@ const _: () = {
                 String,
                 __rk::Bounds<String>,
                 __rk::Prefix<String>,
-            >(__a, "biz_type", __NAMES)? {
+            >(__a, "biz_type", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.biz_type(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.biz_type_range(__r).ranges());
@@ -874,7 +839,7 @@ const _: () = {
                 i64,
                 __rk::Bounds<i64>,
                 __rk::PrefixOnNonContent,
-            >(__a, "ts_ms", __NAMES)? {
+            >(__a, "ts_ms", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.ts_ms(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.ts_ms_range(__r).ranges());

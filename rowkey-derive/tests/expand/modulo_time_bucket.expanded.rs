@@ -18,6 +18,7 @@ struct LogByTime {
     unused_qualifications,
     unused_variables,
     unused_mut,
+    dead_code,
     clippy::all,
     clippy::pedantic,
     clippy::nursery
@@ -67,30 +68,13 @@ const _: () = {
                 fields: &[0usize],
                 kind: ::rowkey::layout::SaltKind::Modulo,
             }),
-            fixed_width: ::rowkey::__private::add_width(
-                ::rowkey::__private::add_width(
-                    ::rowkey::__private::add_width(
-                        ::rowkey::__private::add_width(
-                            ::rowkey::__private::add_width(
-                                ::rowkey::__private::add_width(
-                                    ::core::option::Option::Some(
-                                        0usize + ::rowkey::salt::width(16u32),
-                                    ),
-                                    ::core::option::Option::Some(0usize),
-                                ),
-                                <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                                    u64,
-                                >>::WIDTH,
-                            ),
-                            ::core::option::Option::Some(0usize),
-                        ),
-                        <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                            String,
-                        >>::WIDTH,
-                    ),
-                    ::core::option::Option::Some(0usize),
-                ),
-                <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::WIDTH,
+            fixed_width: ::rowkey::__private::sum_widths(
+                &[
+                    ::core::option::Option::Some(0usize + ::rowkey::salt::width(16u32)),
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::WIDTH,
+                    <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::WIDTH,
+                    <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::WIDTH,
+                ],
             ),
             max_len: ::core::option::Option::None,
         };
@@ -240,13 +224,11 @@ const _: () = {
     }
     use ::rowkey::__private as __rk;
     #[doc(hidden)]
-    #[allow(non_snake_case, non_camel_case_types, dead_code)]
     pub mod __LogByTimeFields {
         pub struct ts_ms;
         pub struct host;
         pub struct event;
     }
-    #[allow(dead_code)]
     impl __LogByTimeScan<__LogByTimeFields::ts_ms> {
         ///Fix `ts_ms` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -277,7 +259,6 @@ const _: () = {
             __LogByTimeScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __LogByTimeScan<__LogByTimeFields::host> {
         ///Fix `host` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -326,7 +307,6 @@ const _: () = {
             __LogByTimeScanEnd(__s, ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __LogByTimeScan<__LogByTimeFields::event> {
         ///Fix `event` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -396,7 +376,6 @@ const _: () = {
             ::core::fmt::Debug::fmt(&self.0, __f)
         }
     }
-    #[allow(dead_code)]
     impl<__F> __LogByTimeScan<__F> {
         /// The ranges of every key matching the fields fixed so far (with every field
         /// fixed, the range holding exactly the one key).
@@ -444,8 +423,6 @@ const _: () = {
     impl __rk::NextField for __LogByTimeFields::ts_ms {
         type Next = __LogByTimeFields::host;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __LogByTimeScanRefused<__LogByTimeFields::ts_ms, __rk::Skipping<__E>> {
         pub fn ts_ms(
             &self,
@@ -466,8 +443,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __LogByTimeScanRefused<__LogByTimeFields::ts_ms, __rk::Ended> {
         pub fn ts_ms(
             &self,
@@ -491,8 +466,6 @@ const _: () = {
     impl __rk::NextField for __LogByTimeFields::host {
         type Next = __LogByTimeFields::event;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __LogByTimeScanRefused<__LogByTimeFields::host, __rk::Skipping<__E>> {
         pub fn host(
             &self,
@@ -513,8 +486,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __LogByTimeScanRefused<__LogByTimeFields::host, __rk::Ended> {
         pub fn host(
             &self,
@@ -535,8 +506,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __LogByTimeScanRefused<__LogByTimeFields::event, __rk::Skipping<__E>> {
         pub fn event(
             &self,
@@ -557,8 +526,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __LogByTimeScanRefused<__LogByTimeFields::event, __rk::Ended> {
         pub fn event(
             &self,
@@ -579,7 +546,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[allow(dead_code)]
     impl __LogByTimeScanEnd {
         /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch
         /// (one in all when the salted prefix is fixed).
@@ -593,7 +559,6 @@ const _: () = {
             self.0
         }
     }
-    #[allow(dead_code)]
     impl LogByTime {
         /// A typed scan over this key layout: one method per field, in key order.
         ///
@@ -702,7 +667,7 @@ const _: () = {
                 u64,
                 __rk::Bounds<u64>,
                 __rk::PrefixOnNonContent,
-            >(__a, "ts_ms", __NAMES)? {
+            >(__a, "ts_ms", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.ts_ms(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.ts_ms_range(__r).ranges());
@@ -714,7 +679,7 @@ const _: () = {
                 String,
                 __rk::Bounds<String>,
                 __rk::Prefix<String>,
-            >(__a, "host", __NAMES)? {
+            >(__a, "host", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.host(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.host_range(__r).ranges());
@@ -730,7 +695,7 @@ const _: () = {
                 String,
                 __rk::Bounds<String>,
                 __rk::Prefix<String>,
-            >(__a, "event", __NAMES)? {
+            >(__a, "event", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.event(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.event_range(__r).ranges());

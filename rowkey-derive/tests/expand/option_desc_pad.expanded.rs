@@ -22,6 +22,7 @@ struct Profile {
     unused_qualifications,
     unused_variables,
     unused_mut,
+    dead_code,
     clippy::all,
     clippy::pedantic,
     clippy::nursery
@@ -127,46 +128,27 @@ const _: () = {
                 },
             ],
             salt: ::core::option::Option::None,
-            fixed_width: ::rowkey::__private::add_width(
-                ::rowkey::__private::add_width(
-                    ::rowkey::__private::add_width(
-                        ::rowkey::__private::add_width(
-                            ::rowkey::__private::add_width(
-                                ::rowkey::__private::add_width(
-                                    ::rowkey::__private::add_width(
-                                        ::rowkey::__private::add_width(
-                                            ::rowkey::__private::add_width(
-                                                ::rowkey::__private::add_width(
-                                                    ::core::option::Option::Some(0usize + 0),
-                                                    ::core::option::Option::Some(0usize),
-                                                ),
-                                                <::rowkey::codec::Pad<
-                                                    8usize,
-                                                    0u8,
-                                                > as ::rowkey::__private::Codec<String>>::WIDTH,
-                                            ),
-                                            ::core::option::Option::Some(0usize),
-                                        ),
-                                        <::rowkey::codec::Pad<
-                                            6usize,
-                                            0u8,
-                                        > as ::rowkey::__private::Codec<u32>>::WIDTH,
-                                    ),
-                                    ::core::option::Option::Some(0usize),
-                                ),
-                                <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                                    Option<i32>,
-                                >>::WIDTH,
-                            ),
-                            ::core::option::Option::Some(0usize),
-                        ),
-                        <::rowkey::codec::Reverse<
-                            ::rowkey::codec::Natural,
-                        > as ::rowkey::__private::Codec<u64>>::WIDTH,
-                    ),
-                    ::core::option::Option::Some(0usize),
-                ),
-                <::rowkey::codec::Natural as ::rowkey::__private::Codec<String>>::WIDTH,
+            fixed_width: ::rowkey::__private::sum_widths(
+                &[
+                    ::core::option::Option::Some(0usize + 0),
+                    <::rowkey::codec::Pad<
+                        8usize,
+                        0u8,
+                    > as ::rowkey::__private::Codec<String>>::WIDTH,
+                    <::rowkey::codec::Pad<
+                        6usize,
+                        0u8,
+                    > as ::rowkey::__private::Codec<u32>>::WIDTH,
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+                        Option<i32>,
+                    >>::WIDTH,
+                    <::rowkey::codec::Reverse<
+                        ::rowkey::codec::Natural,
+                    > as ::rowkey::__private::Codec<u64>>::WIDTH,
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+                        String,
+                    >>::WIDTH,
+                ],
             ),
             max_len: ::core::option::Option::Some(64usize),
         };
@@ -353,7 +335,6 @@ const _: () = {
     }
     use ::rowkey::__private as __rk;
     #[doc(hidden)]
-    #[allow(non_snake_case, non_camel_case_types, dead_code)]
     pub mod __ProfileFields {
         pub struct region;
         pub struct shard;
@@ -361,7 +342,6 @@ const _: () = {
         pub struct account;
         pub struct name;
     }
-    #[allow(dead_code)]
     impl __ProfileScan<__ProfileFields::region> {
         ///Fix `region` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -410,7 +390,6 @@ const _: () = {
             __ProfileScanEnd(__s, ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __ProfileScan<__ProfileFields::shard> {
         ///Fix `shard` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -439,7 +418,6 @@ const _: () = {
             __ProfileScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __ProfileScan<__ProfileFields::score> {
         ///Fix `score` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -468,7 +446,6 @@ const _: () = {
             __ProfileScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __ProfileScan<__ProfileFields::account> {
         ///Fix `account` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -495,7 +472,6 @@ const _: () = {
             __ProfileScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __ProfileScan<__ProfileFields::name> {
         ///Fix `name` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -562,7 +538,6 @@ const _: () = {
             ::core::fmt::Debug::fmt(&self.0, __f)
         }
     }
-    #[allow(dead_code)]
     impl<__F> __ProfileScan<__F> {
         /// The ranges of every key matching the fields fixed so far (with every field
         /// fixed, the range holding exactly the one key).
@@ -610,8 +585,6 @@ const _: () = {
     impl __rk::NextField for __ProfileFields::region {
         type Next = __ProfileFields::shard;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __ProfileScanRefused<__ProfileFields::region, __rk::Skipping<__E>> {
         pub fn region(
             &self,
@@ -632,8 +605,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __ProfileScanRefused<__ProfileFields::region, __rk::Ended> {
         pub fn region(
             &self,
@@ -657,8 +628,6 @@ const _: () = {
     impl __rk::NextField for __ProfileFields::shard {
         type Next = __ProfileFields::score;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __ProfileScanRefused<__ProfileFields::shard, __rk::Skipping<__E>> {
         pub fn shard(
             &self,
@@ -679,8 +648,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __ProfileScanRefused<__ProfileFields::shard, __rk::Ended> {
         pub fn shard(
             &self,
@@ -704,8 +671,6 @@ const _: () = {
     impl __rk::NextField for __ProfileFields::score {
         type Next = __ProfileFields::account;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __ProfileScanRefused<__ProfileFields::score, __rk::Skipping<__E>> {
         pub fn score(
             &self,
@@ -726,8 +691,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __ProfileScanRefused<__ProfileFields::score, __rk::Ended> {
         pub fn score(
             &self,
@@ -751,8 +714,6 @@ const _: () = {
     impl __rk::NextField for __ProfileFields::account {
         type Next = __ProfileFields::name;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __ProfileScanRefused<__ProfileFields::account, __rk::Skipping<__E>> {
         pub fn account(
             &self,
@@ -773,8 +734,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __ProfileScanRefused<__ProfileFields::account, __rk::Ended> {
         pub fn account(
             &self,
@@ -795,8 +754,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __ProfileScanRefused<__ProfileFields::name, __rk::Skipping<__E>> {
         pub fn name(
             &self,
@@ -817,8 +774,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __ProfileScanRefused<__ProfileFields::name, __rk::Ended> {
         pub fn name(
             &self,
@@ -839,7 +794,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[allow(dead_code)]
     impl __ProfileScanEnd {
         /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch
         /// (one in all when the salted prefix is fixed).
@@ -853,7 +807,6 @@ const _: () = {
             self.0
         }
     }
-    #[allow(dead_code)]
     impl Profile {
         /// A typed scan over this key layout: one method per field, in key order.
         ///
@@ -982,7 +935,7 @@ const _: () = {
                 String,
                 __rk::Bounds<String>,
                 __rk::Prefix<String>,
-            >(__a, "region", __NAMES)? {
+            >(__a, "region", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.region(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.region_range(__r).ranges());
@@ -998,7 +951,7 @@ const _: () = {
                 u32,
                 __rk::Bounds<u32>,
                 __rk::PrefixOnNonContent,
-            >(__a, "shard", __NAMES)? {
+            >(__a, "shard", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.shard(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.shard_range(__r).ranges());
@@ -1010,7 +963,7 @@ const _: () = {
                 Option<i32>,
                 __rk::Bounds<Option<i32>>,
                 __rk::PrefixOnNonContent,
-            >(__a, "score", __NAMES)? {
+            >(__a, "score", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.score(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.score_range(__r).ranges());
@@ -1022,7 +975,7 @@ const _: () = {
                 u64,
                 __rk::RangeOnReversed,
                 __rk::PrefixOnNonContent,
-            >(__a, "account", __NAMES)? {
+            >(__a, "account", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.account(__v),
                 __rk::TextStep::Range(__r) => match __r {}
                 __rk::TextStep::Prefix(__p) => match __p {}
@@ -1032,7 +985,7 @@ const _: () = {
                 String,
                 __rk::Bounds<String>,
                 __rk::Prefix<String>,
-            >(__a, "name", __NAMES)? {
+            >(__a, "name", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.name(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.name_range(__r).ranges());

@@ -18,6 +18,7 @@ struct OrderBySeller {
     unused_qualifications,
     unused_variables,
     unused_mut,
+    dead_code,
     clippy::all,
     clippy::pedantic,
     clippy::nursery
@@ -67,30 +68,15 @@ const _: () = {
                 fields: &[0usize],
                 kind: ::rowkey::layout::SaltKind::Phoenix,
             }),
-            fixed_width: ::rowkey::__private::add_width(
-                ::rowkey::__private::add_width(
-                    ::rowkey::__private::add_width(
-                        ::rowkey::__private::add_width(
-                            ::rowkey::__private::add_width(
-                                ::rowkey::__private::add_width(
-                                    ::core::option::Option::Some(
-                                        0usize + ::rowkey::salt::width(16u32),
-                                    ),
-                                    ::core::option::Option::Some(0usize),
-                                ),
-                                <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                                    u64,
-                                >>::WIDTH,
-                            ),
-                            ::core::option::Option::Some(0usize),
-                        ),
-                        <::rowkey::codec::ReverseTs as ::rowkey::__private::Codec<
-                            i64,
-                        >>::WIDTH,
-                    ),
-                    ::core::option::Option::Some(0usize),
-                ),
-                <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::WIDTH,
+            fixed_width: ::rowkey::__private::sum_widths(
+                &[
+                    ::core::option::Option::Some(0usize + ::rowkey::salt::width(16u32)),
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::WIDTH,
+                    <::rowkey::codec::ReverseTs as ::rowkey::__private::Codec<
+                        i64,
+                    >>::WIDTH,
+                    <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::WIDTH,
+                ],
             ),
             max_len: ::core::option::Option::None,
         };
@@ -244,13 +230,11 @@ const _: () = {
     }
     use ::rowkey::__private as __rk;
     #[doc(hidden)]
-    #[allow(non_snake_case, non_camel_case_types, dead_code)]
     pub mod __OrderBySellerFields {
         pub struct seller_id;
         pub struct created_ms;
         pub struct order_no;
     }
-    #[allow(dead_code)]
     impl __OrderBySellerScan<__OrderBySellerFields::seller_id> {
         ///Fix `seller_id` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -284,7 +268,6 @@ const _: () = {
             __OrderBySellerScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __OrderBySellerScan<__OrderBySellerFields::created_ms> {
         ///Fix `created_ms` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -319,7 +302,6 @@ const _: () = {
             __OrderBySellerScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __OrderBySellerScan<__OrderBySellerFields::order_no> {
         ///Fix `order_no` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -389,7 +371,6 @@ const _: () = {
             ::core::fmt::Debug::fmt(&self.0, __f)
         }
     }
-    #[allow(dead_code)]
     impl<__F> __OrderBySellerScan<__F> {
         /// The ranges of every key matching the fields fixed so far (with every field
         /// fixed, the range holding exactly the one key).
@@ -440,8 +421,6 @@ const _: () = {
     impl __rk::NextField for __OrderBySellerFields::seller_id {
         type Next = __OrderBySellerFields::created_ms;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<
         __E,
     > __OrderBySellerScanRefused<__OrderBySellerFields::seller_id, __rk::Skipping<__E>> {
@@ -476,8 +455,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __OrderBySellerScanRefused<__OrderBySellerFields::seller_id, __rk::Ended> {
         pub fn seller_id(
             &self,
@@ -510,8 +487,6 @@ const _: () = {
     impl __rk::NextField for __OrderBySellerFields::created_ms {
         type Next = __OrderBySellerFields::order_no;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<
         __E,
     > __OrderBySellerScanRefused<
@@ -549,8 +524,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __OrderBySellerScanRefused<__OrderBySellerFields::created_ms, __rk::Ended> {
         pub fn created_ms(
             &self,
@@ -580,8 +553,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<
         __E,
     > __OrderBySellerScanRefused<__OrderBySellerFields::order_no, __rk::Skipping<__E>> {
@@ -616,8 +587,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __OrderBySellerScanRefused<__OrderBySellerFields::order_no, __rk::Ended> {
         pub fn order_no(
             &self,
@@ -647,7 +616,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[allow(dead_code)]
     impl __OrderBySellerScanEnd {
         /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch
         /// (one in all when the salted prefix is fixed).
@@ -661,7 +629,6 @@ const _: () = {
             self.0
         }
     }
-    #[allow(dead_code)]
     impl OrderBySeller {
         /// A typed scan over this key layout: one method per field, in key order.
         ///
@@ -778,7 +745,7 @@ const _: () = {
                 u64,
                 __rk::Bounds<u64>,
                 __rk::PrefixOnNonContent,
-            >(__a, "seller_id", __NAMES)? {
+            >(__a, "seller_id", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.seller_id(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.seller_id_range(__r).ranges());
@@ -790,7 +757,7 @@ const _: () = {
                 i64,
                 __rk::Bounds<i64>,
                 __rk::PrefixOnNonContent,
-            >(__a, "created_ms", __NAMES)? {
+            >(__a, "created_ms", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.created_ms(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.created_ms_range(__r).ranges());
@@ -802,7 +769,7 @@ const _: () = {
                 String,
                 __rk::Bounds<String>,
                 __rk::Prefix<String>,
-            >(__a, "order_no", __NAMES)? {
+            >(__a, "order_no", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.order_no(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.order_no_range(__r).ranges());

@@ -34,6 +34,7 @@ struct Wide16 {
     unused_qualifications,
     unused_variables,
     unused_mut,
+    dead_code,
     clippy::all,
     clippy::pedantic,
     clippy::nursery
@@ -215,134 +216,38 @@ const _: () = {
                 },
             ],
             salt: ::core::option::Option::None,
-            fixed_width: ::rowkey::__private::add_width(
-                ::rowkey::__private::add_width(
-                    ::rowkey::__private::add_width(
-                        ::rowkey::__private::add_width(
-                            ::rowkey::__private::add_width(
-                                ::rowkey::__private::add_width(
-                                    ::rowkey::__private::add_width(
-                                        ::rowkey::__private::add_width(
-                                            ::rowkey::__private::add_width(
-                                                ::rowkey::__private::add_width(
-                                                    ::rowkey::__private::add_width(
-                                                        ::rowkey::__private::add_width(
-                                                            ::rowkey::__private::add_width(
-                                                                ::rowkey::__private::add_width(
-                                                                    ::rowkey::__private::add_width(
-                                                                        ::rowkey::__private::add_width(
-                                                                            ::rowkey::__private::add_width(
-                                                                                ::rowkey::__private::add_width(
-                                                                                    ::rowkey::__private::add_width(
-                                                                                        ::rowkey::__private::add_width(
-                                                                                            ::rowkey::__private::add_width(
-                                                                                                ::rowkey::__private::add_width(
-                                                                                                    ::rowkey::__private::add_width(
-                                                                                                        ::rowkey::__private::add_width(
-                                                                                                            ::rowkey::__private::add_width(
-                                                                                                                ::rowkey::__private::add_width(
-                                                                                                                    ::rowkey::__private::add_width(
-                                                                                                                        ::rowkey::__private::add_width(
-                                                                                                                            ::rowkey::__private::add_width(
-                                                                                                                                ::rowkey::__private::add_width(
-                                                                                                                                    ::rowkey::__private::add_width(
-                                                                                                                                        ::rowkey::__private::add_width(
-                                                                                                                                            ::core::option::Option::Some(0usize + 0),
-                                                                                                                                            ::core::option::Option::Some(0usize),
-                                                                                                                                        ),
-                                                                                                                                        <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                                                                                                                                            u64,
-                                                                                                                                        >>::WIDTH,
-                                                                                                                                    ),
-                                                                                                                                    ::core::option::Option::Some(0usize),
-                                                                                                                                ),
-                                                                                                                                <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                                                                                                                                    String,
-                                                                                                                                >>::WIDTH,
-                                                                                                                            ),
-                                                                                                                            ::core::option::Option::Some(0usize),
-                                                                                                                        ),
-                                                                                                                        <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                                                                                                                            i32,
-                                                                                                                        >>::WIDTH,
-                                                                                                                    ),
-                                                                                                                    ::core::option::Option::Some(0usize),
-                                                                                                                ),
-                                                                                                                <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                                                                                                                    Vec<u8>,
-                                                                                                                >>::WIDTH,
-                                                                                                            ),
-                                                                                                            ::core::option::Option::Some(0usize),
-                                                                                                        ),
-                                                                                                        <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                                                                                                            u16,
-                                                                                                        >>::WIDTH,
-                                                                                                    ),
-                                                                                                    ::core::option::Option::Some(0usize),
-                                                                                                ),
-                                                                                                <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                                                                                                    bool,
-                                                                                                >>::WIDTH,
-                                                                                            ),
-                                                                                            ::core::option::Option::Some(0usize),
-                                                                                        ),
-                                                                                        <::rowkey::codec::Pad<
-                                                                                            8usize,
-                                                                                            0u8,
-                                                                                        > as ::rowkey::__private::Codec<String>>::WIDTH,
-                                                                                    ),
-                                                                                    ::core::option::Option::Some(0usize),
-                                                                                ),
-                                                                                <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                                                                                    char,
-                                                                                >>::WIDTH,
-                                                                            ),
-                                                                            ::core::option::Option::Some(0usize),
-                                                                        ),
-                                                                        <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                                                                            u64,
-                                                                        >>::WIDTH,
-                                                                    ),
-                                                                    ::core::option::Option::Some(0usize),
-                                                                ),
-                                                                <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                                                                    String,
-                                                                >>::WIDTH,
-                                                            ),
-                                                            ::core::option::Option::Some(0usize),
-                                                        ),
-                                                        <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                                                            i32,
-                                                        >>::WIDTH,
-                                                    ),
-                                                    ::core::option::Option::Some(0usize),
-                                                ),
-                                                <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                                                    Vec<u8>,
-                                                >>::WIDTH,
-                                            ),
-                                            ::core::option::Option::Some(0usize),
-                                        ),
-                                        <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                                            u16,
-                                        >>::WIDTH,
-                                    ),
-                                    ::core::option::Option::Some(0usize),
-                                ),
-                                <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                                    bool,
-                                >>::WIDTH,
-                            ),
-                            ::core::option::Option::Some(0usize),
-                        ),
-                        <::rowkey::codec::Pad<
-                            8usize,
-                            0u8,
-                        > as ::rowkey::__private::Codec<String>>::WIDTH,
-                    ),
-                    ::core::option::Option::Some(0usize),
-                ),
-                <::rowkey::codec::Natural as ::rowkey::__private::Codec<char>>::WIDTH,
+            fixed_width: ::rowkey::__private::sum_widths(
+                &[
+                    ::core::option::Option::Some(0usize + 0),
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::WIDTH,
+                    <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::WIDTH,
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<i32>>::WIDTH,
+                    <::rowkey::codec::Sep as ::rowkey::__private::Codec<Vec<u8>>>::WIDTH,
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<u16>>::WIDTH,
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+                        bool,
+                    >>::WIDTH,
+                    <::rowkey::codec::Pad<
+                        8usize,
+                        0u8,
+                    > as ::rowkey::__private::Codec<String>>::WIDTH,
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+                        char,
+                    >>::WIDTH,
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::WIDTH,
+                    <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::WIDTH,
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<i32>>::WIDTH,
+                    <::rowkey::codec::Sep as ::rowkey::__private::Codec<Vec<u8>>>::WIDTH,
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<u16>>::WIDTH,
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+                        bool,
+                    >>::WIDTH,
+                    <::rowkey::codec::Pad<
+                        8usize,
+                        0u8,
+                    > as ::rowkey::__private::Codec<String>>::WIDTH,
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<char>>::WIDTH,
+                ],
             ),
             max_len: ::core::option::Option::None,
         };
@@ -786,7 +691,6 @@ const _: () = {
     }
     use ::rowkey::__private as __rk;
     #[doc(hidden)]
-    #[allow(non_snake_case, non_camel_case_types, dead_code)]
     pub mod __Wide16Fields {
         pub struct f00;
         pub struct f01;
@@ -805,7 +709,6 @@ const _: () = {
         pub struct f14;
         pub struct f15;
     }
-    #[allow(dead_code)]
     impl __Wide16Scan<__Wide16Fields::f00> {
         ///Fix `f00` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -832,7 +735,6 @@ const _: () = {
             __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __Wide16Scan<__Wide16Fields::f01> {
         ///Fix `f01` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -881,7 +783,6 @@ const _: () = {
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __Wide16Scan<__Wide16Fields::f02> {
         ///Fix `f02` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -908,7 +809,6 @@ const _: () = {
             __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __Wide16Scan<__Wide16Fields::f03> {
         ///Fix `f03` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -952,7 +852,6 @@ const _: () = {
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __Wide16Scan<__Wide16Fields::f04> {
         ///Fix `f04` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -979,7 +878,6 @@ const _: () = {
             __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __Wide16Scan<__Wide16Fields::f05> {
         ///Fix `f05` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -1006,7 +904,6 @@ const _: () = {
             __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __Wide16Scan<__Wide16Fields::f06> {
         ///Fix `f06` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -1055,7 +952,6 @@ const _: () = {
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __Wide16Scan<__Wide16Fields::f07> {
         ///Fix `f07` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -1082,7 +978,6 @@ const _: () = {
             __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __Wide16Scan<__Wide16Fields::f08> {
         ///Fix `f08` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -1109,7 +1004,6 @@ const _: () = {
             __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __Wide16Scan<__Wide16Fields::f09> {
         ///Fix `f09` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -1158,7 +1052,6 @@ const _: () = {
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __Wide16Scan<__Wide16Fields::f10> {
         ///Fix `f10` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -1185,7 +1078,6 @@ const _: () = {
             __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __Wide16Scan<__Wide16Fields::f11> {
         ///Fix `f11` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -1229,7 +1121,6 @@ const _: () = {
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __Wide16Scan<__Wide16Fields::f12> {
         ///Fix `f12` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -1256,7 +1147,6 @@ const _: () = {
             __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __Wide16Scan<__Wide16Fields::f13> {
         ///Fix `f13` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -1283,7 +1173,6 @@ const _: () = {
             __Wide16ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __Wide16Scan<__Wide16Fields::f14> {
         ///Fix `f14` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -1332,7 +1221,6 @@ const _: () = {
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __Wide16Scan<__Wide16Fields::f15> {
         ///Fix `f15` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -1380,7 +1268,6 @@ const _: () = {
             ::core::fmt::Debug::fmt(&self.0, __f)
         }
     }
-    #[allow(dead_code)]
     impl<__F> __Wide16Scan<__F> {
         /// The ranges of every key matching the fields fixed so far (with every field
         /// fixed, the range holding exactly the one key).
@@ -1428,8 +1315,6 @@ const _: () = {
     impl __rk::NextField for __Wide16Fields::f00 {
         type Next = __Wide16Fields::f01;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide16ScanRefused<__Wide16Fields::f00, __rk::Skipping<__E>> {
         pub fn f00(
             &self,
@@ -1450,8 +1335,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide16ScanRefused<__Wide16Fields::f00, __rk::Ended> {
         pub fn f00(
             &self,
@@ -1475,8 +1358,6 @@ const _: () = {
     impl __rk::NextField for __Wide16Fields::f01 {
         type Next = __Wide16Fields::f02;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide16ScanRefused<__Wide16Fields::f01, __rk::Skipping<__E>> {
         pub fn f01(
             &self,
@@ -1497,8 +1378,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide16ScanRefused<__Wide16Fields::f01, __rk::Ended> {
         pub fn f01(
             &self,
@@ -1522,8 +1401,6 @@ const _: () = {
     impl __rk::NextField for __Wide16Fields::f02 {
         type Next = __Wide16Fields::f03;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide16ScanRefused<__Wide16Fields::f02, __rk::Skipping<__E>> {
         pub fn f02(
             &self,
@@ -1544,8 +1421,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide16ScanRefused<__Wide16Fields::f02, __rk::Ended> {
         pub fn f02(
             &self,
@@ -1569,8 +1444,6 @@ const _: () = {
     impl __rk::NextField for __Wide16Fields::f03 {
         type Next = __Wide16Fields::f04;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide16ScanRefused<__Wide16Fields::f03, __rk::Skipping<__E>> {
         pub fn f03(
             &self,
@@ -1591,8 +1464,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide16ScanRefused<__Wide16Fields::f03, __rk::Ended> {
         pub fn f03(
             &self,
@@ -1616,8 +1487,6 @@ const _: () = {
     impl __rk::NextField for __Wide16Fields::f04 {
         type Next = __Wide16Fields::f05;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide16ScanRefused<__Wide16Fields::f04, __rk::Skipping<__E>> {
         pub fn f04(
             &self,
@@ -1638,8 +1507,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide16ScanRefused<__Wide16Fields::f04, __rk::Ended> {
         pub fn f04(
             &self,
@@ -1663,8 +1530,6 @@ const _: () = {
     impl __rk::NextField for __Wide16Fields::f05 {
         type Next = __Wide16Fields::f06;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide16ScanRefused<__Wide16Fields::f05, __rk::Skipping<__E>> {
         pub fn f05(
             &self,
@@ -1685,8 +1550,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide16ScanRefused<__Wide16Fields::f05, __rk::Ended> {
         pub fn f05(
             &self,
@@ -1710,8 +1573,6 @@ const _: () = {
     impl __rk::NextField for __Wide16Fields::f06 {
         type Next = __Wide16Fields::f07;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide16ScanRefused<__Wide16Fields::f06, __rk::Skipping<__E>> {
         pub fn f06(
             &self,
@@ -1732,8 +1593,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide16ScanRefused<__Wide16Fields::f06, __rk::Ended> {
         pub fn f06(
             &self,
@@ -1757,8 +1616,6 @@ const _: () = {
     impl __rk::NextField for __Wide16Fields::f07 {
         type Next = __Wide16Fields::f08;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide16ScanRefused<__Wide16Fields::f07, __rk::Skipping<__E>> {
         pub fn f07(
             &self,
@@ -1779,8 +1636,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide16ScanRefused<__Wide16Fields::f07, __rk::Ended> {
         pub fn f07(
             &self,
@@ -1804,8 +1659,6 @@ const _: () = {
     impl __rk::NextField for __Wide16Fields::f08 {
         type Next = __Wide16Fields::f09;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide16ScanRefused<__Wide16Fields::f08, __rk::Skipping<__E>> {
         pub fn f08(
             &self,
@@ -1826,8 +1679,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide16ScanRefused<__Wide16Fields::f08, __rk::Ended> {
         pub fn f08(
             &self,
@@ -1851,8 +1702,6 @@ const _: () = {
     impl __rk::NextField for __Wide16Fields::f09 {
         type Next = __Wide16Fields::f10;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide16ScanRefused<__Wide16Fields::f09, __rk::Skipping<__E>> {
         pub fn f09(
             &self,
@@ -1873,8 +1722,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide16ScanRefused<__Wide16Fields::f09, __rk::Ended> {
         pub fn f09(
             &self,
@@ -1898,8 +1745,6 @@ const _: () = {
     impl __rk::NextField for __Wide16Fields::f10 {
         type Next = __Wide16Fields::f11;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide16ScanRefused<__Wide16Fields::f10, __rk::Skipping<__E>> {
         pub fn f10(
             &self,
@@ -1920,8 +1765,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide16ScanRefused<__Wide16Fields::f10, __rk::Ended> {
         pub fn f10(
             &self,
@@ -1945,8 +1788,6 @@ const _: () = {
     impl __rk::NextField for __Wide16Fields::f11 {
         type Next = __Wide16Fields::f12;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide16ScanRefused<__Wide16Fields::f11, __rk::Skipping<__E>> {
         pub fn f11(
             &self,
@@ -1967,8 +1808,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide16ScanRefused<__Wide16Fields::f11, __rk::Ended> {
         pub fn f11(
             &self,
@@ -1992,8 +1831,6 @@ const _: () = {
     impl __rk::NextField for __Wide16Fields::f12 {
         type Next = __Wide16Fields::f13;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide16ScanRefused<__Wide16Fields::f12, __rk::Skipping<__E>> {
         pub fn f12(
             &self,
@@ -2014,8 +1851,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide16ScanRefused<__Wide16Fields::f12, __rk::Ended> {
         pub fn f12(
             &self,
@@ -2039,8 +1874,6 @@ const _: () = {
     impl __rk::NextField for __Wide16Fields::f13 {
         type Next = __Wide16Fields::f14;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide16ScanRefused<__Wide16Fields::f13, __rk::Skipping<__E>> {
         pub fn f13(
             &self,
@@ -2061,8 +1894,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide16ScanRefused<__Wide16Fields::f13, __rk::Ended> {
         pub fn f13(
             &self,
@@ -2086,8 +1917,6 @@ const _: () = {
     impl __rk::NextField for __Wide16Fields::f14 {
         type Next = __Wide16Fields::f15;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide16ScanRefused<__Wide16Fields::f14, __rk::Skipping<__E>> {
         pub fn f14(
             &self,
@@ -2108,8 +1937,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide16ScanRefused<__Wide16Fields::f14, __rk::Ended> {
         pub fn f14(
             &self,
@@ -2130,8 +1957,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide16ScanRefused<__Wide16Fields::f15, __rk::Skipping<__E>> {
         pub fn f15(
             &self,
@@ -2152,8 +1977,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide16ScanRefused<__Wide16Fields::f15, __rk::Ended> {
         pub fn f15(
             &self,
@@ -2174,7 +1997,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[allow(dead_code)]
     impl __Wide16ScanEnd {
         /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch
         /// (one in all when the salted prefix is fixed).
@@ -2188,7 +2010,6 @@ const _: () = {
             self.0
         }
     }
-    #[allow(dead_code)]
     impl Wide16 {
         /// A typed scan over this key layout: one method per field, in key order.
         ///
@@ -2429,7 +2250,7 @@ const _: () = {
                 u64,
                 __rk::Bounds<u64>,
                 __rk::PrefixOnNonContent,
-            >(__a, "f00", __NAMES)? {
+            >(__a, "f00", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f00(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f00_range(__r).ranges());
@@ -2441,7 +2262,7 @@ const _: () = {
                 String,
                 __rk::Bounds<String>,
                 __rk::Prefix<String>,
-            >(__a, "f01", __NAMES)? {
+            >(__a, "f01", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f01(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f01_range(__r).ranges());
@@ -2457,7 +2278,7 @@ const _: () = {
                 i32,
                 __rk::Bounds<i32>,
                 __rk::PrefixOnNonContent,
-            >(__a, "f02", __NAMES)? {
+            >(__a, "f02", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f02(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f02_range(__r).ranges());
@@ -2469,7 +2290,7 @@ const _: () = {
                 Vec<u8>,
                 __rk::Bounds<Vec<u8>>,
                 __rk::Prefix<Vec<u8>>,
-            >(__a, "f03", __NAMES)? {
+            >(__a, "f03", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f03(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f03_range(__r).ranges());
@@ -2485,7 +2306,7 @@ const _: () = {
                 u16,
                 __rk::Bounds<u16>,
                 __rk::PrefixOnNonContent,
-            >(__a, "f04", __NAMES)? {
+            >(__a, "f04", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f04(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f04_range(__r).ranges());
@@ -2497,7 +2318,7 @@ const _: () = {
                 bool,
                 __rk::Bounds<bool>,
                 __rk::PrefixOnNonContent,
-            >(__a, "f05", __NAMES)? {
+            >(__a, "f05", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f05(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f05_range(__r).ranges());
@@ -2509,7 +2330,7 @@ const _: () = {
                 String,
                 __rk::Bounds<String>,
                 __rk::Prefix<String>,
-            >(__a, "f06", __NAMES)? {
+            >(__a, "f06", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f06(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f06_range(__r).ranges());
@@ -2525,7 +2346,7 @@ const _: () = {
                 char,
                 __rk::Bounds<char>,
                 __rk::PrefixOnNonContent,
-            >(__a, "f07", __NAMES)? {
+            >(__a, "f07", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f07(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f07_range(__r).ranges());
@@ -2537,7 +2358,7 @@ const _: () = {
                 u64,
                 __rk::Bounds<u64>,
                 __rk::PrefixOnNonContent,
-            >(__a, "f08", __NAMES)? {
+            >(__a, "f08", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f08(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f08_range(__r).ranges());
@@ -2549,7 +2370,7 @@ const _: () = {
                 String,
                 __rk::Bounds<String>,
                 __rk::Prefix<String>,
-            >(__a, "f09", __NAMES)? {
+            >(__a, "f09", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f09(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f09_range(__r).ranges());
@@ -2565,7 +2386,7 @@ const _: () = {
                 i32,
                 __rk::Bounds<i32>,
                 __rk::PrefixOnNonContent,
-            >(__a, "f10", __NAMES)? {
+            >(__a, "f10", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f10(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f10_range(__r).ranges());
@@ -2577,7 +2398,7 @@ const _: () = {
                 Vec<u8>,
                 __rk::Bounds<Vec<u8>>,
                 __rk::Prefix<Vec<u8>>,
-            >(__a, "f11", __NAMES)? {
+            >(__a, "f11", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f11(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f11_range(__r).ranges());
@@ -2593,7 +2414,7 @@ const _: () = {
                 u16,
                 __rk::Bounds<u16>,
                 __rk::PrefixOnNonContent,
-            >(__a, "f12", __NAMES)? {
+            >(__a, "f12", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f12(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f12_range(__r).ranges());
@@ -2605,7 +2426,7 @@ const _: () = {
                 bool,
                 __rk::Bounds<bool>,
                 __rk::PrefixOnNonContent,
-            >(__a, "f13", __NAMES)? {
+            >(__a, "f13", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f13(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f13_range(__r).ranges());
@@ -2617,7 +2438,7 @@ const _: () = {
                 String,
                 __rk::Bounds<String>,
                 __rk::Prefix<String>,
-            >(__a, "f14", __NAMES)? {
+            >(__a, "f14", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f14(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f14_range(__r).ranges());
@@ -2633,7 +2454,7 @@ const _: () = {
                 char,
                 __rk::Bounds<char>,
                 __rk::PrefixOnNonContent,
-            >(__a, "f15", __NAMES)? {
+            >(__a, "f15", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f15(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f15_range(__r).ranges());

@@ -23,6 +23,7 @@ struct Wide8 {
     unused_qualifications,
     unused_variables,
     unused_mut,
+    dead_code,
     clippy::all,
     clippy::pedantic,
     clippy::nursery
@@ -120,69 +121,23 @@ const _: () = {
                 },
             ],
             salt: ::core::option::Option::None,
-            fixed_width: ::rowkey::__private::add_width(
-                ::rowkey::__private::add_width(
-                    ::rowkey::__private::add_width(
-                        ::rowkey::__private::add_width(
-                            ::rowkey::__private::add_width(
-                                ::rowkey::__private::add_width(
-                                    ::rowkey::__private::add_width(
-                                        ::rowkey::__private::add_width(
-                                            ::rowkey::__private::add_width(
-                                                ::rowkey::__private::add_width(
-                                                    ::rowkey::__private::add_width(
-                                                        ::rowkey::__private::add_width(
-                                                            ::rowkey::__private::add_width(
-                                                                ::rowkey::__private::add_width(
-                                                                    ::rowkey::__private::add_width(
-                                                                        ::rowkey::__private::add_width(
-                                                                            ::core::option::Option::Some(0usize + 0),
-                                                                            ::core::option::Option::Some(0usize),
-                                                                        ),
-                                                                        <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                                                                            u64,
-                                                                        >>::WIDTH,
-                                                                    ),
-                                                                    ::core::option::Option::Some(0usize),
-                                                                ),
-                                                                <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                                                                    String,
-                                                                >>::WIDTH,
-                                                            ),
-                                                            ::core::option::Option::Some(0usize),
-                                                        ),
-                                                        <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                                                            i32,
-                                                        >>::WIDTH,
-                                                    ),
-                                                    ::core::option::Option::Some(0usize),
-                                                ),
-                                                <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                                                    Vec<u8>,
-                                                >>::WIDTH,
-                                            ),
-                                            ::core::option::Option::Some(0usize),
-                                        ),
-                                        <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                                            u16,
-                                        >>::WIDTH,
-                                    ),
-                                    ::core::option::Option::Some(0usize),
-                                ),
-                                <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                                    bool,
-                                >>::WIDTH,
-                            ),
-                            ::core::option::Option::Some(0usize),
-                        ),
-                        <::rowkey::codec::Pad<
-                            8usize,
-                            0u8,
-                        > as ::rowkey::__private::Codec<String>>::WIDTH,
-                    ),
-                    ::core::option::Option::Some(0usize),
-                ),
-                <::rowkey::codec::Natural as ::rowkey::__private::Codec<char>>::WIDTH,
+            fixed_width: ::rowkey::__private::sum_widths(
+                &[
+                    ::core::option::Option::Some(0usize + 0),
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::WIDTH,
+                    <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::WIDTH,
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<i32>>::WIDTH,
+                    <::rowkey::codec::Sep as ::rowkey::__private::Codec<Vec<u8>>>::WIDTH,
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<u16>>::WIDTH,
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+                        bool,
+                    >>::WIDTH,
+                    <::rowkey::codec::Pad<
+                        8usize,
+                        0u8,
+                    > as ::rowkey::__private::Codec<String>>::WIDTH,
+                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<char>>::WIDTH,
+                ],
             ),
             max_len: ::core::option::Option::None,
         };
@@ -455,7 +410,6 @@ const _: () = {
     }
     use ::rowkey::__private as __rk;
     #[doc(hidden)]
-    #[allow(non_snake_case, non_camel_case_types, dead_code)]
     pub mod __Wide8Fields {
         pub struct f00;
         pub struct f01;
@@ -466,7 +420,6 @@ const _: () = {
         pub struct f06;
         pub struct f07;
     }
-    #[allow(dead_code)]
     impl __Wide8Scan<__Wide8Fields::f00> {
         ///Fix `f00` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -493,7 +446,6 @@ const _: () = {
             __Wide8ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __Wide8Scan<__Wide8Fields::f01> {
         ///Fix `f01` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -542,7 +494,6 @@ const _: () = {
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __Wide8Scan<__Wide8Fields::f02> {
         ///Fix `f02` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -569,7 +520,6 @@ const _: () = {
             __Wide8ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __Wide8Scan<__Wide8Fields::f03> {
         ///Fix `f03` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -613,7 +563,6 @@ const _: () = {
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __Wide8Scan<__Wide8Fields::f04> {
         ///Fix `f04` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -640,7 +589,6 @@ const _: () = {
             __Wide8ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __Wide8Scan<__Wide8Fields::f05> {
         ///Fix `f05` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -667,7 +615,6 @@ const _: () = {
             __Wide8ScanEnd(self.0.nothing(), ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __Wide8Scan<__Wide8Fields::f06> {
         ///Fix `f06` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -716,7 +663,6 @@ const _: () = {
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
-    #[allow(dead_code)]
     impl __Wide8Scan<__Wide8Fields::f07> {
         ///Fix `f07` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -764,7 +710,6 @@ const _: () = {
             ::core::fmt::Debug::fmt(&self.0, __f)
         }
     }
-    #[allow(dead_code)]
     impl<__F> __Wide8Scan<__F> {
         /// The ranges of every key matching the fields fixed so far (with every field
         /// fixed, the range holding exactly the one key).
@@ -811,8 +756,6 @@ const _: () = {
     impl __rk::NextField for __Wide8Fields::f00 {
         type Next = __Wide8Fields::f01;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide8ScanRefused<__Wide8Fields::f00, __rk::Skipping<__E>> {
         pub fn f00(
             &self,
@@ -833,8 +776,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide8ScanRefused<__Wide8Fields::f00, __rk::Ended> {
         pub fn f00(
             &self,
@@ -858,8 +799,6 @@ const _: () = {
     impl __rk::NextField for __Wide8Fields::f01 {
         type Next = __Wide8Fields::f02;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide8ScanRefused<__Wide8Fields::f01, __rk::Skipping<__E>> {
         pub fn f01(
             &self,
@@ -880,8 +819,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide8ScanRefused<__Wide8Fields::f01, __rk::Ended> {
         pub fn f01(
             &self,
@@ -905,8 +842,6 @@ const _: () = {
     impl __rk::NextField for __Wide8Fields::f02 {
         type Next = __Wide8Fields::f03;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide8ScanRefused<__Wide8Fields::f02, __rk::Skipping<__E>> {
         pub fn f02(
             &self,
@@ -927,8 +862,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide8ScanRefused<__Wide8Fields::f02, __rk::Ended> {
         pub fn f02(
             &self,
@@ -952,8 +885,6 @@ const _: () = {
     impl __rk::NextField for __Wide8Fields::f03 {
         type Next = __Wide8Fields::f04;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide8ScanRefused<__Wide8Fields::f03, __rk::Skipping<__E>> {
         pub fn f03(
             &self,
@@ -974,8 +905,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide8ScanRefused<__Wide8Fields::f03, __rk::Ended> {
         pub fn f03(
             &self,
@@ -999,8 +928,6 @@ const _: () = {
     impl __rk::NextField for __Wide8Fields::f04 {
         type Next = __Wide8Fields::f05;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide8ScanRefused<__Wide8Fields::f04, __rk::Skipping<__E>> {
         pub fn f04(
             &self,
@@ -1021,8 +948,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide8ScanRefused<__Wide8Fields::f04, __rk::Ended> {
         pub fn f04(
             &self,
@@ -1046,8 +971,6 @@ const _: () = {
     impl __rk::NextField for __Wide8Fields::f05 {
         type Next = __Wide8Fields::f06;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide8ScanRefused<__Wide8Fields::f05, __rk::Skipping<__E>> {
         pub fn f05(
             &self,
@@ -1068,8 +991,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide8ScanRefused<__Wide8Fields::f05, __rk::Ended> {
         pub fn f05(
             &self,
@@ -1093,8 +1014,6 @@ const _: () = {
     impl __rk::NextField for __Wide8Fields::f06 {
         type Next = __Wide8Fields::f07;
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide8ScanRefused<__Wide8Fields::f06, __rk::Skipping<__E>> {
         pub fn f06(
             &self,
@@ -1115,8 +1034,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide8ScanRefused<__Wide8Fields::f06, __rk::Ended> {
         pub fn f06(
             &self,
@@ -1137,8 +1054,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl<__E> __Wide8ScanRefused<__Wide8Fields::f07, __rk::Skipping<__E>> {
         pub fn f07(
             &self,
@@ -1159,8 +1074,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[doc(hidden)]
-    #[allow(dead_code)]
     impl __Wide8ScanRefused<__Wide8Fields::f07, __rk::Ended> {
         pub fn f07(
             &self,
@@ -1181,7 +1094,6 @@ const _: () = {
             __rk::Misused
         }
     }
-    #[allow(dead_code)]
     impl __Wide8ScanEnd {
         /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch
         /// (one in all when the salted prefix is fixed).
@@ -1195,7 +1107,6 @@ const _: () = {
             self.0
         }
     }
-    #[allow(dead_code)]
     impl Wide8 {
         /// A typed scan over this key layout: one method per field, in key order.
         ///
@@ -1354,7 +1265,7 @@ const _: () = {
                 u64,
                 __rk::Bounds<u64>,
                 __rk::PrefixOnNonContent,
-            >(__a, "f00", __NAMES)? {
+            >(__a, "f00", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f00(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f00_range(__r).ranges());
@@ -1366,7 +1277,7 @@ const _: () = {
                 String,
                 __rk::Bounds<String>,
                 __rk::Prefix<String>,
-            >(__a, "f01", __NAMES)? {
+            >(__a, "f01", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f01(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f01_range(__r).ranges());
@@ -1382,7 +1293,7 @@ const _: () = {
                 i32,
                 __rk::Bounds<i32>,
                 __rk::PrefixOnNonContent,
-            >(__a, "f02", __NAMES)? {
+            >(__a, "f02", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f02(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f02_range(__r).ranges());
@@ -1394,7 +1305,7 @@ const _: () = {
                 Vec<u8>,
                 __rk::Bounds<Vec<u8>>,
                 __rk::Prefix<Vec<u8>>,
-            >(__a, "f03", __NAMES)? {
+            >(__a, "f03", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f03(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f03_range(__r).ranges());
@@ -1410,7 +1321,7 @@ const _: () = {
                 u16,
                 __rk::Bounds<u16>,
                 __rk::PrefixOnNonContent,
-            >(__a, "f04", __NAMES)? {
+            >(__a, "f04", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f04(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f04_range(__r).ranges());
@@ -1422,7 +1333,7 @@ const _: () = {
                 bool,
                 __rk::Bounds<bool>,
                 __rk::PrefixOnNonContent,
-            >(__a, "f05", __NAMES)? {
+            >(__a, "f05", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f05(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f05_range(__r).ranges());
@@ -1434,7 +1345,7 @@ const _: () = {
                 String,
                 __rk::Bounds<String>,
                 __rk::Prefix<String>,
-            >(__a, "f06", __NAMES)? {
+            >(__a, "f06", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f06(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f06_range(__r).ranges());
@@ -1450,7 +1361,7 @@ const _: () = {
                 char,
                 __rk::Bounds<char>,
                 __rk::PrefixOnNonContent,
-            >(__a, "f07", __NAMES)? {
+            >(__a, "f07", __NAMES, true)? {
                 __rk::TextStep::Eq(__v) => __s.f07(__v),
                 __rk::TextStep::Range(__r) => {
                     return ::core::result::Result::Ok(__s.f07_range(__r).ranges());

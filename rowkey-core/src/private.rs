@@ -585,15 +585,15 @@ pub fn unknown_variant(code: u64) -> DecodeError {
 }
 
 /// `Some(a + b)` of optional widths.
-pub const fn sum_widths(widths: &[Option<usize>]) -> Option<usize> {
+/// The fixed width of a layout from its parts' widths: `None` when any part is variable.
+pub const fn sum_widths(mut widths: &[Option<usize>]) -> Option<usize> {
     let mut total = 0;
-    let mut i = 0;
-    while i < widths.len() {
-        match widths[i] {
+    while let [first, rest @ ..] = widths {
+        match *first {
             Some(w) => total += w,
             None => return None,
         }
-        i += 1;
+        widths = rest;
     }
     Some(total)
 }

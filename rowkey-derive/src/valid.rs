@@ -289,7 +289,11 @@ fn check_scan_names(cx: &Ctxt, fields: &[Field]) {
                 "a field named `ranges` collides with the scan builder's `.ranges()`, which returns the byte ranges to scan; rename the field",
             );
         }
-        for (suffix, what) in [("", "equality on"), ("_range", "the range scan on"), ("_starts_with", "the starts-with scan on")] {
+        for (suffix, what) in [
+            ("", "equality on"),
+            ("_range", "the range scan on"),
+            ("_starts_with", "the starts-with scan on"),
+        ] {
             let name = crate::ast::unraw(&crate::prop::method_ident(f, suffix));
             if let Some((_, g, g_what)) = taken.iter().find(|(n, _, _)| *n == name) {
                 cx.error_spanned_by(

@@ -45,7 +45,10 @@ pub fn expand(
     };
     let key_ty = quote!(#name #ty_g);
     let stage = |i: usize| {
-        let f = key.fields.get(i).map_or_else(|| quote!(()), |fp| marker(fp.f));
+        let f = key
+            .fields
+            .get(i)
+            .map_or_else(|| quote!(()), |fp| marker(fp.f));
         let args = generic_args(generics, &[f]);
         quote!(#scan_ty #args)
     };
@@ -330,7 +333,10 @@ pub fn expand(
     let (impl_next, _, _) = with_next.split_for_impl();
     let ty_next = generic_args(
         generics,
-        &[quote!(<__F as #pv::NextField>::Next), quote!(#pv::Skipping<__F>)],
+        &[
+            quote!(<__F as #pv::NextField>::Next),
+            quote!(#pv::Skipping<__F>),
+        ],
     );
     chain_doc.push(String::new());
     chain_doc.push("A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.".to_owned());
@@ -453,7 +459,10 @@ fn misuse_chain(
     let (impl_all, ty_all, _) = all.split_for_impl();
     let bounded = with_params(generics, &[quote!(__F: #pv::NextField), quote!(__S)]);
     let (impl_next, _, _) = bounded.split_for_impl();
-    let ty_next = generic_args(generics, &[quote!(<__F as #pv::NextField>::Next), quote!(__S)]);
+    let ty_next = generic_args(
+        generics,
+        &[quote!(<__F as #pv::NextField>::Next), quote!(__S)],
+    );
     let mut items = Vec::new();
     for (i, fp) in key.fields.iter().enumerate() {
         let id = method_ident(fp.f, "");

@@ -1,9 +1,16 @@
-//! Typed scan builders: `T::scan()` returns stage 0; stage `i` has one method per way of
-//! constraining field `i` (`.field(v)` → stage `i + 1`, `.field_range(r)` / `.field_starts_with(p)`
-//! → the end stage) and `.ranges()`. Scans that would be wrong do not compile: a misuse (a range
-//! on a hashed, reversed or custom-separator field, a skipped field, a field after a range) is a
-//! method whose bound can never hold, so the compiler says why, with the derive's message. Stage
-//! types live inside the derive's `const _` block; the chain is documented on `scan()`.
+//! Typed scan builders: `T::scan()` returns the stage `Scan<F0>`; `Scan<F>` (one generic type
+//! per key, `F` the marker of the field to constrain next, `()` once every field is fixed) has
+//! one inherent impl per field with the ways of constraining it (`.field(v)` → the next stage,
+//! `.field_range(r)` / `.field_starts_with(p)` → the end stage) and one generic `.ranges()`.
+//!
+//! Scans that would be wrong do not compile, with the derive's message: a range or starts-with
+//! the field refuses (hashed, reversed, custom separator, not a string) is a method of its stage
+//! whose argument bound never holds; a later field's methods (a skipped field) and every
+//! field's methods after a range are found through `Deref` on the key's misuse chain
+//! `ScanRefused<F, S>`: one impl per field with its three method names, bound on
+//! `NoSkippedField` (`S = Skipping<E>`) or `NothingAfterRange` (`S = Ended`), dereferencing to
+//! the next field. Generated code is linear in the fields. Everything lives inside the derive's
+//! `const _` block; the chain is documented on `scan()`.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};

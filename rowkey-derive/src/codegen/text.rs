@@ -5,7 +5,10 @@
 //!
 //! The generated code is small and unconditional (a derive cannot see the user's features): it
 //! parses each field with `FromText` and drives the typed scan builder `T::scan()` that
-//! `scan.rs` generates, so a scan typed as text gives exactly the ranges of the typed chain.
+//! `scan.rs` generates, so a scan typed as text gives exactly the ranges of the typed chain. A
+//! scan is one `__private::text_step` call per field (which reads the value, range or prefix;
+//! a refused form is an uninhabited type whose read is the error) and a match that calls the
+//! typed builder.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};

@@ -1102,6 +1102,21 @@ refused_forms! {
     PrefixOnNonContent: "prefix", "only string and bytes fields take a prefix; use a range";
 }
 
+/// Field `name` of a key read from text under `parent` (`FromText::from_args` of a nested key's
+/// field).
+///
+/// # Errors
+///
+/// A missing or bad value.
+#[inline]
+pub fn text_field<T: crate::text::FromText>(
+    args: &mut crate::text::TextArgs,
+    parent: &str,
+    name: &str,
+) -> Result<T, crate::text::TextError> {
+    T::from_args(args, &crate::text::join(parent, name))
+}
+
 /// One field `path` of a generated text scan: its value, its range or prefix (then every
 /// argument must have been used), or `Done` when the scan ends before it. `range_exact` is
 /// false for a nested key whose bytes do not sort as its values (`Codec::RANGE_EXACT`; the

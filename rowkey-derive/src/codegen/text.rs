@@ -11,7 +11,7 @@
 //! typed builder.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 
 use crate::ast::{Field, Input, TaggedVariant, TyKind, Variant};
@@ -86,7 +86,7 @@ pub fn expand_struct(
         .map(|f| {
             let ty = f.ty;
             let fname = &f.name;
-            quote_spanned!(f.ty.span()=> <#ty as #tx::FromText>::from_args(__a, &#tx::join(__p, #fname))?)
+            quote_spanned!(f.ty.span()=> __rk::text_field::<#ty>(__a, __p, #fname)?)
         })
         .collect();
     let construct = if tuple {
@@ -167,13 +167,18 @@ pub fn expand_struct(
     // The field types' `FromText` as higher-ranked bounds: checked where the impls are used,
     // not here, so a field type that is not a key field reports its own error only (no
     // follow-on errors from this impl).
-    let bounds: Vec<syn::WherePredicate> = fields
-        .iter()
-        .map(|f| {
-            let ty = f.ty;
-            syn::parse_quote!(for<'__t> #ty: #tx::FromText)
-        })
-        .collect();
+    let mut bounds: Vec<syn::WherePredicate> = Vec::new();
+    for f in &fields {
+        let ty = f.ty;
+        let b: syn::WherePredicate = syn::parse_quote!(for<'__t> #ty: #tx::FromText);
+        // once per type
+        if !bounds
+            .iter()
+            .any(|o| o.to_token_stream().to_string() == b.to_token_stream().to_string())
+        {
+            bounds.push(b);
+        }
+    }
     let with_bounds = |w: Option<&syn::WhereClause>| {
         let mut w = w.cloned().unwrap_or_else(|| syn::parse_quote!(where));
         w.predicates.extend(bounds.iter().cloned());
@@ -192,20 +197,21 @@ pub fn expand_struct(
             }
         }
 
+        // the top-level field names, for the key tool's unused-argument errors
+        const __NAMES: &[&::core::primitive::str] = &[#(#names),*];
+
         impl #impl_g #tx::TextFields for #name #ty_g #where_fields {
             fn fields() -> #krate::__private::std::vec::Vec<(&'static ::core::primitive::str, #string)> {
                 ::core::convert::From::from([#(#field_rows),*])
             }
 
             fn encode_text(__a: &mut #tx::TextArgs) -> #result<#krate::__private::std::vec::Vec<::core::primitive::u8>, #tx::TextError> {
-                const __NAMES: &[&::core::primitive::str] = &[#(#names),*];
                 let __k = <Self as #tx::FromText>::from_args(__a, "")?;
                 __a.finish(__NAMES)?;
                 #tx::encode_key(&__k)
             }
 
             fn scan_text(__a: &mut #tx::TextArgs) -> #result<#krate::ScanRanges, #tx::TextError> {
-                const __NAMES: &[&::core::primitive::str] = &[#(#names),*];
                 let __s = <Self>::scan();
                 #(#steps)*
                 __a.finish(__NAMES)?;

@@ -728,25 +728,19 @@ const _: () = {
             __p: &::core::primitive::str,
         ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
             ::core::result::Result::Ok(Self {
-                uid: <u64 as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "uid"),
-                )?,
-                event_type: <EventType as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "event_type"),
-                )?,
-                biz_type: <String as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "biz_type"),
-                )?,
-                ts_ms: <i64 as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "ts_ms"),
-                )?,
+                uid: __rk::text_field::<u64>(__a, __p, "uid")?,
+                event_type: __rk::text_field::<EventType>(__a, __p, "event_type")?,
+                biz_type: __rk::text_field::<String>(__a, __p, "biz_type")?,
+                ts_ms: __rk::text_field::<i64>(__a, __p, "ts_ms")?,
             })
         }
     }
+    const __NAMES: &[&::core::primitive::str] = &[
+        "uid",
+        "event_type",
+        "biz_type",
+        "ts_ms",
+    ];
     impl ::rowkey::text::TextFields for EventKey
     where
         for<'__t> u64: ::rowkey::text::FromText,
@@ -770,12 +764,6 @@ const _: () = {
             ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
             ::rowkey::text::TextError,
         > {
-            const __NAMES: &[&::core::primitive::str] = &[
-                "uid",
-                "event_type",
-                "biz_type",
-                "ts_ms",
-            ];
             let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;
             __a.finish(__NAMES)?;
             ::rowkey::text::encode_key(&__k)
@@ -783,12 +771,6 @@ const _: () = {
         fn scan_text(
             __a: &mut ::rowkey::text::TextArgs,
         ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
-            const __NAMES: &[&::core::primitive::str] = &[
-                "uid",
-                "event_type",
-                "biz_type",
-                "ts_ms",
-            ];
             let __s = <Self>::scan();
             let __s = match __rk::text_step::<
                 u64,

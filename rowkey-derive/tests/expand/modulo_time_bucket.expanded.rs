@@ -604,7 +604,6 @@ const _: () = {
     where
         for<'__t> u64: ::rowkey::text::FromText,
         for<'__t> String: ::rowkey::text::FromText,
-        for<'__t> String: ::rowkey::text::FromText,
     {
         const EXPECTED: &'static ::core::primitive::str = "a nested key (LogByTime): give its fields as field.sub=value";
         fn parse_text(
@@ -617,25 +616,16 @@ const _: () = {
             __p: &::core::primitive::str,
         ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
             ::core::result::Result::Ok(Self {
-                ts_ms: <u64 as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "ts_ms"),
-                )?,
-                host: <String as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "host"),
-                )?,
-                event: <String as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "event"),
-                )?,
+                ts_ms: __rk::text_field::<u64>(__a, __p, "ts_ms")?,
+                host: __rk::text_field::<String>(__a, __p, "host")?,
+                event: __rk::text_field::<String>(__a, __p, "event")?,
             })
         }
     }
+    const __NAMES: &[&::core::primitive::str] = &["ts_ms", "host", "event"];
     impl ::rowkey::text::TextFields for LogByTime
     where
         for<'__t> u64: ::rowkey::text::FromText,
-        for<'__t> String: ::rowkey::text::FromText,
         for<'__t> String: ::rowkey::text::FromText,
     {
         fn fields() -> ::rowkey::__private::std::vec::Vec<
@@ -653,7 +643,6 @@ const _: () = {
             ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
             ::rowkey::text::TextError,
         > {
-            const __NAMES: &[&::core::primitive::str] = &["ts_ms", "host", "event"];
             let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;
             __a.finish(__NAMES)?;
             ::rowkey::text::encode_key(&__k)
@@ -661,7 +650,6 @@ const _: () = {
         fn scan_text(
             __a: &mut ::rowkey::text::TextArgs,
         ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
-            const __NAMES: &[&::core::primitive::str] = &["ts_ms", "host", "event"];
             let __s = <Self>::scan();
             let __s = match __rk::text_step::<
                 u64,

@@ -846,7 +846,6 @@ const _: () = {
         for<'__t> u32: ::rowkey::text::FromText,
         for<'__t> Option<i32>: ::rowkey::text::FromText,
         for<'__t> u64: ::rowkey::text::FromText,
-        for<'__t> String: ::rowkey::text::FromText,
     {
         const EXPECTED: &'static ::core::primitive::str = "a nested key (Profile): give its fields as field.sub=value";
         fn parse_text(
@@ -859,38 +858,27 @@ const _: () = {
             __p: &::core::primitive::str,
         ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
             ::core::result::Result::Ok(Self {
-                region: <String as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "region"),
-                )?,
-                shard: <u32 as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "shard"),
-                )?,
-                score: <Option<
-                    i32,
-                > as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "score"),
-                )?,
-                account: <u64 as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "account"),
-                )?,
-                name: <String as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "name"),
-                )?,
+                region: __rk::text_field::<String>(__a, __p, "region")?,
+                shard: __rk::text_field::<u32>(__a, __p, "shard")?,
+                score: __rk::text_field::<Option<i32>>(__a, __p, "score")?,
+                account: __rk::text_field::<u64>(__a, __p, "account")?,
+                name: __rk::text_field::<String>(__a, __p, "name")?,
             })
         }
     }
+    const __NAMES: &[&::core::primitive::str] = &[
+        "region",
+        "shard",
+        "score",
+        "account",
+        "name",
+    ];
     impl ::rowkey::text::TextFields for Profile
     where
         for<'__t> String: ::rowkey::text::FromText,
         for<'__t> u32: ::rowkey::text::FromText,
         for<'__t> Option<i32>: ::rowkey::text::FromText,
         for<'__t> u64: ::rowkey::text::FromText,
-        for<'__t> String: ::rowkey::text::FromText,
     {
         fn fields() -> ::rowkey::__private::std::vec::Vec<
             (&'static ::core::primitive::str, ::rowkey::__private::std::string::String),
@@ -909,13 +897,6 @@ const _: () = {
             ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
             ::rowkey::text::TextError,
         > {
-            const __NAMES: &[&::core::primitive::str] = &[
-                "region",
-                "shard",
-                "score",
-                "account",
-                "name",
-            ];
             let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;
             __a.finish(__NAMES)?;
             ::rowkey::text::encode_key(&__k)
@@ -923,13 +904,6 @@ const _: () = {
         fn scan_text(
             __a: &mut ::rowkey::text::TextArgs,
         ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
-            const __NAMES: &[&::core::primitive::str] = &[
-                "region",
-                "shard",
-                "score",
-                "account",
-                "name",
-            ];
             let __s = <Self>::scan();
             let __s = match __rk::text_step::<
                 String,

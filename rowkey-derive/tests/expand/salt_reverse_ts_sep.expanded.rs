@@ -687,21 +687,13 @@ const _: () = {
             __p: &::core::primitive::str,
         ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
             ::core::result::Result::Ok(Self {
-                seller_id: <u64 as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "seller_id"),
-                )?,
-                created_ms: <i64 as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "created_ms"),
-                )?,
-                order_no: <String as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "order_no"),
-                )?,
+                seller_id: __rk::text_field::<u64>(__a, __p, "seller_id")?,
+                created_ms: __rk::text_field::<i64>(__a, __p, "created_ms")?,
+                order_no: __rk::text_field::<String>(__a, __p, "order_no")?,
             })
         }
     }
+    const __NAMES: &[&::core::primitive::str] = &["seller_id", "created_ms", "order_no"];
     impl ::rowkey::text::TextFields for OrderBySeller
     where
         for<'__t> u64: ::rowkey::text::FromText,
@@ -723,11 +715,6 @@ const _: () = {
             ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
             ::rowkey::text::TextError,
         > {
-            const __NAMES: &[&::core::primitive::str] = &[
-                "seller_id",
-                "created_ms",
-                "order_no",
-            ];
             let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;
             __a.finish(__NAMES)?;
             ::rowkey::text::encode_key(&__k)
@@ -735,11 +722,6 @@ const _: () = {
         fn scan_text(
             __a: &mut ::rowkey::text::TextArgs,
         ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
-            const __NAMES: &[&::core::primitive::str] = &[
-                "seller_id",
-                "created_ms",
-                "order_no",
-            ];
             let __s = <Self>::scan();
             let __s = match __rk::text_step::<
                 u64,

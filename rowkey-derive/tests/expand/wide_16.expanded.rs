@@ -2062,15 +2062,6 @@ const _: () = {
         for<'__t> Vec<u8>: ::rowkey::text::FromText,
         for<'__t> u16: ::rowkey::text::FromText,
         for<'__t> bool: ::rowkey::text::FromText,
-        for<'__t> String: ::rowkey::text::FromText,
-        for<'__t> char: ::rowkey::text::FromText,
-        for<'__t> u64: ::rowkey::text::FromText,
-        for<'__t> String: ::rowkey::text::FromText,
-        for<'__t> i32: ::rowkey::text::FromText,
-        for<'__t> Vec<u8>: ::rowkey::text::FromText,
-        for<'__t> u16: ::rowkey::text::FromText,
-        for<'__t> bool: ::rowkey::text::FromText,
-        for<'__t> String: ::rowkey::text::FromText,
         for<'__t> char: ::rowkey::text::FromText,
     {
         const EXPECTED: &'static ::core::primitive::str = "a nested key (Wide16): give its fields as field.sub=value";
@@ -2084,77 +2075,43 @@ const _: () = {
             __p: &::core::primitive::str,
         ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
             ::core::result::Result::Ok(Self {
-                f00: <u64 as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f00"),
-                )?,
-                f01: <String as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f01"),
-                )?,
-                f02: <i32 as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f02"),
-                )?,
-                f03: <Vec<
-                    u8,
-                > as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f03"),
-                )?,
-                f04: <u16 as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f04"),
-                )?,
-                f05: <bool as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f05"),
-                )?,
-                f06: <String as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f06"),
-                )?,
-                f07: <char as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f07"),
-                )?,
-                f08: <u64 as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f08"),
-                )?,
-                f09: <String as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f09"),
-                )?,
-                f10: <i32 as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f10"),
-                )?,
-                f11: <Vec<
-                    u8,
-                > as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f11"),
-                )?,
-                f12: <u16 as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f12"),
-                )?,
-                f13: <bool as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f13"),
-                )?,
-                f14: <String as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f14"),
-                )?,
-                f15: <char as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f15"),
-                )?,
+                f00: __rk::text_field::<u64>(__a, __p, "f00")?,
+                f01: __rk::text_field::<String>(__a, __p, "f01")?,
+                f02: __rk::text_field::<i32>(__a, __p, "f02")?,
+                f03: __rk::text_field::<Vec<u8>>(__a, __p, "f03")?,
+                f04: __rk::text_field::<u16>(__a, __p, "f04")?,
+                f05: __rk::text_field::<bool>(__a, __p, "f05")?,
+                f06: __rk::text_field::<String>(__a, __p, "f06")?,
+                f07: __rk::text_field::<char>(__a, __p, "f07")?,
+                f08: __rk::text_field::<u64>(__a, __p, "f08")?,
+                f09: __rk::text_field::<String>(__a, __p, "f09")?,
+                f10: __rk::text_field::<i32>(__a, __p, "f10")?,
+                f11: __rk::text_field::<Vec<u8>>(__a, __p, "f11")?,
+                f12: __rk::text_field::<u16>(__a, __p, "f12")?,
+                f13: __rk::text_field::<bool>(__a, __p, "f13")?,
+                f14: __rk::text_field::<String>(__a, __p, "f14")?,
+                f15: __rk::text_field::<char>(__a, __p, "f15")?,
             })
         }
     }
+    const __NAMES: &[&::core::primitive::str] = &[
+        "f00",
+        "f01",
+        "f02",
+        "f03",
+        "f04",
+        "f05",
+        "f06",
+        "f07",
+        "f08",
+        "f09",
+        "f10",
+        "f11",
+        "f12",
+        "f13",
+        "f14",
+        "f15",
+    ];
     impl ::rowkey::text::TextFields for Wide16
     where
         for<'__t> u64: ::rowkey::text::FromText,
@@ -2163,15 +2120,6 @@ const _: () = {
         for<'__t> Vec<u8>: ::rowkey::text::FromText,
         for<'__t> u16: ::rowkey::text::FromText,
         for<'__t> bool: ::rowkey::text::FromText,
-        for<'__t> String: ::rowkey::text::FromText,
-        for<'__t> char: ::rowkey::text::FromText,
-        for<'__t> u64: ::rowkey::text::FromText,
-        for<'__t> String: ::rowkey::text::FromText,
-        for<'__t> i32: ::rowkey::text::FromText,
-        for<'__t> Vec<u8>: ::rowkey::text::FromText,
-        for<'__t> u16: ::rowkey::text::FromText,
-        for<'__t> bool: ::rowkey::text::FromText,
-        for<'__t> String: ::rowkey::text::FromText,
         for<'__t> char: ::rowkey::text::FromText,
     {
         fn fields() -> ::rowkey::__private::std::vec::Vec<
@@ -2202,24 +2150,6 @@ const _: () = {
             ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
             ::rowkey::text::TextError,
         > {
-            const __NAMES: &[&::core::primitive::str] = &[
-                "f00",
-                "f01",
-                "f02",
-                "f03",
-                "f04",
-                "f05",
-                "f06",
-                "f07",
-                "f08",
-                "f09",
-                "f10",
-                "f11",
-                "f12",
-                "f13",
-                "f14",
-                "f15",
-            ];
             let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;
             __a.finish(__NAMES)?;
             ::rowkey::text::encode_key(&__k)
@@ -2227,24 +2157,6 @@ const _: () = {
         fn scan_text(
             __a: &mut ::rowkey::text::TextArgs,
         ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
-            const __NAMES: &[&::core::primitive::str] = &[
-                "f00",
-                "f01",
-                "f02",
-                "f03",
-                "f04",
-                "f05",
-                "f06",
-                "f07",
-                "f08",
-                "f09",
-                "f10",
-                "f11",
-                "f12",
-                "f13",
-                "f14",
-                "f15",
-            ];
             let __s = <Self>::scan();
             let __s = match __rk::text_step::<
                 u64,

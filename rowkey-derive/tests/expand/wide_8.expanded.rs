@@ -1151,7 +1151,6 @@ const _: () = {
         for<'__t> Vec<u8>: ::rowkey::text::FromText,
         for<'__t> u16: ::rowkey::text::FromText,
         for<'__t> bool: ::rowkey::text::FromText,
-        for<'__t> String: ::rowkey::text::FromText,
         for<'__t> char: ::rowkey::text::FromText,
     {
         const EXPECTED: &'static ::core::primitive::str = "a nested key (Wide8): give its fields as field.sub=value";
@@ -1165,43 +1164,27 @@ const _: () = {
             __p: &::core::primitive::str,
         ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
             ::core::result::Result::Ok(Self {
-                f00: <u64 as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f00"),
-                )?,
-                f01: <String as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f01"),
-                )?,
-                f02: <i32 as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f02"),
-                )?,
-                f03: <Vec<
-                    u8,
-                > as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f03"),
-                )?,
-                f04: <u16 as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f04"),
-                )?,
-                f05: <bool as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f05"),
-                )?,
-                f06: <String as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f06"),
-                )?,
-                f07: <char as ::rowkey::text::FromText>::from_args(
-                    __a,
-                    &::rowkey::text::join(__p, "f07"),
-                )?,
+                f00: __rk::text_field::<u64>(__a, __p, "f00")?,
+                f01: __rk::text_field::<String>(__a, __p, "f01")?,
+                f02: __rk::text_field::<i32>(__a, __p, "f02")?,
+                f03: __rk::text_field::<Vec<u8>>(__a, __p, "f03")?,
+                f04: __rk::text_field::<u16>(__a, __p, "f04")?,
+                f05: __rk::text_field::<bool>(__a, __p, "f05")?,
+                f06: __rk::text_field::<String>(__a, __p, "f06")?,
+                f07: __rk::text_field::<char>(__a, __p, "f07")?,
             })
         }
     }
+    const __NAMES: &[&::core::primitive::str] = &[
+        "f00",
+        "f01",
+        "f02",
+        "f03",
+        "f04",
+        "f05",
+        "f06",
+        "f07",
+    ];
     impl ::rowkey::text::TextFields for Wide8
     where
         for<'__t> u64: ::rowkey::text::FromText,
@@ -1210,7 +1193,6 @@ const _: () = {
         for<'__t> Vec<u8>: ::rowkey::text::FromText,
         for<'__t> u16: ::rowkey::text::FromText,
         for<'__t> bool: ::rowkey::text::FromText,
-        for<'__t> String: ::rowkey::text::FromText,
         for<'__t> char: ::rowkey::text::FromText,
     {
         fn fields() -> ::rowkey::__private::std::vec::Vec<
@@ -1233,16 +1215,6 @@ const _: () = {
             ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
             ::rowkey::text::TextError,
         > {
-            const __NAMES: &[&::core::primitive::str] = &[
-                "f00",
-                "f01",
-                "f02",
-                "f03",
-                "f04",
-                "f05",
-                "f06",
-                "f07",
-            ];
             let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;
             __a.finish(__NAMES)?;
             ::rowkey::text::encode_key(&__k)
@@ -1250,16 +1222,6 @@ const _: () = {
         fn scan_text(
             __a: &mut ::rowkey::text::TextArgs,
         ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
-            const __NAMES: &[&::core::primitive::str] = &[
-                "f00",
-                "f01",
-                "f02",
-                "f03",
-                "f04",
-                "f05",
-                "f06",
-                "f07",
-            ];
             let __s = <Self>::scan();
             let __s = match __rk::text_step::<
                 u64,

@@ -1043,6 +1043,23 @@ mod tests {
 // ---------------------------------------------------------------------------------------------
 // Text scans (the key tool): one call per field of a generated `TextFields::scan_text`
 
+/// The derive's key tool impls (`FromText`, `TextFields`) pass through here: kept with the
+/// `tool` feature, dropped without it (a derive cannot see the user's features; this macro is
+/// expanded with rowkey-core's).
+#[cfg(feature = "tool")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __rowkey_text_impls {
+    ($($t:tt)*) => { $($t)* };
+}
+#[cfg(not(feature = "tool"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __rowkey_text_impls {
+    ($($t:tt)*) => {};
+}
+pub use crate::__rowkey_text_impls as text_impls;
+
 /// What a text scan asks of one field: a value, a range `R`, a prefix `P`, or nothing more.
 /// A form the typed builder refuses is an uninhabited `R`/`P` (its `read` is the error).
 pub enum TextStep<T, R, P> {

@@ -1,11 +1,12 @@
 //! Keys from text: the `field=value` input of the key tool ([`crate::tool`], feature `tool`).
 //!
-//! `#[derive(RowKey)]` implements [`FromText`] for every key type (a nested key reads its fields
-//! as `outer.inner=value`; a fieldless enum reads a variant name or its numeric code) and
-//! [`TextFields`] for every struct key that owns its data (no lifetime parameters; type
-//! parameters are fine: register `Tagged<u32>`): encoding a key and building a scan from
-//! `field=value` pairs. The generated code is a few calls into this module; the value parsers
-//! live here.
+//! With the `tool` feature, `#[derive(RowKey)]` implements [`FromText`] for every key type (a
+//! nested key reads its fields as `outer.inner=value`; a fieldless enum reads a variant name or
+//! its numeric code) and [`TextFields`] for every struct key that owns its data (no lifetime
+//! parameters; type parameters are fine: register `Tagged<u32>`): encoding a key and building a
+//! scan from `field=value` pairs. Without it the derive's text impls are dropped (they pass
+//! through a macro of this crate, which sees its features). The generated code is a few calls
+//! into this module; the value parsers live here.
 //!
 //! Value syntax by field type:
 //!
@@ -21,7 +22,8 @@
 //! | fieldless enums | the variant name or its numeric code |
 //! | nested keys | one `outer.inner=value` pair per field of the nested key |
 //!
-//! ```
+#![cfg_attr(feature = "tool", doc = "```")]
+#![cfg_attr(not(feature = "tool"), doc = "```ignore")]
 //! use rowkey::RowKey;
 //! use rowkey::text::{TextArgs, TextFields};
 //!
@@ -411,7 +413,8 @@ fn parse_field<T: FromText>(path: &str, s: &str) -> Result<T, TextError> {
     note = "field types must be integers, bool, char, f32/f64, [u8; N], strings/bytes, Option of those, or types deriving RowKey"
 )]
 /// A field type whose values can be typed as text. `#[derive(RowKey)]` implements it for
-/// nested keys and fieldless enums; see the [module docs](self) for the syntax.
+/// nested keys and fieldless enums (with the `tool` feature); see the [module docs](self) for
+/// the syntax.
 pub trait FromText: Sized {
     /// What the text looks like, for errors and help (`an unsigned integer (u64, …)`).
     const EXPECTED: &'static str;
@@ -445,8 +448,8 @@ pub trait FromText: Sized {
     }
 }
 
-/// Encoding and scanning a key from `field=value` text. `#[derive(RowKey)]` implements it for
-/// every struct key without lifetime parameters (a generic key once its type parameters are
+/// Encoding and scanning a key from `field=value` text. `#[derive(RowKey)]` implements it (with
+/// the `tool` feature) for every struct key without lifetime parameters (a generic key once its type parameters are
 /// given, e.g. `Tagged<u32>`).
 pub trait TextFields: crate::RowKey {
     /// `(field, expected text)` of each top-level field, in key order.
@@ -479,7 +482,8 @@ pub trait TextFields: crate::RowKey {
 /// One variant of a tagged key enum, for the key tool: its name, tag and key type's text
 /// functions. `#[derive(RowKey)]` lists them in [`TextFields::variants`].
 ///
-/// ```
+#[cfg_attr(feature = "tool", doc = "```")]
+#[cfg_attr(not(feature = "tool"), doc = "```ignore")]
 /// use rowkey::text::{TextArgs, TextFields};
 /// use rowkey::RowKey;
 ///

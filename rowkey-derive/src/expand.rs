@@ -36,10 +36,12 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             let impls = codegen::key::expand(&p, &key, &krate, *tuple);
             let scan = codegen::scan::expand(&p, &key, &krate, &bounds.enc);
             let text = codegen::text::expand_struct(&p, &krate, &key, *tuple, &bounds.all);
+            let text = gate_text(&krate, text);
             quote!(#impls #scan #text)
         }
         Body::Enum { variants, repr } => {
             let text = codegen::text::expand_enum(&p, &krate, variants);
+            let text = gate_text(&krate, text);
             let impls = codegen::enums::expand(&p, &krate, variants, repr.as_ref());
             quote!(#impls #text)
         }
@@ -47,6 +49,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             let impls = codegen::tagged::expand(&p, &krate, variants);
             // its text form: `variant=…`, then the variant key's fields
             let text = codegen::text::expand_tagged(&p, &krate, variants);
+            let text = gate_text(&krate, text);
             quote!(#impls #text)
         }
     };
@@ -68,4 +71,11 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             #body
         };
     }
+}
+
+/// The key tool's text impls, kept by `__private::text_impls!` only when rowkey-core has its
+/// `tool` feature (a derive cannot see the user's features; the macro expands with the
+/// runtime's).
+fn gate_text(krate: &TokenStream, text: TokenStream) -> TokenStream {
+    quote!(#krate::__private::text_impls! { #text })
 }

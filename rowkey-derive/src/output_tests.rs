@@ -190,6 +190,8 @@ fn render(input: &DeriveInput) -> String {
             input.ident
         ),
     };
+    let mut expansion = expansion;
+    let text = take_text_impls(&mut expansion);
     let mut items: Vec<syn::Item> = vec![syn::Item::from(input.clone())];
     items.extend(expansion.items);
     let file = syn::File {
@@ -202,7 +204,43 @@ fn render(input: &DeriveInput) -> String {
          // Rewrite with `ROWKEY_BLESS_EXPAND=1 cargo test -p rowkey-derive`.\n\n",
     );
     out.push_str(&prettyplease::unparse(&file));
+    if let Some(text) = text {
+        out.push_str(
+            "\n// The items inside `__private::text_impls! { .. }` above (the key tool's impls, kept\n\
+             // only with rowkey's `tool` feature):\n\n",
+        );
+        out.push_str(&prettyplease::unparse(&text));
+    }
     out
+}
+
+/// The key tool's impls pass through `__private::text_impls! { .. }`, whose tokens prettyplease
+/// cannot format: they are left out of the expansion (an empty invocation marks the place) and
+/// returned as items, to be printed formatted after it.
+fn take_text_impls(file: &mut syn::File) -> Option<syn::File> {
+    for item in &mut file.items {
+        let syn::Item::Const(c) = item else { continue };
+        let syn::Expr::Block(block) = &mut *c.expr else {
+            continue;
+        };
+        for stmt in &mut block.block.stmts {
+            let mac = match stmt {
+                syn::Stmt::Item(syn::Item::Macro(m)) => &mut m.mac,
+                syn::Stmt::Macro(m) => &mut m.mac,
+                _ => continue,
+            };
+            if mac
+                .path
+                .segments
+                .last()
+                .is_some_and(|s| s.ident == "text_impls")
+            {
+                let tokens = std::mem::take(&mut mac.tokens);
+                return Some(syn::parse2(tokens).expect("text impls parse as items"));
+            }
+        }
+    }
+    None
 }
 
 /// A readable account of how `actual` differs from `expected`: line counts, then the first

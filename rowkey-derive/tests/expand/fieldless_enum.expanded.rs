@@ -150,29 +150,34 @@ const _: () = {
                 );
         }
     }
-    impl ::rowkey::text::FromText for Status {
-        const EXPECTED: &'static ::core::primitive::str = "a variant of Status: Pending, Shipped, Delivered (or its numeric code)";
-        fn parse_text(
-            __s: &::core::primitive::str,
-        ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
-            match ::rowkey::text::enum_index(
-                __s,
-                &["Pending", "Shipped", "Delivered"],
-                &[
-                    Status::Pending as ::core::primitive::i128,
-                    Status::Shipped as ::core::primitive::i128,
-                    Status::Delivered as ::core::primitive::i128,
-                ],
-            )? {
-                0usize => ::core::result::Result::Ok(Status::Pending),
-                1usize => ::core::result::Result::Ok(Status::Shipped),
-                2usize => ::core::result::Result::Ok(Status::Delivered),
-                _ => {
-                    ::core::result::Result::Err(
-                        ::rowkey::__private::std::string::String::new(),
-                    )
-                }
+    ::rowkey::__private::text_impls! {}
+};
+
+// The items inside `__private::text_impls! { .. }` above (the key tool's impls, kept
+// only with rowkey's `tool` feature):
+
+impl ::rowkey::text::FromText for Status {
+    const EXPECTED: &'static ::core::primitive::str = "a variant of Status: Pending, Shipped, Delivered (or its numeric code)";
+    fn parse_text(
+        __s: &::core::primitive::str,
+    ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
+        match ::rowkey::text::enum_index(
+            __s,
+            &["Pending", "Shipped", "Delivered"],
+            &[
+                Status::Pending as ::core::primitive::i128,
+                Status::Shipped as ::core::primitive::i128,
+                Status::Delivered as ::core::primitive::i128,
+            ],
+        )? {
+            0usize => ::core::result::Result::Ok(Status::Pending),
+            1usize => ::core::result::Result::Ok(Status::Shipped),
+            2usize => ::core::result::Result::Ok(Status::Delivered),
+            _ => {
+                ::core::result::Result::Err(
+                    ::rowkey::__private::std::string::String::new(),
+                )
             }
         }
     }
-};
+}

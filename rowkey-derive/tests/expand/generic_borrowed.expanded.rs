@@ -734,20 +734,23 @@ const _: () = {
             )
         }
     }
-    impl<'a, T> ::rowkey::text::FromText for Tagged<'a, T> {
-        const EXPECTED: &'static ::core::primitive::str = "a nested key (Tagged): give its fields as field.sub=value";
-        fn parse_text(
-            _: &::core::primitive::str,
-        ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
-            ::core::result::Result::Err(::rowkey::text::nested_text("Tagged"))
-        }
-        fn from_args(
-            _: &mut ::rowkey::text::TextArgs,
-            __p: &::core::primitive::str,
-        ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
-            ::core::result::Result::Err(
-                ::rowkey::text::borrowed_unsupported(__p, "Tagged"),
-            )
-        }
-    }
+    ::rowkey::__private::text_impls! {}
 };
+
+// The items inside `__private::text_impls! { .. }` above (the key tool's impls, kept
+// only with rowkey's `tool` feature):
+
+impl<'a, T> ::rowkey::text::FromText for Tagged<'a, T> {
+    const EXPECTED: &'static ::core::primitive::str = "a nested key (Tagged): give its fields as field.sub=value";
+    fn parse_text(
+        _: &::core::primitive::str,
+    ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
+        ::core::result::Result::Err(::rowkey::text::nested_text("Tagged"))
+    }
+    fn from_args(
+        _: &mut ::rowkey::text::TextArgs,
+        __p: &::core::primitive::str,
+    ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
+        ::core::result::Result::Err(::rowkey::text::borrowed_unsupported(__p, "Tagged"))
+    }
+}

@@ -710,127 +710,127 @@ const _: () = {
             )
         }
     }
-    impl ::rowkey::text::FromText for EventKey
-    where
-        for<'__t> u64: ::rowkey::text::FromText,
-        for<'__t> EventType: ::rowkey::text::FromText,
-        for<'__t> String: ::rowkey::text::FromText,
-        for<'__t> i64: ::rowkey::text::FromText,
-    {
-        const EXPECTED: &'static ::core::primitive::str = "a nested key (EventKey): give its fields as field.sub=value";
-        fn parse_text(
-            _: &::core::primitive::str,
-        ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
-            ::core::result::Result::Err(::rowkey::text::nested_text("EventKey"))
-        }
-        fn from_args(
-            __a: &mut ::rowkey::text::TextArgs,
-            __p: &::core::primitive::str,
-        ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
-            ::core::result::Result::Ok(Self {
-                uid: __rk::text_field::<u64>(__a, __p, "uid")?,
-                event_type: __rk::text_field::<EventType>(__a, __p, "event_type")?,
-                biz_type: __rk::text_field::<String>(__a, __p, "biz_type")?,
-                ts_ms: __rk::text_field::<i64>(__a, __p, "ts_ms")?,
-            })
-        }
-    }
-    const __NAMES: &[&::core::primitive::str] = &[
-        "uid",
-        "event_type",
-        "biz_type",
-        "ts_ms",
-    ];
-    impl ::rowkey::text::TextFields for EventKey
-    where
-        for<'__t> u64: ::rowkey::text::FromText,
-        for<'__t> EventType: ::rowkey::text::FromText,
-        for<'__t> String: ::rowkey::text::FromText,
-        for<'__t> i64: ::rowkey::text::FromText,
-    {
-        fn fields() -> ::rowkey::__private::std::vec::Vec<
-            (&'static ::core::primitive::str, ::rowkey::__private::std::string::String),
-        > {
-            ::core::convert::From::from([
-                ("uid", <u64 as ::rowkey::text::FromText>::expected()),
-                ("event_type", <EventType as ::rowkey::text::FromText>::expected()),
-                ("biz_type", <String as ::rowkey::text::FromText>::expected()),
-                ("ts_ms", <i64 as ::rowkey::text::FromText>::expected()),
-            ])
-        }
-        fn encode_text(
-            __a: &mut ::rowkey::text::TextArgs,
-        ) -> ::core::result::Result<
-            ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
-            ::rowkey::text::TextError,
-        > {
-            let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;
-            __a.finish(__NAMES)?;
-            ::rowkey::text::encode_key(&__k)
-        }
-        fn scan_text(
-            __a: &mut ::rowkey::text::TextArgs,
-        ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
-            let __s = <Self>::scan();
-            let __s = match __rk::text_step::<
-                u64,
-                __rk::RangeOnHashed,
-                __rk::PrefixOnNonContent,
-            >(__a, "uid", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.uid(__v),
-                __rk::TextStep::Range(__r) => match __r {}
-                __rk::TextStep::Prefix(__p) => match __p {}
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                EventType,
-                __rk::Bounds<EventType>,
-                __rk::PrefixOnNonContent,
-            >(
-                __a,
-                "event_type",
-                __NAMES,
-                <::rowkey::codec::Natural as __rk::Codec<EventType>>::RANGE_EXACT,
-            )? {
-                __rk::TextStep::Eq(__v) => __s.event_type(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(
-                        __s.__event_type_range_unchecked(__r).ranges(),
-                    );
-                }
-                __rk::TextStep::Prefix(__p) => match __p {}
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                String,
-                __rk::Bounds<String>,
-                __rk::Prefix<String>,
-            >(__a, "biz_type", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.biz_type(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.biz_type_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => {
-                    return ::core::result::Result::Ok(
-                        __s.biz_type_starts_with(__p.0).ranges(),
-                    );
-                }
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                i64,
-                __rk::Bounds<i64>,
-                __rk::PrefixOnNonContent,
-            >(__a, "ts_ms", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.ts_ms(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.ts_ms_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => match __p {}
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            __a.finish(__NAMES)?;
-            ::core::result::Result::Ok(__s.ranges())
-        }
-    }
+    ::rowkey::__private::text_impls! {}
 };
+
+// The items inside `__private::text_impls! { .. }` above (the key tool's impls, kept
+// only with rowkey's `tool` feature):
+
+impl ::rowkey::text::FromText for EventKey
+where
+    for<'__t> u64: ::rowkey::text::FromText,
+    for<'__t> EventType: ::rowkey::text::FromText,
+    for<'__t> String: ::rowkey::text::FromText,
+    for<'__t> i64: ::rowkey::text::FromText,
+{
+    const EXPECTED: &'static ::core::primitive::str = "a nested key (EventKey): give its fields as field.sub=value";
+    fn parse_text(
+        _: &::core::primitive::str,
+    ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
+        ::core::result::Result::Err(::rowkey::text::nested_text("EventKey"))
+    }
+    fn from_args(
+        __a: &mut ::rowkey::text::TextArgs,
+        __p: &::core::primitive::str,
+    ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
+        ::core::result::Result::Ok(Self {
+            uid: __rk::text_field::<u64>(__a, __p, "uid")?,
+            event_type: __rk::text_field::<EventType>(__a, __p, "event_type")?,
+            biz_type: __rk::text_field::<String>(__a, __p, "biz_type")?,
+            ts_ms: __rk::text_field::<i64>(__a, __p, "ts_ms")?,
+        })
+    }
+}
+const __NAMES: &[&::core::primitive::str] = &["uid", "event_type", "biz_type", "ts_ms"];
+impl ::rowkey::text::TextFields for EventKey
+where
+    for<'__t> u64: ::rowkey::text::FromText,
+    for<'__t> EventType: ::rowkey::text::FromText,
+    for<'__t> String: ::rowkey::text::FromText,
+    for<'__t> i64: ::rowkey::text::FromText,
+{
+    fn fields() -> ::rowkey::__private::std::vec::Vec<
+        (&'static ::core::primitive::str, ::rowkey::__private::std::string::String),
+    > {
+        ::core::convert::From::from([
+            ("uid", <u64 as ::rowkey::text::FromText>::expected()),
+            ("event_type", <EventType as ::rowkey::text::FromText>::expected()),
+            ("biz_type", <String as ::rowkey::text::FromText>::expected()),
+            ("ts_ms", <i64 as ::rowkey::text::FromText>::expected()),
+        ])
+    }
+    fn encode_text(
+        __a: &mut ::rowkey::text::TextArgs,
+    ) -> ::core::result::Result<
+        ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
+        ::rowkey::text::TextError,
+    > {
+        let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;
+        __a.finish(__NAMES)?;
+        ::rowkey::text::encode_key(&__k)
+    }
+    fn scan_text(
+        __a: &mut ::rowkey::text::TextArgs,
+    ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
+        let __s = <Self>::scan();
+        let __s = match __rk::text_step::<
+            u64,
+            __rk::RangeOnHashed,
+            __rk::PrefixOnNonContent,
+        >(__a, "uid", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.uid(__v),
+            __rk::TextStep::Range(__r) => match __r {}
+            __rk::TextStep::Prefix(__p) => match __p {}
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            EventType,
+            __rk::Bounds<EventType>,
+            __rk::PrefixOnNonContent,
+        >(
+            __a,
+            "event_type",
+            __NAMES,
+            <::rowkey::codec::Natural as __rk::Codec<EventType>>::RANGE_EXACT,
+        )? {
+            __rk::TextStep::Eq(__v) => __s.event_type(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(
+                    __s.__event_type_range_unchecked(__r).ranges(),
+                );
+            }
+            __rk::TextStep::Prefix(__p) => match __p {}
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            String,
+            __rk::Bounds<String>,
+            __rk::Prefix<String>,
+        >(__a, "biz_type", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.biz_type(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.biz_type_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => {
+                return ::core::result::Result::Ok(
+                    __s.biz_type_starts_with(__p.0).ranges(),
+                );
+            }
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            i64,
+            __rk::Bounds<i64>,
+            __rk::PrefixOnNonContent,
+        >(__a, "ts_ms", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.ts_ms(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.ts_ms_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => match __p {}
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        __a.finish(__NAMES)?;
+        ::core::result::Result::Ok(__s.ranges())
+    }
+}

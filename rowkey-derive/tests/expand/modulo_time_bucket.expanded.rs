@@ -600,103 +600,104 @@ const _: () = {
             )
         }
     }
-    impl ::rowkey::text::FromText for LogByTime
-    where
-        for<'__t> u64: ::rowkey::text::FromText,
-        for<'__t> String: ::rowkey::text::FromText,
-    {
-        const EXPECTED: &'static ::core::primitive::str = "a nested key (LogByTime): give its fields as field.sub=value";
-        fn parse_text(
-            _: &::core::primitive::str,
-        ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
-            ::core::result::Result::Err(::rowkey::text::nested_text("LogByTime"))
-        }
-        fn from_args(
-            __a: &mut ::rowkey::text::TextArgs,
-            __p: &::core::primitive::str,
-        ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
-            ::core::result::Result::Ok(Self {
-                ts_ms: __rk::text_field::<u64>(__a, __p, "ts_ms")?,
-                host: __rk::text_field::<String>(__a, __p, "host")?,
-                event: __rk::text_field::<String>(__a, __p, "event")?,
-            })
-        }
-    }
-    const __NAMES: &[&::core::primitive::str] = &["ts_ms", "host", "event"];
-    impl ::rowkey::text::TextFields for LogByTime
-    where
-        for<'__t> u64: ::rowkey::text::FromText,
-        for<'__t> String: ::rowkey::text::FromText,
-    {
-        fn fields() -> ::rowkey::__private::std::vec::Vec<
-            (&'static ::core::primitive::str, ::rowkey::__private::std::string::String),
-        > {
-            ::core::convert::From::from([
-                ("ts_ms", <u64 as ::rowkey::text::FromText>::expected()),
-                ("host", <String as ::rowkey::text::FromText>::expected()),
-                ("event", <String as ::rowkey::text::FromText>::expected()),
-            ])
-        }
-        fn encode_text(
-            __a: &mut ::rowkey::text::TextArgs,
-        ) -> ::core::result::Result<
-            ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
-            ::rowkey::text::TextError,
-        > {
-            let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;
-            __a.finish(__NAMES)?;
-            ::rowkey::text::encode_key(&__k)
-        }
-        fn scan_text(
-            __a: &mut ::rowkey::text::TextArgs,
-        ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
-            let __s = <Self>::scan();
-            let __s = match __rk::text_step::<
-                u64,
-                __rk::Bounds<u64>,
-                __rk::PrefixOnNonContent,
-            >(__a, "ts_ms", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.ts_ms(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.ts_ms_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => match __p {}
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                String,
-                __rk::Bounds<String>,
-                __rk::Prefix<String>,
-            >(__a, "host", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.host(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.host_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => {
-                    return ::core::result::Result::Ok(
-                        __s.host_starts_with(__p.0).ranges(),
-                    );
-                }
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                String,
-                __rk::Bounds<String>,
-                __rk::Prefix<String>,
-            >(__a, "event", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.event(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.event_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => {
-                    return ::core::result::Result::Ok(
-                        __s.event_starts_with(__p.0).ranges(),
-                    );
-                }
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            __a.finish(__NAMES)?;
-            ::core::result::Result::Ok(__s.ranges())
-        }
-    }
+    ::rowkey::__private::text_impls! {}
 };
+
+// The items inside `__private::text_impls! { .. }` above (the key tool's impls, kept
+// only with rowkey's `tool` feature):
+
+impl ::rowkey::text::FromText for LogByTime
+where
+    for<'__t> u64: ::rowkey::text::FromText,
+    for<'__t> String: ::rowkey::text::FromText,
+{
+    const EXPECTED: &'static ::core::primitive::str = "a nested key (LogByTime): give its fields as field.sub=value";
+    fn parse_text(
+        _: &::core::primitive::str,
+    ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
+        ::core::result::Result::Err(::rowkey::text::nested_text("LogByTime"))
+    }
+    fn from_args(
+        __a: &mut ::rowkey::text::TextArgs,
+        __p: &::core::primitive::str,
+    ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
+        ::core::result::Result::Ok(Self {
+            ts_ms: __rk::text_field::<u64>(__a, __p, "ts_ms")?,
+            host: __rk::text_field::<String>(__a, __p, "host")?,
+            event: __rk::text_field::<String>(__a, __p, "event")?,
+        })
+    }
+}
+const __NAMES: &[&::core::primitive::str] = &["ts_ms", "host", "event"];
+impl ::rowkey::text::TextFields for LogByTime
+where
+    for<'__t> u64: ::rowkey::text::FromText,
+    for<'__t> String: ::rowkey::text::FromText,
+{
+    fn fields() -> ::rowkey::__private::std::vec::Vec<
+        (&'static ::core::primitive::str, ::rowkey::__private::std::string::String),
+    > {
+        ::core::convert::From::from([
+            ("ts_ms", <u64 as ::rowkey::text::FromText>::expected()),
+            ("host", <String as ::rowkey::text::FromText>::expected()),
+            ("event", <String as ::rowkey::text::FromText>::expected()),
+        ])
+    }
+    fn encode_text(
+        __a: &mut ::rowkey::text::TextArgs,
+    ) -> ::core::result::Result<
+        ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
+        ::rowkey::text::TextError,
+    > {
+        let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;
+        __a.finish(__NAMES)?;
+        ::rowkey::text::encode_key(&__k)
+    }
+    fn scan_text(
+        __a: &mut ::rowkey::text::TextArgs,
+    ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
+        let __s = <Self>::scan();
+        let __s = match __rk::text_step::<
+            u64,
+            __rk::Bounds<u64>,
+            __rk::PrefixOnNonContent,
+        >(__a, "ts_ms", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.ts_ms(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.ts_ms_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => match __p {}
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            String,
+            __rk::Bounds<String>,
+            __rk::Prefix<String>,
+        >(__a, "host", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.host(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.host_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => {
+                return ::core::result::Result::Ok(__s.host_starts_with(__p.0).ranges());
+            }
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            String,
+            __rk::Bounds<String>,
+            __rk::Prefix<String>,
+        >(__a, "event", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.event(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.event_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => {
+                return ::core::result::Result::Ok(__s.event_starts_with(__p.0).ranges());
+            }
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        __a.finish(__NAMES)?;
+        ::core::result::Result::Ok(__s.ranges())
+    }
+}

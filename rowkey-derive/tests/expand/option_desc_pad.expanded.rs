@@ -840,139 +840,140 @@ const _: () = {
             )
         }
     }
-    impl ::rowkey::text::FromText for Profile
-    where
-        for<'__t> String: ::rowkey::text::FromText,
-        for<'__t> u32: ::rowkey::text::FromText,
-        for<'__t> Option<i32>: ::rowkey::text::FromText,
-        for<'__t> u64: ::rowkey::text::FromText,
-    {
-        const EXPECTED: &'static ::core::primitive::str = "a nested key (Profile): give its fields as field.sub=value";
-        fn parse_text(
-            _: &::core::primitive::str,
-        ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
-            ::core::result::Result::Err(::rowkey::text::nested_text("Profile"))
-        }
-        fn from_args(
-            __a: &mut ::rowkey::text::TextArgs,
-            __p: &::core::primitive::str,
-        ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
-            ::core::result::Result::Ok(Self {
-                region: __rk::text_field::<String>(__a, __p, "region")?,
-                shard: __rk::text_field::<u32>(__a, __p, "shard")?,
-                score: __rk::text_field::<Option<i32>>(__a, __p, "score")?,
-                account: __rk::text_field::<u64>(__a, __p, "account")?,
-                name: __rk::text_field::<String>(__a, __p, "name")?,
-            })
-        }
-    }
-    const __NAMES: &[&::core::primitive::str] = &[
-        "region",
-        "shard",
-        "score",
-        "account",
-        "name",
-    ];
-    impl ::rowkey::text::TextFields for Profile
-    where
-        for<'__t> String: ::rowkey::text::FromText,
-        for<'__t> u32: ::rowkey::text::FromText,
-        for<'__t> Option<i32>: ::rowkey::text::FromText,
-        for<'__t> u64: ::rowkey::text::FromText,
-    {
-        fn fields() -> ::rowkey::__private::std::vec::Vec<
-            (&'static ::core::primitive::str, ::rowkey::__private::std::string::String),
-        > {
-            ::core::convert::From::from([
-                ("region", <String as ::rowkey::text::FromText>::expected()),
-                ("shard", <u32 as ::rowkey::text::FromText>::expected()),
-                ("score", <Option<i32> as ::rowkey::text::FromText>::expected()),
-                ("account", <u64 as ::rowkey::text::FromText>::expected()),
-                ("name", <String as ::rowkey::text::FromText>::expected()),
-            ])
-        }
-        fn encode_text(
-            __a: &mut ::rowkey::text::TextArgs,
-        ) -> ::core::result::Result<
-            ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
-            ::rowkey::text::TextError,
-        > {
-            let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;
-            __a.finish(__NAMES)?;
-            ::rowkey::text::encode_key(&__k)
-        }
-        fn scan_text(
-            __a: &mut ::rowkey::text::TextArgs,
-        ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
-            let __s = <Self>::scan();
-            let __s = match __rk::text_step::<
-                String,
-                __rk::Bounds<String>,
-                __rk::Prefix<String>,
-            >(__a, "region", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.region(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.region_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => {
-                    return ::core::result::Result::Ok(
-                        __s.region_starts_with(__p.0).ranges(),
-                    );
-                }
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                u32,
-                __rk::Bounds<u32>,
-                __rk::PrefixOnNonContent,
-            >(__a, "shard", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.shard(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.shard_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => match __p {}
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                Option<i32>,
-                __rk::Bounds<Option<i32>>,
-                __rk::PrefixOnNonContent,
-            >(__a, "score", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.score(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.score_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => match __p {}
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                u64,
-                __rk::RangeOnReversed,
-                __rk::PrefixOnNonContent,
-            >(__a, "account", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.account(__v),
-                __rk::TextStep::Range(__r) => match __r {}
-                __rk::TextStep::Prefix(__p) => match __p {}
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                String,
-                __rk::Bounds<String>,
-                __rk::Prefix<String>,
-            >(__a, "name", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.name(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.name_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => {
-                    return ::core::result::Result::Ok(
-                        __s.name_starts_with(__p.0).ranges(),
-                    );
-                }
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            __a.finish(__NAMES)?;
-            ::core::result::Result::Ok(__s.ranges())
-        }
-    }
+    ::rowkey::__private::text_impls! {}
 };
+
+// The items inside `__private::text_impls! { .. }` above (the key tool's impls, kept
+// only with rowkey's `tool` feature):
+
+impl ::rowkey::text::FromText for Profile
+where
+    for<'__t> String: ::rowkey::text::FromText,
+    for<'__t> u32: ::rowkey::text::FromText,
+    for<'__t> Option<i32>: ::rowkey::text::FromText,
+    for<'__t> u64: ::rowkey::text::FromText,
+{
+    const EXPECTED: &'static ::core::primitive::str = "a nested key (Profile): give its fields as field.sub=value";
+    fn parse_text(
+        _: &::core::primitive::str,
+    ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
+        ::core::result::Result::Err(::rowkey::text::nested_text("Profile"))
+    }
+    fn from_args(
+        __a: &mut ::rowkey::text::TextArgs,
+        __p: &::core::primitive::str,
+    ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
+        ::core::result::Result::Ok(Self {
+            region: __rk::text_field::<String>(__a, __p, "region")?,
+            shard: __rk::text_field::<u32>(__a, __p, "shard")?,
+            score: __rk::text_field::<Option<i32>>(__a, __p, "score")?,
+            account: __rk::text_field::<u64>(__a, __p, "account")?,
+            name: __rk::text_field::<String>(__a, __p, "name")?,
+        })
+    }
+}
+const __NAMES: &[&::core::primitive::str] = &[
+    "region",
+    "shard",
+    "score",
+    "account",
+    "name",
+];
+impl ::rowkey::text::TextFields for Profile
+where
+    for<'__t> String: ::rowkey::text::FromText,
+    for<'__t> u32: ::rowkey::text::FromText,
+    for<'__t> Option<i32>: ::rowkey::text::FromText,
+    for<'__t> u64: ::rowkey::text::FromText,
+{
+    fn fields() -> ::rowkey::__private::std::vec::Vec<
+        (&'static ::core::primitive::str, ::rowkey::__private::std::string::String),
+    > {
+        ::core::convert::From::from([
+            ("region", <String as ::rowkey::text::FromText>::expected()),
+            ("shard", <u32 as ::rowkey::text::FromText>::expected()),
+            ("score", <Option<i32> as ::rowkey::text::FromText>::expected()),
+            ("account", <u64 as ::rowkey::text::FromText>::expected()),
+            ("name", <String as ::rowkey::text::FromText>::expected()),
+        ])
+    }
+    fn encode_text(
+        __a: &mut ::rowkey::text::TextArgs,
+    ) -> ::core::result::Result<
+        ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
+        ::rowkey::text::TextError,
+    > {
+        let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;
+        __a.finish(__NAMES)?;
+        ::rowkey::text::encode_key(&__k)
+    }
+    fn scan_text(
+        __a: &mut ::rowkey::text::TextArgs,
+    ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
+        let __s = <Self>::scan();
+        let __s = match __rk::text_step::<
+            String,
+            __rk::Bounds<String>,
+            __rk::Prefix<String>,
+        >(__a, "region", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.region(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.region_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => {
+                return ::core::result::Result::Ok(__s.region_starts_with(__p.0).ranges());
+            }
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            u32,
+            __rk::Bounds<u32>,
+            __rk::PrefixOnNonContent,
+        >(__a, "shard", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.shard(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.shard_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => match __p {}
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            Option<i32>,
+            __rk::Bounds<Option<i32>>,
+            __rk::PrefixOnNonContent,
+        >(__a, "score", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.score(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.score_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => match __p {}
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            u64,
+            __rk::RangeOnReversed,
+            __rk::PrefixOnNonContent,
+        >(__a, "account", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.account(__v),
+            __rk::TextStep::Range(__r) => match __r {}
+            __rk::TextStep::Prefix(__p) => match __p {}
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            String,
+            __rk::Bounds<String>,
+            __rk::Prefix<String>,
+        >(__a, "name", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.name(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.name_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => {
+                return ::core::result::Result::Ok(__s.name_starts_with(__p.0).ranges());
+            }
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        __a.finish(__NAMES)?;
+        ::core::result::Result::Ok(__s.ranges())
+    }
+}

@@ -670,101 +670,106 @@ const _: () = {
             )
         }
     }
-    impl ::rowkey::text::FromText for OrderBySeller
-    where
-        for<'__t> u64: ::rowkey::text::FromText,
-        for<'__t> i64: ::rowkey::text::FromText,
-        for<'__t> String: ::rowkey::text::FromText,
-    {
-        const EXPECTED: &'static ::core::primitive::str = "a nested key (OrderBySeller): give its fields as field.sub=value";
-        fn parse_text(
-            _: &::core::primitive::str,
-        ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
-            ::core::result::Result::Err(::rowkey::text::nested_text("OrderBySeller"))
-        }
-        fn from_args(
-            __a: &mut ::rowkey::text::TextArgs,
-            __p: &::core::primitive::str,
-        ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
-            ::core::result::Result::Ok(Self {
-                seller_id: __rk::text_field::<u64>(__a, __p, "seller_id")?,
-                created_ms: __rk::text_field::<i64>(__a, __p, "created_ms")?,
-                order_no: __rk::text_field::<String>(__a, __p, "order_no")?,
-            })
-        }
-    }
-    const __NAMES: &[&::core::primitive::str] = &["seller_id", "created_ms", "order_no"];
-    impl ::rowkey::text::TextFields for OrderBySeller
-    where
-        for<'__t> u64: ::rowkey::text::FromText,
-        for<'__t> i64: ::rowkey::text::FromText,
-        for<'__t> String: ::rowkey::text::FromText,
-    {
-        fn fields() -> ::rowkey::__private::std::vec::Vec<
-            (&'static ::core::primitive::str, ::rowkey::__private::std::string::String),
-        > {
-            ::core::convert::From::from([
-                ("seller_id", <u64 as ::rowkey::text::FromText>::expected()),
-                ("created_ms", <i64 as ::rowkey::text::FromText>::expected()),
-                ("order_no", <String as ::rowkey::text::FromText>::expected()),
-            ])
-        }
-        fn encode_text(
-            __a: &mut ::rowkey::text::TextArgs,
-        ) -> ::core::result::Result<
-            ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
-            ::rowkey::text::TextError,
-        > {
-            let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;
-            __a.finish(__NAMES)?;
-            ::rowkey::text::encode_key(&__k)
-        }
-        fn scan_text(
-            __a: &mut ::rowkey::text::TextArgs,
-        ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
-            let __s = <Self>::scan();
-            let __s = match __rk::text_step::<
-                u64,
-                __rk::Bounds<u64>,
-                __rk::PrefixOnNonContent,
-            >(__a, "seller_id", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.seller_id(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.seller_id_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => match __p {}
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                i64,
-                __rk::Bounds<i64>,
-                __rk::PrefixOnNonContent,
-            >(__a, "created_ms", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.created_ms(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.created_ms_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => match __p {}
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                String,
-                __rk::Bounds<String>,
-                __rk::Prefix<String>,
-            >(__a, "order_no", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.order_no(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.order_no_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => {
-                    return ::core::result::Result::Ok(
-                        __s.order_no_starts_with(__p.0).ranges(),
-                    );
-                }
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            __a.finish(__NAMES)?;
-            ::core::result::Result::Ok(__s.ranges())
-        }
-    }
+    ::rowkey::__private::text_impls! {}
 };
+
+// The items inside `__private::text_impls! { .. }` above (the key tool's impls, kept
+// only with rowkey's `tool` feature):
+
+impl ::rowkey::text::FromText for OrderBySeller
+where
+    for<'__t> u64: ::rowkey::text::FromText,
+    for<'__t> i64: ::rowkey::text::FromText,
+    for<'__t> String: ::rowkey::text::FromText,
+{
+    const EXPECTED: &'static ::core::primitive::str = "a nested key (OrderBySeller): give its fields as field.sub=value";
+    fn parse_text(
+        _: &::core::primitive::str,
+    ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
+        ::core::result::Result::Err(::rowkey::text::nested_text("OrderBySeller"))
+    }
+    fn from_args(
+        __a: &mut ::rowkey::text::TextArgs,
+        __p: &::core::primitive::str,
+    ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
+        ::core::result::Result::Ok(Self {
+            seller_id: __rk::text_field::<u64>(__a, __p, "seller_id")?,
+            created_ms: __rk::text_field::<i64>(__a, __p, "created_ms")?,
+            order_no: __rk::text_field::<String>(__a, __p, "order_no")?,
+        })
+    }
+}
+const __NAMES: &[&::core::primitive::str] = &["seller_id", "created_ms", "order_no"];
+impl ::rowkey::text::TextFields for OrderBySeller
+where
+    for<'__t> u64: ::rowkey::text::FromText,
+    for<'__t> i64: ::rowkey::text::FromText,
+    for<'__t> String: ::rowkey::text::FromText,
+{
+    fn fields() -> ::rowkey::__private::std::vec::Vec<
+        (&'static ::core::primitive::str, ::rowkey::__private::std::string::String),
+    > {
+        ::core::convert::From::from([
+            ("seller_id", <u64 as ::rowkey::text::FromText>::expected()),
+            ("created_ms", <i64 as ::rowkey::text::FromText>::expected()),
+            ("order_no", <String as ::rowkey::text::FromText>::expected()),
+        ])
+    }
+    fn encode_text(
+        __a: &mut ::rowkey::text::TextArgs,
+    ) -> ::core::result::Result<
+        ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
+        ::rowkey::text::TextError,
+    > {
+        let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;
+        __a.finish(__NAMES)?;
+        ::rowkey::text::encode_key(&__k)
+    }
+    fn scan_text(
+        __a: &mut ::rowkey::text::TextArgs,
+    ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
+        let __s = <Self>::scan();
+        let __s = match __rk::text_step::<
+            u64,
+            __rk::Bounds<u64>,
+            __rk::PrefixOnNonContent,
+        >(__a, "seller_id", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.seller_id(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.seller_id_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => match __p {}
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            i64,
+            __rk::Bounds<i64>,
+            __rk::PrefixOnNonContent,
+        >(__a, "created_ms", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.created_ms(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.created_ms_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => match __p {}
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            String,
+            __rk::Bounds<String>,
+            __rk::Prefix<String>,
+        >(__a, "order_no", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.order_no(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.order_no_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => {
+                return ::core::result::Result::Ok(
+                    __s.order_no_starts_with(__p.0).ranges(),
+                );
+            }
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        __a.finish(__NAMES)?;
+        ::core::result::Result::Ok(__s.ranges())
+    }
+}

@@ -2054,328 +2054,321 @@ const _: () = {
             )
         }
     }
-    impl ::rowkey::text::FromText for Wide16
-    where
-        for<'__t> u64: ::rowkey::text::FromText,
-        for<'__t> String: ::rowkey::text::FromText,
-        for<'__t> i32: ::rowkey::text::FromText,
-        for<'__t> Vec<u8>: ::rowkey::text::FromText,
-        for<'__t> u16: ::rowkey::text::FromText,
-        for<'__t> bool: ::rowkey::text::FromText,
-        for<'__t> char: ::rowkey::text::FromText,
-    {
-        const EXPECTED: &'static ::core::primitive::str = "a nested key (Wide16): give its fields as field.sub=value";
-        fn parse_text(
-            _: &::core::primitive::str,
-        ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
-            ::core::result::Result::Err(::rowkey::text::nested_text("Wide16"))
-        }
-        fn from_args(
-            __a: &mut ::rowkey::text::TextArgs,
-            __p: &::core::primitive::str,
-        ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
-            ::core::result::Result::Ok(Self {
-                f00: __rk::text_field::<u64>(__a, __p, "f00")?,
-                f01: __rk::text_field::<String>(__a, __p, "f01")?,
-                f02: __rk::text_field::<i32>(__a, __p, "f02")?,
-                f03: __rk::text_field::<Vec<u8>>(__a, __p, "f03")?,
-                f04: __rk::text_field::<u16>(__a, __p, "f04")?,
-                f05: __rk::text_field::<bool>(__a, __p, "f05")?,
-                f06: __rk::text_field::<String>(__a, __p, "f06")?,
-                f07: __rk::text_field::<char>(__a, __p, "f07")?,
-                f08: __rk::text_field::<u64>(__a, __p, "f08")?,
-                f09: __rk::text_field::<String>(__a, __p, "f09")?,
-                f10: __rk::text_field::<i32>(__a, __p, "f10")?,
-                f11: __rk::text_field::<Vec<u8>>(__a, __p, "f11")?,
-                f12: __rk::text_field::<u16>(__a, __p, "f12")?,
-                f13: __rk::text_field::<bool>(__a, __p, "f13")?,
-                f14: __rk::text_field::<String>(__a, __p, "f14")?,
-                f15: __rk::text_field::<char>(__a, __p, "f15")?,
-            })
-        }
-    }
-    const __NAMES: &[&::core::primitive::str] = &[
-        "f00",
-        "f01",
-        "f02",
-        "f03",
-        "f04",
-        "f05",
-        "f06",
-        "f07",
-        "f08",
-        "f09",
-        "f10",
-        "f11",
-        "f12",
-        "f13",
-        "f14",
-        "f15",
-    ];
-    impl ::rowkey::text::TextFields for Wide16
-    where
-        for<'__t> u64: ::rowkey::text::FromText,
-        for<'__t> String: ::rowkey::text::FromText,
-        for<'__t> i32: ::rowkey::text::FromText,
-        for<'__t> Vec<u8>: ::rowkey::text::FromText,
-        for<'__t> u16: ::rowkey::text::FromText,
-        for<'__t> bool: ::rowkey::text::FromText,
-        for<'__t> char: ::rowkey::text::FromText,
-    {
-        fn fields() -> ::rowkey::__private::std::vec::Vec<
-            (&'static ::core::primitive::str, ::rowkey::__private::std::string::String),
-        > {
-            ::core::convert::From::from([
-                ("f00", <u64 as ::rowkey::text::FromText>::expected()),
-                ("f01", <String as ::rowkey::text::FromText>::expected()),
-                ("f02", <i32 as ::rowkey::text::FromText>::expected()),
-                ("f03", <Vec<u8> as ::rowkey::text::FromText>::expected()),
-                ("f04", <u16 as ::rowkey::text::FromText>::expected()),
-                ("f05", <bool as ::rowkey::text::FromText>::expected()),
-                ("f06", <String as ::rowkey::text::FromText>::expected()),
-                ("f07", <char as ::rowkey::text::FromText>::expected()),
-                ("f08", <u64 as ::rowkey::text::FromText>::expected()),
-                ("f09", <String as ::rowkey::text::FromText>::expected()),
-                ("f10", <i32 as ::rowkey::text::FromText>::expected()),
-                ("f11", <Vec<u8> as ::rowkey::text::FromText>::expected()),
-                ("f12", <u16 as ::rowkey::text::FromText>::expected()),
-                ("f13", <bool as ::rowkey::text::FromText>::expected()),
-                ("f14", <String as ::rowkey::text::FromText>::expected()),
-                ("f15", <char as ::rowkey::text::FromText>::expected()),
-            ])
-        }
-        fn encode_text(
-            __a: &mut ::rowkey::text::TextArgs,
-        ) -> ::core::result::Result<
-            ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
-            ::rowkey::text::TextError,
-        > {
-            let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;
-            __a.finish(__NAMES)?;
-            ::rowkey::text::encode_key(&__k)
-        }
-        fn scan_text(
-            __a: &mut ::rowkey::text::TextArgs,
-        ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
-            let __s = <Self>::scan();
-            let __s = match __rk::text_step::<
-                u64,
-                __rk::Bounds<u64>,
-                __rk::PrefixOnNonContent,
-            >(__a, "f00", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.f00(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.f00_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => match __p {}
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                String,
-                __rk::Bounds<String>,
-                __rk::Prefix<String>,
-            >(__a, "f01", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.f01(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.f01_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => {
-                    return ::core::result::Result::Ok(
-                        __s.f01_starts_with(__p.0).ranges(),
-                    );
-                }
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                i32,
-                __rk::Bounds<i32>,
-                __rk::PrefixOnNonContent,
-            >(__a, "f02", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.f02(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.f02_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => match __p {}
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                Vec<u8>,
-                __rk::Bounds<Vec<u8>>,
-                __rk::Prefix<Vec<u8>>,
-            >(__a, "f03", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.f03(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.f03_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => {
-                    return ::core::result::Result::Ok(
-                        __s.f03_starts_with(__p.0).ranges(),
-                    );
-                }
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                u16,
-                __rk::Bounds<u16>,
-                __rk::PrefixOnNonContent,
-            >(__a, "f04", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.f04(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.f04_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => match __p {}
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                bool,
-                __rk::Bounds<bool>,
-                __rk::PrefixOnNonContent,
-            >(__a, "f05", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.f05(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.f05_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => match __p {}
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                String,
-                __rk::Bounds<String>,
-                __rk::Prefix<String>,
-            >(__a, "f06", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.f06(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.f06_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => {
-                    return ::core::result::Result::Ok(
-                        __s.f06_starts_with(__p.0).ranges(),
-                    );
-                }
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                char,
-                __rk::Bounds<char>,
-                __rk::PrefixOnNonContent,
-            >(__a, "f07", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.f07(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.f07_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => match __p {}
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                u64,
-                __rk::Bounds<u64>,
-                __rk::PrefixOnNonContent,
-            >(__a, "f08", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.f08(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.f08_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => match __p {}
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                String,
-                __rk::Bounds<String>,
-                __rk::Prefix<String>,
-            >(__a, "f09", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.f09(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.f09_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => {
-                    return ::core::result::Result::Ok(
-                        __s.f09_starts_with(__p.0).ranges(),
-                    );
-                }
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                i32,
-                __rk::Bounds<i32>,
-                __rk::PrefixOnNonContent,
-            >(__a, "f10", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.f10(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.f10_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => match __p {}
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                Vec<u8>,
-                __rk::Bounds<Vec<u8>>,
-                __rk::Prefix<Vec<u8>>,
-            >(__a, "f11", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.f11(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.f11_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => {
-                    return ::core::result::Result::Ok(
-                        __s.f11_starts_with(__p.0).ranges(),
-                    );
-                }
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                u16,
-                __rk::Bounds<u16>,
-                __rk::PrefixOnNonContent,
-            >(__a, "f12", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.f12(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.f12_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => match __p {}
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                bool,
-                __rk::Bounds<bool>,
-                __rk::PrefixOnNonContent,
-            >(__a, "f13", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.f13(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.f13_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => match __p {}
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                String,
-                __rk::Bounds<String>,
-                __rk::Prefix<String>,
-            >(__a, "f14", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.f14(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.f14_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => {
-                    return ::core::result::Result::Ok(
-                        __s.f14_starts_with(__p.0).ranges(),
-                    );
-                }
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            let __s = match __rk::text_step::<
-                char,
-                __rk::Bounds<char>,
-                __rk::PrefixOnNonContent,
-            >(__a, "f15", __NAMES, true)? {
-                __rk::TextStep::Eq(__v) => __s.f15(__v),
-                __rk::TextStep::Range(__r) => {
-                    return ::core::result::Result::Ok(__s.f15_range(__r).ranges());
-                }
-                __rk::TextStep::Prefix(__p) => match __p {}
-                __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
-            };
-            __a.finish(__NAMES)?;
-            ::core::result::Result::Ok(__s.ranges())
-        }
-    }
+    ::rowkey::__private::text_impls! {}
 };
+
+// The items inside `__private::text_impls! { .. }` above (the key tool's impls, kept
+// only with rowkey's `tool` feature):
+
+impl ::rowkey::text::FromText for Wide16
+where
+    for<'__t> u64: ::rowkey::text::FromText,
+    for<'__t> String: ::rowkey::text::FromText,
+    for<'__t> i32: ::rowkey::text::FromText,
+    for<'__t> Vec<u8>: ::rowkey::text::FromText,
+    for<'__t> u16: ::rowkey::text::FromText,
+    for<'__t> bool: ::rowkey::text::FromText,
+    for<'__t> char: ::rowkey::text::FromText,
+{
+    const EXPECTED: &'static ::core::primitive::str = "a nested key (Wide16): give its fields as field.sub=value";
+    fn parse_text(
+        _: &::core::primitive::str,
+    ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
+        ::core::result::Result::Err(::rowkey::text::nested_text("Wide16"))
+    }
+    fn from_args(
+        __a: &mut ::rowkey::text::TextArgs,
+        __p: &::core::primitive::str,
+    ) -> ::core::result::Result<Self, ::rowkey::text::TextError> {
+        ::core::result::Result::Ok(Self {
+            f00: __rk::text_field::<u64>(__a, __p, "f00")?,
+            f01: __rk::text_field::<String>(__a, __p, "f01")?,
+            f02: __rk::text_field::<i32>(__a, __p, "f02")?,
+            f03: __rk::text_field::<Vec<u8>>(__a, __p, "f03")?,
+            f04: __rk::text_field::<u16>(__a, __p, "f04")?,
+            f05: __rk::text_field::<bool>(__a, __p, "f05")?,
+            f06: __rk::text_field::<String>(__a, __p, "f06")?,
+            f07: __rk::text_field::<char>(__a, __p, "f07")?,
+            f08: __rk::text_field::<u64>(__a, __p, "f08")?,
+            f09: __rk::text_field::<String>(__a, __p, "f09")?,
+            f10: __rk::text_field::<i32>(__a, __p, "f10")?,
+            f11: __rk::text_field::<Vec<u8>>(__a, __p, "f11")?,
+            f12: __rk::text_field::<u16>(__a, __p, "f12")?,
+            f13: __rk::text_field::<bool>(__a, __p, "f13")?,
+            f14: __rk::text_field::<String>(__a, __p, "f14")?,
+            f15: __rk::text_field::<char>(__a, __p, "f15")?,
+        })
+    }
+}
+const __NAMES: &[&::core::primitive::str] = &[
+    "f00",
+    "f01",
+    "f02",
+    "f03",
+    "f04",
+    "f05",
+    "f06",
+    "f07",
+    "f08",
+    "f09",
+    "f10",
+    "f11",
+    "f12",
+    "f13",
+    "f14",
+    "f15",
+];
+impl ::rowkey::text::TextFields for Wide16
+where
+    for<'__t> u64: ::rowkey::text::FromText,
+    for<'__t> String: ::rowkey::text::FromText,
+    for<'__t> i32: ::rowkey::text::FromText,
+    for<'__t> Vec<u8>: ::rowkey::text::FromText,
+    for<'__t> u16: ::rowkey::text::FromText,
+    for<'__t> bool: ::rowkey::text::FromText,
+    for<'__t> char: ::rowkey::text::FromText,
+{
+    fn fields() -> ::rowkey::__private::std::vec::Vec<
+        (&'static ::core::primitive::str, ::rowkey::__private::std::string::String),
+    > {
+        ::core::convert::From::from([
+            ("f00", <u64 as ::rowkey::text::FromText>::expected()),
+            ("f01", <String as ::rowkey::text::FromText>::expected()),
+            ("f02", <i32 as ::rowkey::text::FromText>::expected()),
+            ("f03", <Vec<u8> as ::rowkey::text::FromText>::expected()),
+            ("f04", <u16 as ::rowkey::text::FromText>::expected()),
+            ("f05", <bool as ::rowkey::text::FromText>::expected()),
+            ("f06", <String as ::rowkey::text::FromText>::expected()),
+            ("f07", <char as ::rowkey::text::FromText>::expected()),
+            ("f08", <u64 as ::rowkey::text::FromText>::expected()),
+            ("f09", <String as ::rowkey::text::FromText>::expected()),
+            ("f10", <i32 as ::rowkey::text::FromText>::expected()),
+            ("f11", <Vec<u8> as ::rowkey::text::FromText>::expected()),
+            ("f12", <u16 as ::rowkey::text::FromText>::expected()),
+            ("f13", <bool as ::rowkey::text::FromText>::expected()),
+            ("f14", <String as ::rowkey::text::FromText>::expected()),
+            ("f15", <char as ::rowkey::text::FromText>::expected()),
+        ])
+    }
+    fn encode_text(
+        __a: &mut ::rowkey::text::TextArgs,
+    ) -> ::core::result::Result<
+        ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
+        ::rowkey::text::TextError,
+    > {
+        let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;
+        __a.finish(__NAMES)?;
+        ::rowkey::text::encode_key(&__k)
+    }
+    fn scan_text(
+        __a: &mut ::rowkey::text::TextArgs,
+    ) -> ::core::result::Result<::rowkey::ScanRanges, ::rowkey::text::TextError> {
+        let __s = <Self>::scan();
+        let __s = match __rk::text_step::<
+            u64,
+            __rk::Bounds<u64>,
+            __rk::PrefixOnNonContent,
+        >(__a, "f00", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.f00(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.f00_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => match __p {}
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            String,
+            __rk::Bounds<String>,
+            __rk::Prefix<String>,
+        >(__a, "f01", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.f01(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.f01_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => {
+                return ::core::result::Result::Ok(__s.f01_starts_with(__p.0).ranges());
+            }
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            i32,
+            __rk::Bounds<i32>,
+            __rk::PrefixOnNonContent,
+        >(__a, "f02", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.f02(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.f02_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => match __p {}
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            Vec<u8>,
+            __rk::Bounds<Vec<u8>>,
+            __rk::Prefix<Vec<u8>>,
+        >(__a, "f03", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.f03(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.f03_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => {
+                return ::core::result::Result::Ok(__s.f03_starts_with(__p.0).ranges());
+            }
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            u16,
+            __rk::Bounds<u16>,
+            __rk::PrefixOnNonContent,
+        >(__a, "f04", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.f04(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.f04_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => match __p {}
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            bool,
+            __rk::Bounds<bool>,
+            __rk::PrefixOnNonContent,
+        >(__a, "f05", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.f05(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.f05_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => match __p {}
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            String,
+            __rk::Bounds<String>,
+            __rk::Prefix<String>,
+        >(__a, "f06", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.f06(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.f06_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => {
+                return ::core::result::Result::Ok(__s.f06_starts_with(__p.0).ranges());
+            }
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            char,
+            __rk::Bounds<char>,
+            __rk::PrefixOnNonContent,
+        >(__a, "f07", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.f07(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.f07_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => match __p {}
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            u64,
+            __rk::Bounds<u64>,
+            __rk::PrefixOnNonContent,
+        >(__a, "f08", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.f08(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.f08_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => match __p {}
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            String,
+            __rk::Bounds<String>,
+            __rk::Prefix<String>,
+        >(__a, "f09", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.f09(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.f09_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => {
+                return ::core::result::Result::Ok(__s.f09_starts_with(__p.0).ranges());
+            }
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            i32,
+            __rk::Bounds<i32>,
+            __rk::PrefixOnNonContent,
+        >(__a, "f10", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.f10(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.f10_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => match __p {}
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            Vec<u8>,
+            __rk::Bounds<Vec<u8>>,
+            __rk::Prefix<Vec<u8>>,
+        >(__a, "f11", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.f11(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.f11_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => {
+                return ::core::result::Result::Ok(__s.f11_starts_with(__p.0).ranges());
+            }
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            u16,
+            __rk::Bounds<u16>,
+            __rk::PrefixOnNonContent,
+        >(__a, "f12", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.f12(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.f12_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => match __p {}
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            bool,
+            __rk::Bounds<bool>,
+            __rk::PrefixOnNonContent,
+        >(__a, "f13", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.f13(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.f13_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => match __p {}
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            String,
+            __rk::Bounds<String>,
+            __rk::Prefix<String>,
+        >(__a, "f14", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.f14(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.f14_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => {
+                return ::core::result::Result::Ok(__s.f14_starts_with(__p.0).ranges());
+            }
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        let __s = match __rk::text_step::<
+            char,
+            __rk::Bounds<char>,
+            __rk::PrefixOnNonContent,
+        >(__a, "f15", __NAMES, true)? {
+            __rk::TextStep::Eq(__v) => __s.f15(__v),
+            __rk::TextStep::Range(__r) => {
+                return ::core::result::Result::Ok(__s.f15_range(__r).ranges());
+            }
+            __rk::TextStep::Prefix(__p) => match __p {}
+            __rk::TextStep::Done => return ::core::result::Result::Ok(__s.ranges()),
+        };
+        __a.finish(__NAMES)?;
+        ::core::result::Result::Ok(__s.ranges())
+    }
+}

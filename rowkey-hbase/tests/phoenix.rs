@@ -169,7 +169,9 @@ const METRICS_ROWS: &[(&str, i64, i32)] = &[
 fn metrics_upserts(table: &str) -> String {
     METRICS_ROWS
         .iter()
-        .map(|(host, ts, seq)| format!("UPSERT INTO {table} (HOST, TS, SEQ) VALUES ('{host}', {ts}, {seq});\n"))
+        .map(|(host, ts, seq)| {
+            format!("UPSERT INTO {table} (HOST, TS, SEQ) VALUES ('{host}', {ts}, {seq});\n")
+        })
         .collect()
 }
 
@@ -235,7 +237,12 @@ fn salted_table() {
         "RK_METRICS_SALTED",
         METRICS_ROWS
             .iter()
-            .map(|&(h, t, s)| (format!("({h:?}, {t}, {s})"), salted(4, metrics_key(h, t, s))))
+            .map(|&(h, t, s)| {
+                (
+                    format!("({h:?}, {t}, {s})"),
+                    salted(4, metrics_key(h, t, s)),
+                )
+            })
             .collect(),
     );
     let salts: std::collections::BTreeSet<u8> = rows.iter().map(|r| r.key[0]).collect();
@@ -252,7 +259,10 @@ fn salted_table() {
     let starts: Vec<Vec<u8>> = regions.iter().map(|r| r.start.clone()).collect();
     eprintln!(
         "RK_METRICS_SALTED: region starts {:?}",
-        starts.iter().map(|s| to_string_binary(s)).collect::<Vec<_>>()
+        starts
+            .iter()
+            .map(|s| to_string_binary(s))
+            .collect::<Vec<_>>()
     );
     let padded = |salt: u8| cat(&[&[salt], &[0; 1 + 8 + 4]]);
     assert_eq!(starts, vec![vec![], padded(1), padded(2), padded(3)]);
@@ -290,13 +300,22 @@ fn desc_varchar_separators_and_trailing_nulls() {
     let inv = |s: &str| desc(s.as_bytes().to_vec());
     let expected = vec![
         // k1 DESC then 0xFF, k2 DESC then 0xFF, k3 last ASC: no separator after it
-        ("ab, c, d", cat(&[&inv("ab"), &[0xFF], &inv("c"), &[0xFF], b"d"])),
+        (
+            "ab, c, d",
+            cat(&[&inv("ab"), &[0xFF], &inv("c"), &[0xFF], b"d"]),
+        ),
         // trailing NULL k3 not written; the last value written (k2) is DESC: trailing 0xFF
-        ("ab, c, NULL", cat(&[&inv("ab"), &[0xFF], &inv("c"), &[0xFF]])),
+        (
+            "ab, c, NULL",
+            cat(&[&inv("ab"), &[0xFF], &inv("c"), &[0xFF]]),
+        ),
         ("ab, NULL, NULL", cat(&[&inv("ab"), &[0xFF]])),
         // a NULL DESC value is followed by 0x00, not 0xFF
         ("x, NULL, y", cat(&[&inv("x"), &[0xFF], &[0x00], b"y"])),
-        ("a, bc, NULL", cat(&[&inv("a"), &[0xFF], &inv("bc"), &[0xFF]])),
+        (
+            "a, bc, NULL",
+            cat(&[&inv("a"), &[0xFF], &inv("bc"), &[0xFF]]),
+        ),
         ("b, '', ''", cat(&[&inv("b"), &[0xFF]])),
     ];
     assert_keys(
@@ -366,7 +385,11 @@ fn failures_name_the_statement_and_the_cause() {
     };
     check(
         "SELECT * FROM RK_NO_SUCH_TABLE",
-        &["statement 1 failed", "RK_NO_SUCH_TABLE", "TableNotFoundException"],
+        &[
+            "statement 1 failed",
+            "RK_NO_SUCH_TABLE",
+            "TableNotFoundException",
+        ],
     );
     // An empty VARCHAR is NULL, which a NOT NULL key column refuses.
     check(

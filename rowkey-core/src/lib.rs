@@ -35,8 +35,9 @@ pub mod tool;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 
 #[doc(hidden)]
-#[path = "private.rs"]
 pub mod __private;
+mod decode;
+mod describe;
 pub mod scan;
 
 pub use bytes::{BufMut, Bytes};
@@ -103,10 +104,10 @@ pub trait RowKey: Sized {
         // the precise error (the field and offset where the bytes run out or run over).
         if let Some(width) = Self::LAYOUT.fixed_width {
             if bytes.len() != width {
-                return __private::decode_cold(bytes);
+                return decode::decode_cold(bytes);
             }
         }
-        __private::decode_whole(bytes)
+        decode::decode_whole(bytes)
     }
 
     /// A field-by-field, human-readable view of a key, e.g. `salt=8 host="web1" ts=17`. Bytes
@@ -135,7 +136,7 @@ pub trait RowKey: Sized {
 /// borrow from them). Implemented by `#[derive(RowKey)]`; call [`RowKey::from_row_key`].
 pub trait DecodeRowKey<'de>: Sized {
     #[doc(hidden)]
-    fn decode_visit<V: __private::Visit>(
+    fn decode_visit<V: describe::Visit>(
         input: &'de [u8],
         mask: u8,
         visit: &mut V,

@@ -326,7 +326,7 @@ struct Recorder {
     pos: usize,
 }
 
-impl crate::__private::Visit for Recorder {
+impl crate::describe::Visit for Recorder {
     fn prefix(&mut self, prefix: &'static [u8], at: usize) {
         let end = at + prefix.len();
         self.parts.push(Field {
@@ -349,7 +349,7 @@ impl crate::__private::Visit for Recorder {
         });
         self.pos = end;
     }
-    fn field(&mut self, name: &'static str, end: usize, value: &dyn crate::__private::Show) {
+    fn field(&mut self, name: &'static str, end: usize, value: &dyn crate::describe::Show) {
         let mut v = String::new();
         value.show(&mut v);
         self.parts.push(Field {
@@ -374,11 +374,11 @@ where
     };
     let res = (|| {
         if let Some(max) = T::LAYOUT.max_len {
-            crate::__private::check_decode_max_len(bytes.len(), max)
+            crate::decode::check_decode_max_len(bytes.len(), max)
                 .map_err(|e| e.in_key(T::LAYOUT.name))?;
         }
         let (_, used) = T::decode_visit(bytes, 0, &mut rec)?;
-        crate::__private::check_end(used, bytes.len()).map_err(|e| e.in_key(T::LAYOUT.name))
+        crate::decode::check_end(used, bytes.len()).map_err(|e| e.in_key(T::LAYOUT.name))
     })();
     Decoded {
         salt: rec.salt,

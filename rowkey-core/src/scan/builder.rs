@@ -450,7 +450,7 @@ impl ScanBuilder {
         hash: (usize, bool),
     ) {
         let start = self.buf.len();
-        crate::__private::put_hash(v, hash.0, hash.1, &mut self.buf);
+        crate::hash_prefix::put_hash(v, hash.0, hash.1, &mut self.buf);
         if C::encode(v, &mut self.buf, mask).is_err() {
             self.impossible = true;
         }

@@ -397,16 +397,12 @@ impl Resume {
 /// The parts of `ranges` that lie strictly after `key` in logical order (comparing the bytes
 /// after `skip` salt bytes; each range keeps its own salt), or before it when `reverse`: how a
 /// paged read resumes in every salt bucket at once. With `skip = 0` it is plain byte order.
-///
-/// ```
-/// use rowkey::read::cut_after;
-/// use rowkey::scan::{ScanRange, ScanRanges};
-///
-/// let buckets = ScanRanges::new(vec![ScanRange::prefix(b"\x00"), ScanRange::prefix(b"\x01")]);
-/// let next = cut_after(buckets.as_slice(), b"\x01m", 1, false);
-/// assert_eq!(next.iter().map(|r| r.start().to_vec()).collect::<Vec<_>>(), [b"\x00m\x00".to_vec(), b"\x01m\x00".to_vec()]);
-/// ```
-pub fn cut_after(ranges: &[ScanRange], key: &[u8], skip: usize, reverse: bool) -> ScanRanges {
+pub(crate) fn cut_after(
+    ranges: &[ScanRange],
+    key: &[u8],
+    skip: usize,
+    reverse: bool,
+) -> ScanRanges {
     let logical = key.get(skip..).unwrap_or_default();
     let cut = ranges
         .iter()
@@ -467,6 +463,7 @@ where
 }
 
 /// Wraps an infallible source for [`Read::rows`].
+#[doc(hidden)]
 #[derive(Debug)]
 pub struct Okay<I>(I);
 
@@ -856,4 +853,20 @@ pub mod redb {
 
     /// The error type of [`rows`]' items and of [`keys`].
     pub type Error = ReadError<StorageError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cut_after;
+    use crate::scan::{ScanRange, ScanRanges};
+
+    #[test]
+    fn cut_after_resumes_in_every_salt_bucket() {
+        let buckets = ScanRanges::new(vec![ScanRange::prefix(b"\x00"), ScanRange::prefix(b"\x01")]);
+        let next = cut_after(buckets.as_slice(), b"\x01m", 1, false);
+        assert_eq!(
+            next.iter().map(|r| r.start().to_vec()).collect::<Vec<_>>(),
+            [b"\x00m\x00".to_vec(), b"\x01m\x00".to_vec()]
+        );
+    }
 }

@@ -142,3 +142,50 @@ pub trait DecodeRowKey<'de>: Sized {
         visit: &mut V,
     ) -> Result<(Self, usize), DecodeError>;
 }
+
+/// A key that decodes from bytes of any lifetime: it owns its data (no `&str` or `&[u8]` fields
+/// borrowing from the key bytes). Shorthand for `for<'de> DecodeRowKey<'de>`, like serde's
+/// `DeserializeOwned`; implemented for every such type.
+///
+/// Bound on it where keys are decoded from bytes that do not outlive the call, such as rows
+/// read from a store:
+///
+/// ```
+/// use rowkey::{DecodeError, DecodeRowKeyOwned, RowKey};
+///
+/// /// The keys of rows fetched into a temporary buffer.
+/// fn decode_all<T: RowKey + DecodeRowKeyOwned>(rows: &[Vec<u8>]) -> Result<Vec<T>, DecodeError> {
+///     rows.iter().map(|k| T::from_row_key(k)).collect()
+/// }
+///
+/// #[derive(RowKey, Debug, PartialEq)]
+/// struct Event {
+///     #[sep]
+///     host: String,
+///     ts: u64,
+/// }
+///
+/// let key = Event { host: "web1".into(), ts: 7 };
+/// let rows = vec![key.to_row_key()?.to_vec()];
+/// assert_eq!(decode_all::<Event>(&rows)?, [key]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// A key with borrowed fields decodes only from bytes that outlive it, so it is not
+/// `DecodeRowKeyOwned`:
+///
+/// ```compile_fail
+/// use rowkey::{DecodeRowKeyOwned, RowKey};
+///
+/// #[derive(RowKey)]
+/// struct Borrowed<'a> {
+///     #[sep]
+///     host: &'a str,
+/// }
+///
+/// fn owned<T: DecodeRowKeyOwned>() {}
+/// owned::<Borrowed<'static>>();
+/// ```
+pub trait DecodeRowKeyOwned: for<'de> DecodeRowKey<'de> {}
+
+impl<T: for<'de> DecodeRowKey<'de>> DecodeRowKeyOwned for T {}

@@ -152,7 +152,7 @@ use crate::layout::Layout;
 use crate::plan::PlanError;
 use crate::read::{Read, ReadError, Rows};
 use crate::scan::{ScanRange, ScanRanges};
-use crate::{DecodeError, DecodeRowKey, EncodeError, RowKey};
+use crate::{DecodeError, DecodeRowKeyOwned, EncodeError, RowKey};
 
 /// Which table of a migration: the source (layout `A`) or the destination (layout `B`). In a
 /// one-table migration both name the same table.
@@ -863,8 +863,8 @@ impl<S: Store> Iterator for Pager<'_, S> {
 /// Row classification in a one-table migration.
 fn only_b<A, B>(k: &[u8]) -> bool
 where
-    A: RowKey + for<'de> DecodeRowKey<'de>,
-    B: RowKey + for<'de> DecodeRowKey<'de>,
+    A: RowKey + DecodeRowKeyOwned,
+    B: RowKey + DecodeRowKeyOwned,
 {
     A::from_row_key(k).is_err() && B::from_row_key(k).is_ok()
 }
@@ -1033,8 +1033,8 @@ pub struct Migration<S, A, B, F = fn(A) -> B> {
 impl<S, A, B> Migration<S, A, B, fn(A) -> B>
 where
     S: Store,
-    A: RowKey + for<'de> DecodeRowKey<'de>,
-    B: RowKey + for<'de> DecodeRowKey<'de> + From<A>,
+    A: RowKey + DecodeRowKeyOwned,
+    B: RowKey + DecodeRowKeyOwned + From<A>,
 {
     /// A migration that maps with `B::from`: a `Migration<S, A, B>` (see
     /// [naming a migration's type](Migration#naming-a-migrations-type); `A` and `B` come from
@@ -1054,8 +1054,8 @@ struct Mapped {
 impl<S, A, B, F> Migration<S, A, B, F>
 where
     S: Store,
-    A: RowKey + for<'de> DecodeRowKey<'de>,
-    B: RowKey + for<'de> DecodeRowKey<'de>,
+    A: RowKey + DecodeRowKeyOwned,
+    B: RowKey + DecodeRowKeyOwned,
     F: Fn(A) -> B,
 {
     /// A migration over `store` mapping each source key with `map`; batches of 1000 rows.
@@ -1674,8 +1674,8 @@ pub struct DualRead<'s, S: Store, A, B, F> {
 impl<S, A, B, F> DualRead<'_, S, A, B, F>
 where
     S: Store,
-    A: RowKey + for<'de> DecodeRowKey<'de>,
-    B: RowKey + for<'de> DecodeRowKey<'de>,
+    A: RowKey + DecodeRowKeyOwned,
+    B: RowKey + DecodeRowKeyOwned,
     F: Fn(A) -> B,
 {
     fn fill_b(&mut self) {
@@ -1740,8 +1740,8 @@ where
 impl<S, A, B, F> Iterator for DualRead<'_, S, A, B, F>
 where
     S: Store,
-    A: RowKey + for<'de> DecodeRowKey<'de>,
-    B: RowKey + for<'de> DecodeRowKey<'de>,
+    A: RowKey + DecodeRowKeyOwned,
+    B: RowKey + DecodeRowKeyOwned,
     F: Fn(A) -> B,
 {
     type Item = Result<DualRow<B>, MigrateError<S::Error>>;

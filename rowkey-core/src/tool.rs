@@ -94,7 +94,7 @@ use crate::layout::Layout;
 use crate::plan;
 use crate::scan::ScanRanges;
 use crate::text::{parse_hex, TaggedVariant, TextArgs, TextError, TextFields};
-use crate::{DecodeError, DecodeRowKey, RowKey};
+use crate::{DecodeError, DecodeRowKeyOwned, RowKey};
 
 mod dump;
 
@@ -127,7 +127,7 @@ impl KeyType {
     /// The entry of key type `T`.
     pub fn of<T>() -> KeyType
     where
-        T: RowKey + TextFields + for<'de> DecodeRowKey<'de>,
+        T: RowKey + TextFields + DecodeRowKeyOwned,
     {
         KeyType {
             name: type_name_of::<T>(),
@@ -267,7 +267,7 @@ macro_rules! key_types_tuple {
     ($($t:ident),+) => {
         impl<$($t),+> KeyTypes for ($($t,)+)
         where
-            $($t: RowKey + TextFields + for<'de> DecodeRowKey<'de>,)+
+            $($t: RowKey + TextFields + DecodeRowKeyOwned,)+
         {
             fn key_types() -> Vec<KeyType> {
                 vec![$(KeyType::of::<$t>()),+]
@@ -365,7 +365,7 @@ impl crate::describe::Visit for Recorder {
 
 fn decode_fields<T>(bytes: &[u8]) -> Decoded
 where
-    T: RowKey + for<'de> DecodeRowKey<'de>,
+    T: RowKey + DecodeRowKeyOwned,
 {
     let mut rec = Recorder {
         salt: None,

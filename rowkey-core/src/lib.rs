@@ -36,8 +36,10 @@ pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 
 #[doc(hidden)]
 pub mod __private;
+mod bound;
 mod decode;
 mod describe;
+mod integer;
 pub mod scan;
 
 pub use bytes::{BufMut, Bytes};

@@ -134,7 +134,7 @@ impl<F: FormFamily> RangeOf<F> for core::ops::RangeFull {
 
 /// A range bound of an unsigned integer as `u128` (modulo-salt bucket selection); an open
 /// upper end is the type's maximum, so that a range near it touches only its buckets.
-pub fn map_bound_u128<T: crate::codec::Integer>(
+pub fn map_bound_u128<T: crate::integer::Integer>(
     b: core::ops::Bound<&T>,
     upper: bool,
 ) -> core::ops::Bound<u128> {

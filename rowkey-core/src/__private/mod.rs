@@ -7,6 +7,7 @@
 //! - [`encode`]: the body of `encode_into` (one call per field, the fixed-width fast path);
 //! - [`reader`]: the body of `decode_visit` (the [`Reader`], one call per field);
 //! - [`forms`]: the argument forms a typed scan method takes;
+//! - [`nested`]: a nested key's range bound, field by field;
 //! - [`checks`]: traits whose unmet bounds are the derive's compile-time errors;
 //! - [`tagged`]: tagged key enums (a variant's key behind its tag).
 //!
@@ -17,19 +18,22 @@
 mod checks;
 mod encode;
 mod forms;
+mod nested;
 mod reader;
 mod tagged;
 
 pub use checks::*;
 pub use encode::*;
 pub use forms::*;
+pub use nested::*;
 pub use reader::*;
 pub use tagged::*;
 
-pub use crate::codec::{nested_field_bound, nested_last_bound, Codec, Decode, Edge, PhoenixHash};
+pub use crate::bound::{Lower, Pieces, Upper};
+pub use crate::codec::{Codec, Decode, Edge, PhoenixHash};
 pub use crate::describe::{describe, NoVisit, Show, Visit};
 pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-pub use crate::scan::builder::{ContentPrefix, Lower, Pieces, ScanBuilder, Upper};
+pub use crate::scan::builder::{ContentPrefix, ScanBuilder};
 
 /// The salt helpers generated code calls (the width rule and the modulo salt are public in
 /// [`crate::salt`]).

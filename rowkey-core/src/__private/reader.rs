@@ -151,7 +151,7 @@ impl<'de, 'v, V: Visit> Reader<'de, 'v, V> {
 
     /// Check the stored salt against `value % buckets` of the decoded field.
     #[inline(always)]
-    pub fn check_modulo_salt<T: crate::codec::Integer>(
+    pub fn check_modulo_salt<T: crate::integer::Integer>(
         &self,
         value: T,
         buckets: u32,

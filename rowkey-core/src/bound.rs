@@ -113,7 +113,7 @@ pub(crate) fn prefix_edge(
     }
 }
 
-/// A range bound over encodable values, as bytes (see [`Codec::bound`]).
+/// A range bound over encodable values, as bytes (see [`Codec::bound`](crate::codec::Codec::bound)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Bound {
     /// At the value (or prefix) encoded as `bytes`; `inclusive` keeps keys with it.

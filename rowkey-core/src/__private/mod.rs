@@ -4,15 +4,15 @@
 //! Only generated code goes through this module: the runtime itself never does. Each concept is
 //! one file, re-exported flat here (the paths the generated code spells):
 //!
-//! - [`encode`]: the body of `encode_into` (one call per field, the fixed-width fast path);
-//! - [`reader`]: the body of `decode_visit` (the [`Reader`], one call per field);
-//! - [`forms`]: the argument forms a typed scan method takes;
-//! - [`nested`]: a nested key's range bound, field by field;
-//! - [`checks`]: traits whose unmet bounds are the derive's compile-time errors;
-//! - [`tagged`]: tagged key enums (a variant's key behind its tag).
+//! - `encode.rs`: the body of `encode_into` (one call per field, the fixed-width fast path);
+//! - `reader.rs`: the body of `decode_visit` (the `Reader`, one call per field);
+//! - `forms.rs`: the argument forms a typed scan method takes;
+//! - `nested.rs`: a nested key's range bound, field by field;
+//! - `checks.rs`: traits whose unmet bounds are the derive's compile-time errors;
+//! - `tagged.rs`: tagged key enums (a variant's key behind its tag).
 //!
 //! The rest is re-exported from where it lives in the runtime: the codec traits, the describe
-//! visitor ([`crate::describe`]), the scan builder and the salt.
+//! visitor (`describe.rs`), the scan builder and the salt.
 #![allow(missing_docs)]
 
 mod checks;

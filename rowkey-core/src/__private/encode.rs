@@ -58,7 +58,7 @@ fn encode_fixed<K: KeyParts, B: BufMut>(
 
 /// A `BufMut` over a fixed, uninitialized region (see [`encode_key`]): writes go to `dst` in
 /// order; a write past its end is dropped and flagged (`over`), never a panic.
-pub struct FixedCursor<'a> {
+struct FixedCursor<'a> {
     dst: &'a mut [core::mem::MaybeUninit<u8>],
     pos: usize,
     over: bool,

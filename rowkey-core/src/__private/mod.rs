@@ -32,7 +32,7 @@ pub use tagged::*;
 pub use crate::bound::{Lower, Pieces, Upper};
 pub use crate::codec::{Codec, Decode, Edge, PhoenixHash};
 pub use crate::describe::{describe, NoVisit, Show, Visit};
-pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+pub use crate::error::{DecodeError, EncodeError};
 pub use crate::scan::builder::{ContentPrefix, ScanBuilder};
 
 /// The salt helpers generated code calls (the width rule and the modulo salt are public in

@@ -8,13 +8,13 @@ use crate::hash_prefix::check_hash;
 
 /// `input[at..]`, or empty (never panics).
 #[inline(always)]
-pub fn rest(input: &[u8], at: usize) -> &[u8] {
+fn rest(input: &[u8], at: usize) -> &[u8] {
     input.get(at..).unwrap_or_default()
 }
 
 /// `input[from..to]`, or empty (never panics).
 #[inline(always)]
-pub fn slice(input: &[u8], from: usize, to: usize) -> &[u8] {
+fn slice(input: &[u8], from: usize, to: usize) -> &[u8] {
     input.get(from..to).unwrap_or_default()
 }
 

@@ -160,107 +160,12 @@ struct I {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Range shapes
+// Range shapes (shared with the store oracles)
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Shape {
-    /// `a..b`
-    HalfOpen,
-    /// `a..=b`
-    Closed,
-    /// `a..`
-    From,
-    /// `..b`
-    To,
-    /// `..=b`
-    ToClosed,
-    /// `..`
-    Full,
-    /// `(Excluded(a), Excluded(b))`
-    OpenOpen,
-    /// `(Excluded(a), Included(b))`
-    OpenClosed,
-    /// `(Excluded(a), Unbounded)`
-    OpenFrom,
-}
-
-const SHAPES: [Shape; 9] = [
-    Shape::HalfOpen,
-    Shape::Closed,
-    Shape::From,
-    Shape::To,
-    Shape::ToClosed,
-    Shape::Full,
-    Shape::OpenOpen,
-    Shape::OpenClosed,
-    Shape::OpenFrom,
-];
-
-/// Build the real `RangeBounds` value of `shape` from `a` and `b` and evaluate `body` with it.
-macro_rules! with_range {
-    ($shape:expr, $a:expr, $b:expr, |$r:ident| $body:expr) => {{
-        let (a, b) = ($a, $b);
-        match $shape {
-            Shape::HalfOpen => {
-                let $r = a..b;
-                $body
-            }
-            Shape::Closed => {
-                let $r = a..=b;
-                $body
-            }
-            Shape::From => {
-                let _ = b;
-                let $r = a..;
-                $body
-            }
-            Shape::To => {
-                let _ = a;
-                let $r = ..b;
-                $body
-            }
-            Shape::ToClosed => {
-                let _ = a;
-                let $r = ..=b;
-                $body
-            }
-            Shape::Full => {
-                let _ = (a, b);
-                let $r = ..;
-                $body
-            }
-            Shape::OpenOpen => {
-                let $r = (Bound::Excluded(a), Bound::Excluded(b));
-                $body
-            }
-            Shape::OpenClosed => {
-                let $r = (Bound::Excluded(a), Bound::Included(b));
-                $body
-            }
-            Shape::OpenFrom => {
-                let _ = b;
-                let $r = (Bound::Excluded(a), Bound::Unbounded);
-                $body
-            }
-        }
-    }};
-}
-
-/// The oracle's view of a shape: plain std bounds.
-fn bounds<V>(shape: Shape, a: V, b: V) -> (Bound<V>, Bound<V>) {
-    use Bound::{Excluded, Included, Unbounded};
-    match shape {
-        Shape::HalfOpen => (Included(a), Excluded(b)),
-        Shape::Closed => (Included(a), Included(b)),
-        Shape::From => (Included(a), Unbounded),
-        Shape::To => (Unbounded, Excluded(b)),
-        Shape::ToClosed => (Unbounded, Included(b)),
-        Shape::Full => (Unbounded, Unbounded),
-        Shape::OpenOpen => (Excluded(a), Excluded(b)),
-        Shape::OpenClosed => (Excluded(a), Included(b)),
-        Shape::OpenFrom => (Excluded(a), Unbounded),
-    }
-}
+#[path = "common/shapes.rs"]
+#[macro_use]
+mod shapes;
+use shapes::{bounds, Shape, SHAPES};
 
 fn in_range<V: Ord>(shape: Shape, a: &V, b: &V, v: &V) -> bool {
     bounds(shape, a, b).contains(&v)

@@ -11,6 +11,12 @@
 //! `hbase-shell` artifact Maven Central serves) on the server's 2.6.1 client jars, fetched the
 //! same way from `harness/shell-pom.xml` (about 27 MB more).
 //!
+//! [`HBase::start_with_phoenix`] (or [`HBase::shared_phoenix`]) starts the same server with
+//! Apache Phoenix [`PHOENIX_VERSION`] in it, and [`HBase::phoenix_sql`] runs SQL through
+//! Phoenix's JDBC driver: Phoenix's jars from `harness/phoenix-pom.xml` (about 60 MB more), a
+//! tiny Java program (`harness/phoenix/PhoenixSql.java`) compiled with the JDK's `javac` into
+//! the same cache.
+//!
 //! Each process runs under a small `sh` wrapper that reads its standard input: when the handle
 //! is dropped, or the process that started it exits in any way (even killed), the pipe closes
 //! and the wrapper kills the JVM and removes its data directory. No HBase outlives its test
@@ -66,6 +72,27 @@ module Shell
 end
 "#;
 
+/// The Apache Phoenix version [`HBase::start_with_phoenix`] runs: the newest release whose
+/// HBase 2.6 compat module (`phoenix-hbase-compat-2.6.0`) Maven Central serves here.
+pub const PHOENIX_VERSION: &str = "5.2.1";
+
+/// The Maven project that lists Phoenix's jars (without HBase, Hadoop and ZooKeeper).
+const PHOENIX_POM: &str = include_str!("../harness/phoenix-pom.xml");
+
+/// The JDBC harness [`HBase::phoenix_sql`] runs (compiled on first use).
+const PHOENIX_SQL_JAVA: &str = include_str!("../harness/phoenix/PhoenixSql.java");
+
+/// How long one [`HBase::phoenix_sql`] script may run (the first connection to a new server
+/// creates Phoenix's SYSTEM tables).
+const PHOENIX_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// The `hbase-site.xml` properties Phoenix needs on the server (Phoenix's own
+/// `bin/hbase-site.xml`: the WAL codec its secondary indexes need; namespace mapping off, the
+/// default, written out because client and server must agree on it).
+const PHOENIX_SITE: &str = "  <property><name>hbase.regionserver.wal.codec</name><value>org.apache.hadoop.hbase.regionserver.wal.IndexedWALEditCodec</value></property>
+  <property><name>phoenix.schema.isNamespaceMappingEnabled</name><value>false</value></property>
+";
+
 /// How long one [`HBase::shell`] script may run.
 const SHELL_TIMEOUT: Duration = Duration::from_secs(300);
 
@@ -84,6 +111,9 @@ pub enum ServerError {
     Start(String),
     /// An [`HBase::shell`] script failed: its exit status and the tail of its output.
     Shell(String),
+    /// An [`HBase::phoenix_sql`] script failed (or the server runs without Phoenix): the
+    /// failing statement and Phoenix's error.
+    Phoenix(String),
 }
 
 impl fmt::Display for ServerError {
@@ -93,6 +123,7 @@ impl fmt::Display for ServerError {
             ServerError::Fetch(m) => write!(f, "cannot fetch the HBase {HBASE_VERSION} jars: {m}"),
             ServerError::Start(m) => write!(f, "HBase did not start: {m}"),
             ServerError::Shell(m) => write!(f, "the HBase shell failed: {m}"),
+            ServerError::Phoenix(m) => write!(f, "Phoenix {PHOENIX_VERSION} SQL failed: {m}"),
         }
     }
 }
@@ -250,6 +281,106 @@ pub fn shell_classpath() -> Result<String, ServerError> {
                 .map_err(|e| ServerError::Fetch(format!("writing {}: {e}", trace.display())))?;
         }
         Ok(format!("{}:{jars}", dir.display()))
+    })
+    .clone()
+}
+
+/// Phoenix's jars (from `harness/phoenix-pom.xml`: `phoenix-core-server`,
+/// `phoenix-core-client` and `phoenix-hbase-compat-2.6.0` [`PHOENIX_VERSION`], without HBase,
+/// Hadoop and ZooKeeper), resolved and cached like [`classpath`], less every artifact the
+/// server's classpath already holds in some version (the server's own stays): what
+/// [`HBase::start_with_phoenix`] appends to the server's classpath.
+///
+/// # Errors
+///
+/// As [`classpath`].
+pub fn phoenix_classpath() -> Result<String, ServerError> {
+    static CP: OnceLock<Result<String, ServerError>> = OnceLock::new();
+    CP.get_or_init(|| {
+        let server = classpath()?;
+        let jars = resolve_classpath(
+            PHOENIX_POM,
+            "phoenix",
+            &format!("Phoenix {PHOENIX_VERSION}"),
+            "about 60 MB",
+        )?;
+        Ok(without_artifacts_of(&jars, &server))
+    })
+    .clone()
+}
+
+/// The jars of `extra` whose artifact (a jar's `…/group/artifact/version/x.jar` path less the
+/// version) is not among those of `base`.
+fn without_artifacts_of(extra: &str, base: &str) -> String {
+    fn artifact(jar: &str) -> &Path {
+        let p = Path::new(jar);
+        p.parent().and_then(Path::parent).unwrap_or(p)
+    }
+    let held: std::collections::HashSet<&Path> = base
+        .split(':')
+        .filter(|j| !j.is_empty())
+        .map(artifact)
+        .collect();
+    extra
+        .split(':')
+        .filter(|j| !j.is_empty() && !held.contains(artifact(j)))
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+/// The directory holding the compiled `PhoenixSql` class: compiled with the `javac` next to
+/// `java` on first use, cached by the source's hash.
+fn phoenix_harness(java: &Path) -> Result<PathBuf, ServerError> {
+    static DIR: OnceLock<Result<PathBuf, ServerError>> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = cache_dir().join(format!("phoenix-sql-{:016x}", fnv64(PHOENIX_SQL_JAVA)));
+        if dir.join("PhoenixSql.class").is_file() {
+            return Ok(dir);
+        }
+        let javac = java.with_file_name("javac");
+        if !javac.is_file() {
+            return Err(ServerError::Missing(format!(
+                "no `javac` next to {}: the Phoenix SQL harness is compiled with the JDK's \
+                 javac (install a full JDK 17: apt-get install openjdk-17-jdk-headless)",
+                java.display()
+            )));
+        }
+        let tmp = cache_dir().join(format!("phoenix-sql.{}.tmp", std::process::id()));
+        let _ = std::fs::remove_dir_all(&tmp);
+        let src = tmp.join("src");
+        let classes = tmp.join("classes");
+        std::fs::create_dir_all(&src)
+            .and_then(|()| std::fs::create_dir_all(&classes))
+            .and_then(|()| std::fs::write(src.join("PhoenixSql.java"), PHOENIX_SQL_JAVA))
+            .map_err(|e| ServerError::Fetch(format!("writing {}: {e}", src.display())))?;
+        let out = Command::new(&javac)
+            .args(["-nowarn", "-encoding", "UTF-8", "-d"])
+            .arg(&classes)
+            .arg(src.join("PhoenixSql.java"))
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| ServerError::Missing(format!("running {}: {e}", javac.display())))?;
+        if !out.status.success() {
+            return Err(ServerError::Fetch(format!(
+                "compiling harness/phoenix/PhoenixSql.java with {} failed ({}):\n{}",
+                javac.display(),
+                out.status,
+                tail(&String::from_utf8_lossy(&out.stderr), 30)
+            )));
+        }
+        match std::fs::rename(&classes, &dir) {
+            Ok(()) => {}
+            // another process compiled it first
+            Err(_) if dir.join("PhoenixSql.class").is_file() => {}
+            Err(e) => {
+                return Err(ServerError::Fetch(format!(
+                    "writing {}: {e}",
+                    dir.display()
+                )))
+            }
+        }
+        let _ = std::fs::remove_dir_all(&tmp);
+        Ok(dir)
     })
     .clone()
 }
@@ -450,6 +581,8 @@ pub struct HBase {
     zk_port: u16,
     gateway: Gateway,
     master: Mutex<Option<Jvm>>,
+    /// With Phoenix: its jars (appended to the master's classpath).
+    phoenix: Option<String>,
 }
 
 impl fmt::Debug for HBase {
@@ -592,12 +725,43 @@ impl HBase {
     /// [`ServerError`]: what is missing (and what to install), a failed fetch, or a server that
     /// did not come up (with the tail of its log).
     pub fn start() -> Result<HBase, ServerError> {
+        Self::start_with(None)
+    }
+
+    /// [`HBase::start`] with Apache Phoenix [`PHOENIX_VERSION`] in the server: Phoenix's jars
+    /// ([`phoenix_classpath`], fetched with Maven on first use) on the HBase JVM's classpath
+    /// (in standalone HBase the region server, where Phoenix's coprocessors run, is that JVM)
+    /// and the `hbase-site.xml` settings Phoenix needs. It then makes the first Phoenix
+    /// connection, which creates Phoenix's SYSTEM tables (tens of seconds), so the server is
+    /// ready for [`HBase::phoenix_sql`] when this returns. The times are printed on standard
+    /// error.
+    ///
+    /// # Errors
+    ///
+    /// As [`HBase::start`]; [`ServerError::Missing`] without `javac`;
+    /// [`ServerError::Phoenix`] when the first connection fails.
+    pub fn start_with_phoenix() -> Result<HBase, ServerError> {
+        let started = Instant::now();
+        let jars = phoenix_classpath()?;
+        let hbase = Self::start_with(Some(jars))?;
+        let up = started.elapsed();
+        hbase.phoenix_sql("SELECT COUNT(*) FROM SYSTEM.CATALOG")?;
+        eprintln!(
+            "rowkey-hbase: HBase {HBASE_VERSION} with Phoenix {PHOENIX_VERSION} up in {:.1} s; \
+             the first Phoenix connection (SYSTEM tables) took {:.1} s more",
+            up.as_secs_f64(),
+            (started.elapsed() - up).as_secs_f64()
+        );
+        Ok(hbase)
+    }
+
+    fn start_with(phoenix: Option<String>) -> Result<HBase, ServerError> {
         let java = find_java()?;
         let classpath = classpath()?;
         let mut last = ServerError::Start(String::new());
         // A port found free can be taken before ZooKeeper binds it: retry.
         for _ in 0..3 {
-            match Self::start_once(&java, &classpath) {
+            match Self::start_once(&java, &classpath, phoenix.clone()) {
                 Ok(h) => return Ok(h),
                 Err(e) => last = e,
             }
@@ -605,7 +769,11 @@ impl HBase {
         Err(last)
     }
 
-    fn start_once(java: &Path, classpath: &str) -> Result<HBase, ServerError> {
+    fn start_once(
+        java: &Path,
+        classpath: &str,
+        phoenix: Option<String>,
+    ) -> Result<HBase, ServerError> {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_nanos())
@@ -651,6 +819,19 @@ impl HBase {
              \x20 <property><name>hbase.client.pause</name><value>100</value></property>\n\
              </configuration>",
         );
+        // Phoenix's settings for the server (and its JDBC clients, which read this
+        // configuration too); the gateway needs none of them.
+        let site = match phoenix {
+            Some(_) => site.replace(
+                "</configuration>",
+                &format!("{PHOENIX_SITE}</configuration>"),
+            ),
+            None => site,
+        };
+        let master_classpath = match &phoenix {
+            Some(jars) if !jars.is_empty() => format!("{classpath}:{jars}"),
+            _ => classpath.to_string(),
+        };
         std::fs::create_dir_all(&gateway_conf)
             .and_then(|()| std::fs::write(conf.join("hbase-site.xml"), &site))
             .and_then(|()| std::fs::write(conf.join("log4j.properties"), log4j))
@@ -663,7 +844,7 @@ impl HBase {
             &jvm_args(
                 java,
                 &conf,
-                classpath,
+                &master_classpath,
                 "1536m",
                 &["org.apache.hadoop.hbase.master.HMaster", "start"],
             ),
@@ -676,6 +857,7 @@ impl HBase {
             zk_port,
             gateway: Gateway::new(&dir, java, classpath),
             master: Mutex::new(Some(master)),
+            phoenix,
         };
         if let Err(e) = hbase.gateway.restart() {
             let exited = hbase
@@ -720,6 +902,21 @@ impl HBase {
         static SHARED: OnceLock<Result<HBase, ServerError>> = OnceLock::new();
         SHARED
             .get_or_init(HBase::start)
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// One server with Phoenix for the whole process ([`HBase::start_with_phoenix`]), started
+    /// on first use; separate from [`HBase::shared`]'s plain server. It is stopped when the
+    /// process exits.
+    ///
+    /// # Errors
+    ///
+    /// As [`HBase::start_with_phoenix`]; a failure is remembered and returned again.
+    pub fn shared_phoenix() -> Result<&'static HBase, ServerError> {
+        static SHARED: OnceLock<Result<HBase, ServerError>> = OnceLock::new();
+        SHARED
+            .get_or_init(HBase::start_with_phoenix)
             .as_ref()
             .map_err(Clone::clone)
     }
@@ -842,6 +1039,122 @@ impl HBase {
         }
     }
 
+    /// The Phoenix JDBC URL of this server: `jdbc:phoenix:127.0.0.1:<zk port>`.
+    pub fn phoenix_url(&self) -> String {
+        format!("jdbc:phoenix:127.0.0.1:{}", self.zk_port)
+    }
+
+    /// Run the SQL statements of `script` through Phoenix's thick JDBC driver (on a server
+    /// started with Phoenix: [`HBase::start_with_phoenix`] or [`HBase::shared_phoenix`]) and
+    /// return what its queries printed.
+    ///
+    /// The script: statements separated by `;` (outside `'…'` literals and `"…"` identifiers),
+    /// `--` comments to the end of the line. Auto-commit is off: the mutations (`UPSERT`,
+    /// `DELETE`) are committed before each `SELECT` and at the end; DDL runs at once.
+    ///
+    /// The output, for each query only: a line of column labels, one line per row, then
+    /// `(N rows)`. Fields are separated by a tab; NULL is `\N`; in text a backslash, tab,
+    /// newline and carriage return are written `\\`, `\t`, `\n`, `\r`; `BINARY`/`VARBINARY`
+    /// values are lowercase hex; `DECIMAL` in plain notation; `DATE` and `TIME` as epoch
+    /// milliseconds; `TIMESTAMP` as epoch milliseconds, a dot, and the nanoseconds within that
+    /// millisecond (6 digits); the rest as the driver's `getString`.
+    ///
+    /// Each call starts a JVM (the harness `harness/phoenix/PhoenixSql.java`, compiled with
+    /// the JDK's `javac` on first use) with the server's and Phoenix's jars and the server's
+    /// `conf/hbase-site.xml`, under the wrapper that kills it if this process dies: put many
+    /// statements in one script.
+    ///
+    /// ```no_run
+    /// # use rowkey_hbase::server::HBase;
+    /// let hbase = HBase::shared_phoenix()?;
+    /// let out = hbase.phoenix_sql(
+    ///     "CREATE TABLE T (K VARCHAR PRIMARY KEY, V INTEGER);
+    ///      UPSERT INTO T VALUES ('a', 1);
+    ///      SELECT K, V FROM T",
+    /// )?;
+    /// assert_eq!(out, "K\tV\na\t1\n(1 rows)\n");
+    /// # Ok::<(), rowkey_hbase::server::ServerError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ServerError::Phoenix`] when this server runs without Phoenix, when a statement fails
+    /// (the run stops there, what was not committed is rolled back; the message names the
+    /// statement and holds Phoenix's error) or the script runs longer than 600 s;
+    /// [`ServerError::Missing`] without `javac`; [`ServerError::Fetch`] when the harness does
+    /// not compile.
+    pub fn phoenix_sql(&self, script: &str) -> Result<String, ServerError> {
+        let Some(jars) = &self.phoenix else {
+            return Err(ServerError::Phoenix(
+                "this HBase runs without Phoenix: start it with HBase::start_with_phoenix \
+                 (or use HBase::shared_phoenix)"
+                    .into(),
+            ));
+        };
+        let harness = phoenix_harness(&self.java)?;
+        static RUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let base = self.dir.join(format!("phoenix-{n}"));
+        let (sql, out, err, log4j) = (
+            base.with_extension("sql"),
+            base.with_extension("out"),
+            base.with_extension("err"),
+            base.with_extension("log4j.properties"),
+        );
+        std::fs::write(&sql, script)
+            .and_then(|()| {
+                std::fs::write(
+                    &log4j,
+                    "log4j.rootLogger=ERROR,console\n\
+                     log4j.appender.console=org.apache.log4j.ConsoleAppender\n\
+                     log4j.appender.console.target=System.err\n\
+                     log4j.appender.console.layout=org.apache.log4j.PatternLayout\n\
+                     log4j.appender.console.layout.ConversionPattern=%d %-5p [%t] %c{2}: %m%n\n",
+                )
+            })
+            .map_err(|e| ServerError::Phoenix(format!("writing {}: {e}", sql.display())))?;
+        let mut args = vec![
+            "sh".to_string(),
+            "-c".into(),
+            "exec \"$@\" <\"$0\"".into(),
+            sql.display().to_string(),
+            self.java.display().to_string(),
+            "-Xmx384m".into(),
+            "-XX:+UseSerialGC".into(),
+            "-XX:TieredStopAtLevel=1".into(),
+        ];
+        args.extend(JDK17_FLAGS.iter().map(|s| s.to_string()));
+        args.push(format!("-Dlog4j.configuration=file:{}", log4j.display()));
+        args.push("-cp".into());
+        args.push(format!(
+            "{}:{}:{}:{jars}",
+            harness.display(),
+            self.dir.join("conf").display(),
+            self.classpath
+        ));
+        args.push("PhoenixSql".into());
+        args.push(self.phoenix_url());
+        let status =
+            run_to_end(&args, &out, &err, PHOENIX_TIMEOUT).map_err(ServerError::Phoenix)?;
+        let stdout = std::fs::read(&out).unwrap_or_default();
+        let stdout = String::from_utf8_lossy(&stdout).into_owned();
+        match status {
+            Some(s) if s.success() => Ok(stdout),
+            _ => Err(ServerError::Phoenix(format!(
+                "{} running {} through {}; its standard error ends:\n{}\nits standard output \
+                 ends:\n{}",
+                status.map_or_else(
+                    || format!("no exit in {} s", PHOENIX_TIMEOUT.as_secs()),
+                    |s| s.to_string()
+                ),
+                sql.display(),
+                self.phoenix_url(),
+                read_tail(&err, 40),
+                tail(&stdout, 10)
+            ))),
+        }
+    }
+
     /// Stop the gateway and HBase now (also done on drop and at process exit) and remove the
     /// data directory.
     pub fn stop(&self) {
@@ -943,6 +1256,18 @@ mod tests {
         std::thread::sleep(Duration::from_secs(6));
         assert!(!marker.exists(), "the command outlived its timeout");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn phoenix_jars_skip_the_artifacts_the_server_holds() {
+        let server = "/m2/org/a/guava/11.0.2/guava-11.0.2.jar:/m2/org/b/x/1/x-1.jar";
+        let phoenix = "/m2/org/p/core/5.2.1/core-5.2.1.jar:/m2/org/a/guava/27.0/guava-27.0.jar:\
+                       /m2/org/b/x/1/x-1.jar:/m2/org/c/y/2/y-2.jar";
+        assert_eq!(
+            without_artifacts_of(phoenix, server),
+            "/m2/org/p/core/5.2.1/core-5.2.1.jar:/m2/org/c/y/2/y-2.jar"
+        );
+        assert_eq!(without_artifacts_of("", server), "");
     }
 
     #[test]

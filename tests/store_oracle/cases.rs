@@ -175,111 +175,12 @@ pub fn str_prefixes() -> Vec<String> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Range shapes
+// Range shapes (shared with tests/scan_store_props.rs)
 
-#[derive(Clone, Copy, Debug)]
-pub enum Shape {
-    HalfOpen,
-    Closed,
-    From,
-    To,
-    ToClosed,
-    Full,
-    OpenOpen,
-    OpenClosed,
-    OpenFrom,
-}
-
-pub const SHAPES: [Shape; 9] = [
-    Shape::HalfOpen,
-    Shape::Closed,
-    Shape::From,
-    Shape::To,
-    Shape::ToClosed,
-    Shape::Full,
-    Shape::OpenOpen,
-    Shape::OpenClosed,
-    Shape::OpenFrom,
-];
-
-pub fn bounds<V>(shape: Shape, a: V, b: V) -> (Bound<V>, Bound<V>) {
-    use Bound::{Excluded, Included, Unbounded};
-    match shape {
-        Shape::HalfOpen => (Included(a), Excluded(b)),
-        Shape::Closed => (Included(a), Included(b)),
-        Shape::From => (Included(a), Unbounded),
-        Shape::To => (Unbounded, Excluded(b)),
-        Shape::ToClosed => (Unbounded, Included(b)),
-        Shape::Full => (Unbounded, Unbounded),
-        Shape::OpenOpen => (Excluded(a), Excluded(b)),
-        Shape::OpenClosed => (Excluded(a), Included(b)),
-        Shape::OpenFrom => (Excluded(a), Unbounded),
-    }
-}
-
-pub fn contains<V: Ord>(b: &(Bound<V>, Bound<V>), v: &V) -> bool {
-    let lo = match &b.0 {
-        Bound::Included(a) => v >= a,
-        Bound::Excluded(a) => v > a,
-        Bound::Unbounded => true,
-    };
-    let hi = match &b.1 {
-        Bound::Included(a) => v <= a,
-        Bound::Excluded(a) => v < a,
-        Bound::Unbounded => true,
-    };
-    lo && hi
-}
-
-/// Builds the `RangeBounds` value of a shape (each shape is its own type) and runs `$body`.
-macro_rules! with_range {
-    ($shape:expr, $a:expr, $b:expr, |$r:ident| $body:expr) => {{
-        let (a, b) = ($a, $b);
-        match $shape {
-            Shape::HalfOpen => {
-                let $r = a..b;
-                $body
-            }
-            Shape::Closed => {
-                let $r = a..=b;
-                $body
-            }
-            Shape::From => {
-                let _ = b;
-                let $r = a..;
-                $body
-            }
-            Shape::To => {
-                let _ = a;
-                let $r = ..b;
-                $body
-            }
-            Shape::ToClosed => {
-                let _ = a;
-                let $r = ..=b;
-                $body
-            }
-            Shape::Full => {
-                let _ = (a, b);
-                let $r = ..;
-                $body
-            }
-            Shape::OpenOpen => {
-                let $r = (Bound::Excluded(a), Bound::Excluded(b));
-                $body
-            }
-            Shape::OpenClosed => {
-                let $r = (Bound::Excluded(a), Bound::Included(b));
-                $body
-            }
-            Shape::OpenFrom => {
-                let _ = b;
-                let $r = (Bound::Excluded(a), Bound::Unbounded);
-                $body
-            }
-        }
-    }};
-}
+#[path = "../common/shapes.rs"]
+#[macro_use]
+mod shapes;
+pub use shapes::*;
 
 // ---------------------------------------------------------------------------------------------
 // Queries

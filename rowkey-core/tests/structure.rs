@@ -167,10 +167,12 @@ fn no_two_modules_import_each_other() {
 
 #[test]
 fn the_derive_does_not_depend_on_the_runtime() {
-    let toml = std::fs::read_to_string(
+    // (in the workspace; a packaged rowkey-core has no sibling to check)
+    let Ok(toml) = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../rowkey-derive/Cargo.toml"),
-    )
-    .unwrap();
+    ) else {
+        return;
+    };
     let deps = toml
         .split("[dependencies]")
         .nth(1)

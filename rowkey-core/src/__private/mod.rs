@@ -29,6 +29,7 @@ pub use nested::*;
 pub use reader::*;
 pub use tagged::*;
 
+// what the hidden `Codec::pieces` returns (a codec of one's own may override it)
 pub use crate::bound::{Lower, Pieces, Upper};
 pub use crate::codec::{Codec, Decode, Edge, PhoenixHash};
 pub use crate::describe::{describe, NoVisit, Show, Visit};

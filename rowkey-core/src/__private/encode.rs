@@ -15,7 +15,7 @@ pub trait KeyParts {
 }
 
 /// `encode_into` of a derived struct key. A fixed-width layout is written straight into the
-/// buffer's current chunk through a [`FixedCursor`]: one capacity check and one length update
+/// buffer's current chunk through a `FixedCursor`: one capacity check and one length update
 /// for the whole key, where `BufMut`'s puts make one of each per field. The buffer is advanced
 /// only when the whole width was written; otherwise (a chunk too short for the key, or a codec
 /// that wrote other than its `WIDTH`) the key is encoded through the buffer itself, as for a

@@ -30,7 +30,7 @@ use std::rc::Rc;
 use std::sync::mpsc::{sync_channel, Receiver};
 
 use rowkey::read::ReadError;
-use rowkey::{DecodeRowKey, RowKey, ScanRange, ScanRanges};
+use rowkey::{DecodeRowKeyOwned, RowKey, ScanRange, ScanRanges};
 
 use crate::thrift::{TColumn, TResult, TScan, TTHBaseServiceSyncClient};
 use crate::{Client, Conn, Error, Row, Table};
@@ -200,7 +200,7 @@ impl<T: RowKey> Read<T> {
     /// None yet: errors of the scans come as items.
     pub fn rows(&self) -> Result<Rows<T>, Error>
     where
-        T: for<'de> DecodeRowKey<'de>,
+        T: DecodeRowKeyOwned,
     {
         let plan = self.plan();
         let shared = if self.concurrent {
@@ -234,7 +234,7 @@ impl<T: RowKey> Read<T> {
     /// The first error of the read: a failed scan, or a key that does not decode.
     pub fn collect(&self) -> Result<Vec<(T, Row)>, Error>
     where
-        T: for<'de> DecodeRowKey<'de>,
+        T: DecodeRowKeyOwned,
     {
         self.rows()?.collect()
     }
@@ -246,7 +246,7 @@ impl<T: RowKey> Read<T> {
     /// As [`collect`](Self::collect).
     pub fn keys(&self) -> Result<Vec<T>, Error>
     where
-        T: for<'de> DecodeRowKey<'de>,
+        T: DecodeRowKeyOwned,
     {
         self.rows()?.map(|r| r.map(|(k, _)| k)).collect()
     }
@@ -535,7 +535,7 @@ pub struct Rows<T> {
 
 impl<T> Iterator for Rows<T>
 where
-    T: RowKey + for<'de> DecodeRowKey<'de>,
+    T: RowKey + DecodeRowKeyOwned,
 {
     type Item = Result<(T, Row), Error>;
 

@@ -113,6 +113,22 @@ fn write_failures_are_reported_per_entry() {
         [0, 3, 6],
         "the good entries were written, nothing else"
     );
+    // a server-side filter and keys-only, in either order: the filter sees the values
+    let all = Event::scan().ranges();
+    let a = ok
+        .read::<Event>(&all)
+        .filter("ValueFilter(=, 'binary:3')")
+        .keys_only()
+        .collect();
+    let b = ok
+        .read::<Event>(&all)
+        .keys_only()
+        .filter("ValueFilter(=, 'binary:3')")
+        .collect();
+    let (a, b) = (a.expect("read"), b.expect("read"));
+    assert_eq!(a.iter().map(|(k, _)| k.seq).collect::<Vec<_>>(), [3]);
+    assert_eq!(a, b);
+    assert_eq!(a[0].1.cells[0].value, b"", "keys only");
     // encoding errors are caught before anything is sent
     #[derive(RowKey, Debug)]
     struct Padded {

@@ -154,6 +154,51 @@ fn write_failures_are_reported_per_entry() {
 }
 
 #[test]
+fn families_select_the_cells_read() {
+    let client = client();
+    client
+        .create_table("two_families", &["a", "b"], &[])
+        .expect("create");
+    let t = client.table("two_families");
+    let mut batch = Batch::new();
+    for seq in 0..5u32 {
+        let e = Event {
+            user: "u".into(),
+            seq,
+        };
+        batch
+            .put(&t, &e, [Cell::new("a", "x", "1"), Cell::new("b", "y", "2")])
+            .expect("encode");
+    }
+    batch.apply().expect("write");
+    let all = Event::scan().user("u").ranges();
+    let families = |rows: Vec<(Event, rowkey_hbase::Row)>| {
+        rows.iter()
+            .map(|(_, r)| r.cells.iter().map(|c| c.family.clone()).collect::<Vec<_>>())
+            .collect::<Vec<_>>()
+    };
+    let only_a = t
+        .read::<Event>(&all)
+        .families(&["a"])
+        .collect()
+        .expect("read");
+    assert_eq!(families(only_a), vec![vec![b"a".to_vec()]; 5]);
+    let both = t
+        .read::<Event>(&all)
+        .reverse()
+        .families(&["b", "a"])
+        .collect()
+        .expect("read");
+    assert_eq!(
+        both.iter().map(|(k, _)| k.seq).collect::<Vec<_>>(),
+        [4, 3, 2, 1, 0]
+    );
+    assert_eq!(families(both), vec![vec![b"a".to_vec(), b"b".to_vec()]; 5]);
+    let missing = t.read::<Event>(&all).families(&["nope"]).collect();
+    assert!(matches!(missing, Err(Error::Server(_))), "{missing:?}");
+}
+
+#[test]
 fn pre_split_tables_and_the_region_view() {
     let client = client();
     client

@@ -15,7 +15,7 @@
 //! the emulator, which has no tablets (`SampleRowKeys` of an empty pre-split table is `[""]`,
 //! and `cbt` lists no splits either): a pre-split is checked on Cloud Bigtable, or on HBase
 //! with the `rowkey-hbase` crate's region view — see
-//! [checking a pre-split](crate::Table::sample_row_keys#checking-a-pre-split).
+//! "Checking a pre-split" on [`Table::sample_row_keys`](crate::Table::sample_row_keys).
 //!
 //! ```no_run
 //! # use rowkey::RowKey;

@@ -68,7 +68,7 @@ use std::time::Duration;
 use bigtable_rs::bigtable::{BigTable, BigTableConnection};
 use bigtable_rs::google::bigtable::v2::{ReadRowsRequest, SampleRowKeysRequest};
 use futures_util::{StreamExt, TryStreamExt};
-use rowkey::{DecodeRowKey, RowKey, ScanRanges};
+use rowkey::{DecodeRowKeyOwned, RowKey, ScanRanges};
 use tonic::metadata::MetadataValue;
 
 pub mod admin;
@@ -92,9 +92,10 @@ pub use bigtable_rs::bigtable::RowCell;
 pub use bigtable_rs::google::bigtable::v2;
 
 /// A key type that decodes into an owned value (every `#[derive(RowKey)]` struct without
-/// borrowed `&str`/`&[u8]` fields): what typed reads yield.
-pub trait TypedKey: RowKey + for<'de> DecodeRowKey<'de> {}
-impl<T: RowKey + for<'de> DecodeRowKey<'de>> TypedKey for T {}
+/// borrowed `&str`/`&[u8]` fields): what typed reads yield. Shorthand for
+/// `RowKey + DecodeRowKeyOwned` ([`rowkey::DecodeRowKeyOwned`]), implemented for every such type.
+pub trait TypedKey: RowKey + DecodeRowKeyOwned {}
+impl<T: RowKey + DecodeRowKeyOwned> TypedKey for T {}
 
 /// The `bigtable-features` header value: a web-safe base64 `FeatureFlags { reverse_scans: true }`
 /// (field 1, varint 1 = bytes `08 01`).

@@ -64,3 +64,36 @@ pub fn hash_prefix<T: HashPlain + ?Sized>(v: &T, width: usize, raw: bool, out: &
         }
     }
 }
+
+/// Write the hash prefix of a field value (encode, and a scan fixing a hashed field).
+#[inline(always)]
+pub(crate) fn put_hash<T: HashPlain + ?Sized, B: bytes::BufMut>(
+    v: &T,
+    width: usize,
+    raw: bool,
+    buf: &mut B,
+) {
+    let mut h = [0u8; 32];
+    hash_prefix(v, width, raw, &mut h);
+    buf.put_slice(h.get(..width).unwrap_or(&h));
+}
+
+/// Compare a stored hash prefix with the one recomputed from the decoded value (decode).
+#[inline(always)]
+pub(crate) fn check_hash<T: HashPlain + ?Sized>(
+    v: &T,
+    width: usize,
+    raw: bool,
+    stored: &[u8],
+) -> Result<(), crate::DecodeError> {
+    let mut h = [0u8; 32];
+    hash_prefix(v, width, raw, &mut h);
+    if h.get(..width) == Some(stored) {
+        Ok(())
+    } else {
+        Err(crate::DecodeError::new(
+            crate::DecodeErrorKind::HashMismatch,
+            0,
+        ))
+    }
+}

@@ -35,8 +35,11 @@ pub mod tool;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 
 #[doc(hidden)]
-#[path = "private.rs"]
 pub mod __private;
+mod bound;
+mod decode;
+mod describe;
+mod integer;
 pub mod scan;
 
 pub use bytes::{BufMut, Bytes};
@@ -103,10 +106,10 @@ pub trait RowKey: Sized {
         // the precise error (the field and offset where the bytes run out or run over).
         if let Some(width) = Self::LAYOUT.fixed_width {
             if bytes.len() != width {
-                return __private::decode_cold(bytes);
+                return decode::decode_cold(bytes);
             }
         }
-        __private::decode_whole(bytes)
+        decode::decode_whole(bytes)
     }
 
     /// A field-by-field, human-readable view of a key, e.g. `salt=8 host="web1" ts=17`. Bytes
@@ -135,9 +138,56 @@ pub trait RowKey: Sized {
 /// borrow from them). Implemented by `#[derive(RowKey)]`; call [`RowKey::from_row_key`].
 pub trait DecodeRowKey<'de>: Sized {
     #[doc(hidden)]
-    fn decode_visit<V: __private::Visit>(
+    fn decode_visit<V: describe::Visit>(
         input: &'de [u8],
         mask: u8,
         visit: &mut V,
     ) -> Result<(Self, usize), DecodeError>;
 }
+
+/// A key that decodes from bytes of any lifetime: it owns its data (no `&str` or `&[u8]` fields
+/// borrowing from the key bytes). Shorthand for `for<'de> DecodeRowKey<'de>`, like serde's
+/// `DeserializeOwned`; implemented for every such type.
+///
+/// Bound on it where keys are decoded from bytes that do not outlive the call, such as rows
+/// read from a store:
+///
+/// ```
+/// use rowkey::{DecodeError, DecodeRowKeyOwned, RowKey};
+///
+/// /// The keys of rows fetched into a temporary buffer.
+/// fn decode_all<T: RowKey + DecodeRowKeyOwned>(rows: &[Vec<u8>]) -> Result<Vec<T>, DecodeError> {
+///     rows.iter().map(|k| T::from_row_key(k)).collect()
+/// }
+///
+/// #[derive(RowKey, Debug, PartialEq)]
+/// struct Event {
+///     #[sep]
+///     host: String,
+///     ts: u64,
+/// }
+///
+/// let key = Event { host: "web1".into(), ts: 7 };
+/// let rows = vec![key.to_row_key()?.to_vec()];
+/// assert_eq!(decode_all::<Event>(&rows)?, [key]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// A key with borrowed fields decodes only from bytes that outlive it, so it is not
+/// `DecodeRowKeyOwned`:
+///
+/// ```compile_fail
+/// use rowkey::{DecodeRowKeyOwned, RowKey};
+///
+/// #[derive(RowKey)]
+/// struct Borrowed<'a> {
+///     #[sep]
+///     host: &'a str,
+/// }
+///
+/// fn owned<T: DecodeRowKeyOwned>() {}
+/// owned::<Borrowed<'static>>();
+/// ```
+pub trait DecodeRowKeyOwned: for<'de> DecodeRowKey<'de> {}
+
+impl<T: for<'de> DecodeRowKey<'de>> DecodeRowKeyOwned for T {}

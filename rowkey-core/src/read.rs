@@ -62,7 +62,7 @@ use core::marker::PhantomData;
 
 use crate::merge;
 use crate::scan::{ScanRange, ScanRanges};
-use crate::{DecodeError, DecodeRowKey, RowKey};
+use crate::{DecodeError, DecodeRowKeyOwned, RowKey};
 
 /// An error of a typed read: a row whose key does not decode as `T` (the key is kept), or an
 /// error of the store.
@@ -341,7 +341,7 @@ impl<T: RowKey> Read<T> {
     where
         I: Iterator<Item = (K, V)>,
         K: AsRef<[u8]>,
-        T: for<'de> DecodeRowKey<'de>,
+        T: DecodeRowKeyOwned,
     {
         self.try_rows(sources.into_iter().map(Okay))
     }
@@ -352,7 +352,7 @@ impl<T: RowKey> Read<T> {
     where
         I: Iterator<Item = Result<(K, V), E>>,
         K: AsRef<[u8]>,
-        T: for<'de> DecodeRowKey<'de>,
+        T: DecodeRowKeyOwned,
     {
         let inner = if self.reverse {
             Either::Rev(merge::merge_rev(sources, self.skip))
@@ -397,16 +397,12 @@ impl Resume {
 /// The parts of `ranges` that lie strictly after `key` in logical order (comparing the bytes
 /// after `skip` salt bytes; each range keeps its own salt), or before it when `reverse`: how a
 /// paged read resumes in every salt bucket at once. With `skip = 0` it is plain byte order.
-///
-/// ```
-/// use rowkey::read::cut_after;
-/// use rowkey::scan::{ScanRange, ScanRanges};
-///
-/// let buckets = ScanRanges::new(vec![ScanRange::prefix(b"\x00"), ScanRange::prefix(b"\x01")]);
-/// let next = cut_after(buckets.as_slice(), b"\x01m", 1, false);
-/// assert_eq!(next.iter().map(|r| r.start().to_vec()).collect::<Vec<_>>(), [b"\x00m\x00".to_vec(), b"\x01m\x00".to_vec()]);
-/// ```
-pub fn cut_after(ranges: &[ScanRange], key: &[u8], skip: usize, reverse: bool) -> ScanRanges {
+pub(crate) fn cut_after(
+    ranges: &[ScanRange],
+    key: &[u8],
+    skip: usize,
+    reverse: bool,
+) -> ScanRanges {
     let logical = key.get(skip..).unwrap_or_default();
     let cut = ranges
         .iter()
@@ -444,7 +440,7 @@ pub fn cut_after(ranges: &[ScanRange], key: &[u8], skip: usize, reverse: bool) -
 fn keyed<T, K, V, E>(row: Result<(K, V), E>) -> Result<(T, K, V), ReadError<E>>
 where
     K: AsRef<[u8]>,
-    T: RowKey + for<'de> DecodeRowKey<'de>,
+    T: RowKey + DecodeRowKeyOwned,
 {
     let (k, v) = row.map_err(ReadError::Store)?;
     match T::from_row_key(k.as_ref()) {
@@ -461,12 +457,13 @@ where
 fn typed<T, K, V, E>(row: Result<(K, V), E>) -> Result<(T, V), ReadError<E>>
 where
     K: AsRef<[u8]>,
-    T: RowKey + for<'de> DecodeRowKey<'de>,
+    T: RowKey + DecodeRowKeyOwned,
 {
     keyed(row).map(|(t, _, v)| (t, v))
 }
 
 /// Wraps an infallible source for [`Read::rows`].
+#[doc(hidden)]
 #[derive(Debug)]
 pub struct Okay<I>(I);
 
@@ -498,7 +495,7 @@ impl<T, I, K, V, E> Iterator for Rows<T, I>
 where
     I: Iterator<Item = Result<(K, V), E>>,
     K: AsRef<[u8]>,
-    T: RowKey + for<'de> DecodeRowKey<'de>,
+    T: RowKey + DecodeRowKeyOwned,
 {
     type Item = Result<(T, V), ReadError<E>>;
 
@@ -559,7 +556,7 @@ mod stream {
 
     use super::{keyed, Read, ReadError, Resume};
     use crate::merge::{self, MergeStreams};
-    use crate::{DecodeRowKey, RowKey};
+    use crate::{DecodeRowKeyOwned, RowKey};
 
     impl<T: RowKey> Read<T> {
         /// [`try_rows`](Read::try_rows) for `futures::Stream`s (feature `async`): one stream per
@@ -569,7 +566,7 @@ mod stream {
         where
             S: Stream<Item = Result<(K, V), E>> + Unpin,
             K: AsRef<[u8]>,
-            T: for<'de> DecodeRowKey<'de>,
+            T: DecodeRowKeyOwned,
         {
             RowStream {
                 inner: self.stream_keyed(sources),
@@ -610,7 +607,7 @@ mod stream {
         where
             S: Stream<Item = Result<(K, V), E>> + Unpin,
             K: AsRef<[u8]>,
-            T: for<'de> DecodeRowKey<'de>,
+            T: DecodeRowKeyOwned,
         {
             let inner = if self.reverse {
                 StreamEither::Rev(merge::merge_streams_rev(sources, self.skip))
@@ -645,7 +642,7 @@ mod stream {
     where
         S: Stream<Item = Result<(K, V), E>> + Unpin,
         K: AsRef<[u8]>,
-        T: RowKey + for<'de> DecodeRowKey<'de>,
+        T: RowKey + DecodeRowKeyOwned,
     {
         type Item = Result<(T, K, V), ReadError<E>>;
 
@@ -684,7 +681,7 @@ mod stream {
     where
         S: Stream<Item = Result<(K, V), E>> + Unpin,
         K: AsRef<[u8]>,
-        T: RowKey + for<'de> DecodeRowKey<'de>,
+        T: RowKey + DecodeRowKeyOwned,
     {
         type Item = Result<(T, V), ReadError<E>>;
 
@@ -706,7 +703,7 @@ pub mod redb {
     use ::redb::{AccessGuard, ReadableTable, StorageError, Value};
 
     use super::{Directed, Read, ReadError, Rows};
-    use crate::{DecodeRowKey, RowKey};
+    use crate::{DecodeRowKeyOwned, RowKey};
 
     /// A redb key guard as `AsRef<[u8]>`, so that merging compares it in place (no copy).
     pub struct Key<'a>(pub AccessGuard<'a, &'static [u8]>);
@@ -785,7 +782,7 @@ pub mod redb {
         read: Read<T>,
     ) -> Result<Rows<T, Source<'a, V>>, StorageError>
     where
-        T: RowKey + for<'de> DecodeRowKey<'de>,
+        T: RowKey + DecodeRowKeyOwned,
         V: Value + 'static,
         Tbl: ReadableTable<&'static [u8], V>,
     {
@@ -844,7 +841,7 @@ pub mod redb {
     /// ```
     pub fn keys<T, V, Tbl>(table: &Tbl, read: Read<T>) -> Result<Vec<T>, Error>
     where
-        T: RowKey + for<'de> DecodeRowKey<'de>,
+        T: RowKey + DecodeRowKeyOwned,
         V: Value + 'static,
         Tbl: ReadableTable<&'static [u8], V>,
     {
@@ -856,4 +853,20 @@ pub mod redb {
 
     /// The error type of [`rows`]' items and of [`keys`].
     pub type Error = ReadError<StorageError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cut_after;
+    use crate::scan::{ScanRange, ScanRanges};
+
+    #[test]
+    fn cut_after_resumes_in_every_salt_bucket() {
+        let buckets = ScanRanges::new(vec![ScanRange::prefix(b"\x00"), ScanRange::prefix(b"\x01")]);
+        let next = cut_after(buckets.as_slice(), b"\x01m", 1, false);
+        assert_eq!(
+            next.iter().map(|r| r.start().to_vec()).collect::<Vec<_>>(),
+            [b"\x00m\x00".to_vec(), b"\x01m\x00".to_vec()]
+        );
+    }
 }

@@ -119,7 +119,7 @@ pub fn phoenix(salted: &[u8], buckets: u32) -> u32 {
 
 /// `value % buckets` (`#[salt(buckets = N, modulo)]`).
 #[inline(always)]
-pub fn modulo<T: crate::codec::Integer>(v: T, buckets: u32) -> u32 {
+pub fn modulo<T: crate::integer::Integer>(v: T, buckets: u32) -> u32 {
     // Unsigned by construction (the derive checks), so to_u128 succeeds.
     (v.to_u128().unwrap_or_default() % u128::from(buckets)) as u32
 }

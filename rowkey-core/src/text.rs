@@ -93,7 +93,7 @@ impl std::error::Error for TextError {}
 
 /// How the last constraint of a scan is given.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Last {
+enum Last {
     /// `field=lo..hi`, `lo..=hi`, `lo..`, `..hi`, `..`: a range (an empty side is open).
     Range {
         /// Field path.
@@ -323,6 +323,7 @@ impl TextArgs {
     }
 
     /// In a generated scan: how field `path` is constrained.
+    #[doc(hidden)]
     pub fn step(&mut self, path: &str) -> Step {
         if self.has(path) {
             return Step::Eq;
@@ -376,12 +377,14 @@ impl TextArgs {
     }
 
     /// In a generated scan: the error for a range or prefix a field does not allow.
+    #[doc(hidden)]
     pub fn refused(&self, path: &str, what: &str, why: &str) -> TextError {
         TextError::new(path, format!("no {what} on this field: {why}"))
     }
 }
 
 /// How a generated scan constrains one field.
+#[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
     /// Fixed to a value.
@@ -395,6 +398,7 @@ pub enum Step {
 }
 
 /// `parent.name`, or `name` at the top level.
+#[doc(hidden)]
 pub fn join(parent: &str, name: &str) -> String {
     if parent.is_empty() {
         name.to_owned()
@@ -555,6 +559,7 @@ fn variant_expected(names: &[&str]) -> String {
 /// # Errors
 ///
 /// `variant` missing, or not one of `names`.
+#[doc(hidden)]
 pub fn variant_index(args: &mut TextArgs, path: &str, names: &[&str]) -> Result<usize, TextError> {
     let field = join(path, "variant");
     let expected = variant_expected(names);
@@ -566,6 +571,7 @@ pub fn variant_index(args: &mut TextArgs, path: &str, names: &[&str]) -> Result<
 }
 
 /// [`TextFields::fields`] of a tagged key enum: `variant`, then which fields follow.
+#[doc(hidden)]
 pub fn tagged_fields(variants: &[TaggedVariant]) -> Vec<(&'static str, String)> {
     let names: Vec<&str> = variants.iter().map(|v| v.name).collect();
     vec![(
@@ -591,6 +597,7 @@ fn tagged_variant<'v>(
 /// # Errors
 ///
 /// A missing or unknown variant, or the variant key's own errors.
+#[doc(hidden)]
 pub fn tagged_encode(
     args: &mut TextArgs,
     variants: &[TaggedVariant],
@@ -609,6 +616,7 @@ pub fn tagged_encode(
 /// # Errors
 ///
 /// A missing or unknown variant, or the variant scan's own errors.
+#[doc(hidden)]
 pub fn tagged_scan(
     args: &mut TextArgs,
     variants: &[TaggedVariant],
@@ -649,6 +657,7 @@ fn behind_tag(tag: &[u8], ranges: &ScanRanges) -> ScanRanges {
 /// # Errors
 ///
 /// The key's own [`crate::EncodeError`], as a [`TextError`] naming the field.
+#[doc(hidden)]
 pub fn encode_key<K: crate::RowKey>(key: &K) -> Result<Vec<u8>, TextError> {
     key.to_row_key()
         .map(|b| b.to_vec())
@@ -657,6 +666,7 @@ pub fn encode_key<K: crate::RowKey>(key: &K) -> Result<Vec<u8>, TextError> {
 
 /// The error a borrowed key (one with lifetime parameters) gives: the key tool builds keys
 /// from text it does not keep, so it reads owned keys only.
+#[doc(hidden)]
 pub fn borrowed_unsupported(path: &str, name: &str) -> TextError {
     TextError::new(
         path,
@@ -667,6 +677,7 @@ pub fn borrowed_unsupported(path: &str, name: &str) -> TextError {
 }
 
 /// For a nested key: text alone cannot give it.
+#[doc(hidden)]
 pub fn nested_text(name: &str) -> String {
     format!("`{name}` is a nested key: give its fields as field.sub=value")
 }
@@ -882,16 +893,12 @@ impl<T: FromText> FromText for Option<T> {
     }
 }
 
-/// The content bytes of a parsed string or bytes value (for a scan prefix).
-pub fn content_of<T: crate::codec::AsContent>(v: &T) -> &[u8] {
-    v.content()
-}
-
 /// A fieldless enum value from its variant name or code: `names` and `codes` in declaration order.
 ///
 /// # Errors
 ///
 /// Neither a variant name nor a known code.
+#[doc(hidden)]
 pub fn enum_index(s: &str, names: &[&str], codes: &[i128]) -> Result<usize, String> {
     let t = s.trim();
     if let Some(i) = names.iter().position(|n| *n == t) {

@@ -447,7 +447,20 @@ fn salt_width(input: &Input, fields: &[Field]) -> usize {
                 .iter()
                 .find_map(|f| f.attrs.salt.as_ref().map(|s| s.value.buckets))
         });
-    buckets.map_or(0, |b| rowkey_core::salt::width(b as u32))
+    buckets.map_or(0, salt_bytes)
+}
+
+/// Salt width in bytes for a bucket count (`1..=65536`, checked in `attr.rs`): one byte up to
+/// 256 buckets, two above. The rule of `rowkey::salt::width`, which the generated layout uses;
+/// restated here so that the derive does not depend on the runtime crate. Both are pinned to
+/// agree by `rowkey-core/tests/salt_width.rs` (a key exactly at its `max_len` compiles) and
+/// `tests/ui/fail/max_len/salted_too_long.rs` (the width this check computes, in its message).
+const fn salt_bytes(buckets: u64) -> usize {
+    if buckets <= 256 {
+        1
+    } else {
+        2
+    }
 }
 
 fn check_max_len(cx: &Ctxt, input: &Input, fields: &[Field]) {

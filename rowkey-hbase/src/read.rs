@@ -30,7 +30,7 @@ use std::rc::Rc;
 use std::sync::mpsc::{sync_channel, Receiver};
 
 use rowkey::read::ReadError;
-use rowkey::{DecodeRowKey, RowKey, ScanRange, ScanRanges};
+use rowkey::{DecodeRowKeyOwned, RowKey, ScanRange, ScanRanges};
 
 use crate::thrift::{TColumn, TResult, TScan, TTHBaseServiceSyncClient};
 use crate::{Client, Conn, Error, Row, Table};
@@ -81,6 +81,7 @@ struct Spec {
     limit: Option<usize>,
     page_rows: usize,
     filter: Option<Vec<u8>>,
+    keys_only: bool,
     families: Vec<Vec<u8>>,
 }
 
@@ -91,9 +92,32 @@ impl Default for Spec {
             limit: None,
             page_rows: DEFAULT_PAGE_ROWS,
             filter: None,
+            keys_only: false,
             families: Vec::new(),
         }
     }
+}
+
+/// The server-side filter: the user's, keys-only, and a reversed scanner's lower bound, joined
+/// with `AND` (in this order, whatever the order of the builder calls).
+fn filter_string(spec: &Spec, lower: Option<&[u8]>) -> Option<Vec<u8>> {
+    let mut parts: Vec<Vec<u8>> = Vec::new();
+    if let Some(f) = &spec.filter {
+        let mut p = b"(".to_vec();
+        p.extend_from_slice(f);
+        p.push(b')');
+        parts.push(p);
+    }
+    if spec.keys_only {
+        parts.push(b"FirstKeyOnlyFilter() AND KeyOnlyFilter()".to_vec());
+    }
+    if let Some(start) = lower {
+        let mut p = b"InclusiveStopFilter(".to_vec();
+        p.extend_from_slice(&quote(start));
+        p.push(b')');
+        parts.push(p);
+    }
+    (!parts.is_empty()).then(|| parts.join(&b" AND "[..]))
 }
 
 impl<T: RowKey> Read<T> {
@@ -164,10 +188,12 @@ impl<T: RowKey> Read<T> {
     }
 
     /// Return only the row keys from the server (`KeyOnlyFilter` and `FirstKeyOnlyFilter`:
-    /// each row comes back with one cell and an empty value).
+    /// each row comes back with one cell and an empty value); combined with
+    /// [`filter`](Self::filter) by `AND`.
     #[must_use]
-    pub fn keys_only(self) -> Self {
-        self.filter("FirstKeyOnlyFilter() AND KeyOnlyFilter()")
+    pub fn keys_only(mut self) -> Self {
+        self.spec.keys_only = true;
+        self
     }
 
     /// Read only these column families.
@@ -200,7 +226,7 @@ impl<T: RowKey> Read<T> {
     /// None yet: errors of the scans come as items.
     pub fn rows(&self) -> Result<Rows<T>, Error>
     where
-        T: for<'de> DecodeRowKey<'de>,
+        T: DecodeRowKeyOwned,
     {
         let plan = self.plan();
         let shared = if self.concurrent {
@@ -234,7 +260,7 @@ impl<T: RowKey> Read<T> {
     /// The first error of the read: a failed scan, or a key that does not decode.
     pub fn collect(&self) -> Result<Vec<(T, Row)>, Error>
     where
-        T: for<'de> DecodeRowKey<'de>,
+        T: DecodeRowKeyOwned,
     {
         self.rows()?.collect()
     }
@@ -246,7 +272,7 @@ impl<T: RowKey> Read<T> {
     /// As [`collect`](Self::collect).
     pub fn keys(&self) -> Result<Vec<T>, Error>
     where
-        T: for<'de> DecodeRowKey<'de>,
+        T: DecodeRowKeyOwned,
     {
         self.rows()?.map(|r| r.map(|(k, _)| k)).collect()
     }
@@ -291,21 +317,9 @@ impl Fetch {
         let page = i32::try_from(read.page_rows)
             .unwrap_or(i32::MAX)
             .min(limit.unwrap_or(i32::MAX));
-        let mut filter = read.filter.clone();
+        let lower = (read.reverse && !r.start().is_empty()).then(|| r.start());
+        let filter = filter_string(read, lower);
         let (start, stop, skip) = if read.reverse {
-            if !r.start().is_empty() {
-                let mut f = filter
-                    .map(|mut f| {
-                        f.splice(0..0, *b"(");
-                        f.extend_from_slice(b") AND ");
-                        f
-                    })
-                    .unwrap_or_default();
-                f.extend_from_slice(b"InclusiveStopFilter(");
-                f.extend_from_slice(&quote(r.start()));
-                f.push(b')');
-                filter = Some(f);
-            }
             (
                 r.stop().map(<[u8]>::to_vec),
                 None,
@@ -535,7 +549,7 @@ pub struct Rows<T> {
 
 impl<T> Iterator for Rows<T>
 where
-    T: RowKey + for<'de> DecodeRowKey<'de>,
+    T: RowKey + DecodeRowKeyOwned,
 {
     type Item = Result<(T, Row), Error>;
 
@@ -608,7 +622,7 @@ impl RawScan {
     /// Keys only, as [`Read::keys_only`].
     #[must_use]
     pub fn keys_only(mut self) -> Self {
-        self.spec.filter = Some(b"FirstKeyOnlyFilter() AND KeyOnlyFilter()".to_vec());
+        self.spec.keys_only = true;
         self
     }
 
@@ -645,5 +659,37 @@ impl Iterator for RawRows {
         }
         self.left -= 1;
         Some(self.source.next()?.map(|(_, row)| row))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quote_doubles_quotes() {
+        assert_eq!(quote(b"a'b"), b"'a''b'");
+        assert_eq!(quote(b"\x00\xFF"), b"'\x00\xFF'");
+    }
+
+    #[test]
+    fn the_filter_does_not_depend_on_the_order_of_the_calls() {
+        let user = Spec {
+            filter: Some(b"ValueFilter(=, 'binary:x')".to_vec()),
+            ..Spec::default()
+        };
+        let both = Spec {
+            keys_only: true,
+            ..user.clone()
+        };
+        assert_eq!(
+            filter_string(&both, Some(b"k")).as_deref(),
+            Some(&b"(ValueFilter(=, 'binary:x')) AND FirstKeyOnlyFilter() AND KeyOnlyFilter() AND InclusiveStopFilter('k')"[..])
+        );
+        assert_eq!(filter_string(&Spec::default(), None), None);
+        assert_eq!(
+            filter_string(&user, None).as_deref(),
+            Some(&b"(ValueFilter(=, 'binary:x'))"[..])
+        );
     }
 }

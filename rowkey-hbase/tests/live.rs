@@ -113,6 +113,22 @@ fn write_failures_are_reported_per_entry() {
         [0, 3, 6],
         "the good entries were written, nothing else"
     );
+    // a server-side filter and keys-only, in either order: the filter sees the values
+    let all = Event::scan().ranges();
+    let a = ok
+        .read::<Event>(&all)
+        .filter("ValueFilter(=, 'binary:3')")
+        .keys_only()
+        .collect();
+    let b = ok
+        .read::<Event>(&all)
+        .keys_only()
+        .filter("ValueFilter(=, 'binary:3')")
+        .collect();
+    let (a, b) = (a.expect("read"), b.expect("read"));
+    assert_eq!(a.iter().map(|(k, _)| k.seq).collect::<Vec<_>>(), [3]);
+    assert_eq!(a, b);
+    assert_eq!(a[0].1.cells[0].value, b"", "keys only");
     // encoding errors are caught before anything is sent
     #[derive(RowKey, Debug)]
     struct Padded {
@@ -135,6 +151,51 @@ fn write_failures_are_reported_per_entry() {
         matches!(missing_read, Err(Error::Server(_))),
         "{missing_read:?}"
     );
+}
+
+#[test]
+fn families_select_the_cells_read() {
+    let client = client();
+    client
+        .create_table("two_families", &["a", "b"], &[])
+        .expect("create");
+    let t = client.table("two_families");
+    let mut batch = Batch::new();
+    for seq in 0..5u32 {
+        let e = Event {
+            user: "u".into(),
+            seq,
+        };
+        batch
+            .put(&t, &e, [Cell::new("a", "x", "1"), Cell::new("b", "y", "2")])
+            .expect("encode");
+    }
+    batch.apply().expect("write");
+    let all = Event::scan().user("u").ranges();
+    let families = |rows: Vec<(Event, rowkey_hbase::Row)>| {
+        rows.iter()
+            .map(|(_, r)| r.cells.iter().map(|c| c.family.clone()).collect::<Vec<_>>())
+            .collect::<Vec<_>>()
+    };
+    let only_a = t
+        .read::<Event>(&all)
+        .families(&["a"])
+        .collect()
+        .expect("read");
+    assert_eq!(families(only_a), vec![vec![b"a".to_vec()]; 5]);
+    let both = t
+        .read::<Event>(&all)
+        .reverse()
+        .families(&["b", "a"])
+        .collect()
+        .expect("read");
+    assert_eq!(
+        both.iter().map(|(k, _)| k.seq).collect::<Vec<_>>(),
+        [4, 3, 2, 1, 0]
+    );
+    assert_eq!(families(both), vec![vec![b"a".to_vec(), b"b".to_vec()]; 5]);
+    let missing = t.read::<Event>(&all).families(&["nope"]).collect();
+    assert!(matches!(missing, Err(Error::Server(_))), "{missing:?}");
 }
 
 #[test]

@@ -138,10 +138,10 @@ macro_rules! content_impls {
             #[inline(always)]
             fn decode(input: &'de [u8], mask: u8) -> Result<($t, usize), DecodeError> {
                 if mask == 0 {
-                    content::finish(Cow::Borrowed(input), input.len())
+                    finish(Cow::Borrowed(input), input.len())
                 } else {
                     let (c, used) = content::get_escaped(input, mask)?;
-                    content::finish(c, used)
+                    finish(c, used)
                 }
             }
         }
@@ -163,7 +163,7 @@ macro_rules! content_impls {
             #[inline(always)]
             fn decode(input: &'de [u8], mask: u8) -> Result<($t, usize), DecodeError> {
                 let (c, used) = content::get_escaped(input, mask)?;
-                content::finish(c, used)
+                finish(c, used)
             }
         }
 
@@ -181,7 +181,7 @@ macro_rules! content_impls {
             #[inline(always)]
             fn decode(input: &'de [u8], mask: u8) -> Result<($t, usize), DecodeError> {
                 let (c, used) = content::get_separated(input, S, mask)?;
-                content::finish(c, used)
+                finish(c, used)
             }
         }
 
@@ -204,7 +204,7 @@ macro_rules! content_impls {
             #[inline(always)]
             fn decode(input: &'de [u8], mask: u8) -> Result<($t, usize), DecodeError> {
                 let (c, used) = content::get_padded(input, N, F, mask)?;
-                content::finish(c, used)
+                finish(c, used)
             }
         }
 
@@ -239,7 +239,7 @@ macro_rules! content_impls {
                 }
                 let r = content::reversed(&c, <$t as AsContent>::TEXT)
                     .ok_or_else(|| DecodeError::new(DecodeErrorKind::InvalidUtf8, 0))?;
-                content::finish(Cow::Owned(r), used)
+                finish(Cow::Owned(r), used)
             }
         }
 
@@ -250,3 +250,14 @@ macro_rules! content_impls {
     )*};
 }
 content_impls!([] String, [] Box<str>, ['a] &'a str, [] Vec<u8>, ['a] &'a [u8], [] Bytes);
+
+/// Turn decoded content into the value, mapping failures to the field's start.
+#[inline]
+fn finish<'de, T: FromContent<'de>>(
+    c: Cow<'de, [u8]>,
+    used: usize,
+) -> Result<(T, usize), DecodeError> {
+    T::from_content(c)
+        .map(|v| (v, used))
+        .map_err(|k| DecodeError::new(k, 0))
+}

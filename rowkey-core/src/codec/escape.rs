@@ -665,14 +665,3 @@ pub fn reversed(c: &[u8], text: bool) -> Option<Vec<u8>> {
         Some(v)
     }
 }
-
-/// Turn decoded content into the value, mapping failures to the field's start.
-#[inline]
-pub fn finish<'de, T: FromContent<'de>>(
-    c: Cow<'de, [u8]>,
-    used: usize,
-) -> Result<(T, usize), DecodeError> {
-    T::from_content(c)
-        .map(|v| (v, used))
-        .map_err(|k| DecodeError::new(k, 0))
-}

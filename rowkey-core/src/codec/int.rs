@@ -4,41 +4,8 @@
 use super::java::{java_pieces, JavaKind};
 use super::*;
 
-/// Integer types: conversions used by `#[reverse_ts]`, `#[pad]` decimal and `#[hash_prefix]`.
-pub trait Integer: Copy {
-    /// Byte width.
-    const WIDTH: usize;
-    /// Whether it is unsigned.
-    const UNSIGNED: bool;
-    /// Widen.
-    fn to_i128(self) -> Option<i128>;
-    /// Widen an unsigned value.
-    fn to_u128(self) -> Option<u128>;
-    /// Narrow, if it fits.
-    fn from_i128(v: i128) -> Option<Self>;
-    /// Narrow, if it fits.
-    fn from_u128(v: u128) -> Option<Self>;
-    /// The largest value, widened (0 for negative-only types; used for unsigned types).
-    fn max_u128() -> u128;
-}
-
 macro_rules! int_impls {
     ($($t:ty, $u:ty, $w:expr, $signed:expr);* $(;)?) => {$(
-        impl Integer for $t {
-            const WIDTH: usize = $w;
-            const UNSIGNED: bool = !$signed;
-            #[inline(always)]
-            fn to_i128(self) -> Option<i128> { i128::try_from(self).ok() }
-            #[inline(always)]
-            fn to_u128(self) -> Option<u128> { u128::try_from(self).ok() }
-            #[inline(always)]
-            fn from_i128(v: i128) -> Option<Self> { <$t>::try_from(v).ok() }
-            #[inline(always)]
-            fn from_u128(v: u128) -> Option<Self> { <$t>::try_from(v).ok() }
-            #[inline(always)]
-            fn max_u128() -> u128 { u128::try_from(<$t>::MAX).unwrap_or_default() }
-        }
-
         impl Codec<$t> for Natural {
             const WIDTH: Option<usize> = Some($w);
             const PREFIX_FREE: bool = true;

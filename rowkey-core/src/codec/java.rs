@@ -3,9 +3,8 @@
 //! splitting that Java's byte order needs (non-negative values first, negative floats
 //! backwards).
 
-use super::scalar::decode_bool;
 use super::*;
-use crate::scan::builder::{Lower, Pieces, Upper};
+use crate::bound::{Lower, Pieces, Upper};
 
 impl Codec<bool> for Java {
     const WIDTH: Option<usize> = Some(1);

@@ -33,8 +33,9 @@ use std::borrow::Cow;
 
 use bytes::{BufMut, Bytes};
 
+use crate::bound::Pieces;
+pub use crate::bound::{Bound, Edge};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::scan::builder::Pieces;
 
 /// Encoding of a field of type `T`.
 #[diagnostic::on_unimplemented(
@@ -125,122 +126,6 @@ pub trait Codec<T> {
             Self::PREFIX_FREE || mask != 0,
         )
     }
-}
-
-/// Where a range bound lands over the encodable values, its bytes written elsewhere (see
-/// [`Codec::bound_into`]).
-#[doc(hidden)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Edge {
-    /// At the bytes just written; `inclusive` keeps keys with them.
-    At {
-        /// Whether the bound includes the value itself.
-        inclusive: bool,
-    },
-    /// No limit on this side.
-    All,
-    /// No encodable value passes.
-    Nothing,
-}
-
-/// `e`, a bound on the part of a composite value written from `at` on, as a bound on the
-/// whole composite written from `start` (`out[start..at]`, the parts before, are fixed by
-/// equality): what a nested key's or an `Option`'s range bound is when one of its parts
-/// decides it. The result does not depend on the composite's prefix-freeness: a bound that
-/// takes in or leaves out every value starting with the bytes so far becomes the bytes'
-/// successor (within `out[start..]`). `is_start`: the bound is the range's byte-order start.
-pub(crate) fn prefix_edge(
-    out: &mut Vec<u8>,
-    start: usize,
-    at: usize,
-    e: Edge,
-    is_start: bool,
-) -> Edge {
-    // the bytes `Q` (out[start..] after this) and whether every value starting with them passes
-    let take_all = match e {
-        Edge::At { inclusive } => inclusive,
-        Edge::All | Edge::Nothing => {
-            out.truncate(at);
-            if at == start {
-                return e;
-            }
-            matches!(e, Edge::All)
-        }
-    };
-    match (is_start, take_all) {
-        (true, true) => Edge::At { inclusive: true },
-        (false, false) => Edge::At { inclusive: false },
-        // past every value starting with `Q`: its successor, or nothing past it
-        (true, false) => {
-            if crate::scan::successor_in_place(out, start) {
-                Edge::At { inclusive: true }
-            } else {
-                Edge::Nothing
-            }
-        }
-        (false, true) => {
-            if crate::scan::successor_in_place(out, start) {
-                Edge::At { inclusive: false }
-            } else {
-                Edge::All
-            }
-        }
-    }
-}
-
-/// A field before the last of a derived key's range bound (see the nested codec's
-/// `bound_into`): `None` when its value encodes (equal to the bound's, the next field decides),
-/// otherwise the bound of the whole key written from `start`, decided by this field's nearest
-/// encodable bound whatever follows. Fields are ascending (`RANGE_EXACT` keys only).
-#[doc(hidden)]
-pub fn nested_field_bound<C: Codec<T>, T>(
-    v: &T,
-    mask: u8,
-    upper: bool,
-    start: usize,
-    out: &mut Vec<u8>,
-) -> Option<Edge> {
-    let at = out.len();
-    if C::encode(v, out, mask).is_ok() {
-        return None;
-    }
-    out.truncate(at);
-    let e = C::bound_into(v, mask, upper, true, out);
-    Some(prefix_edge(out, start, at, e, upper == (mask != 0)))
-}
-
-/// The last field of a derived key's range bound: the field's own bound, or, when it passes
-/// every value or none, the bound of the whole key written from `start`.
-#[doc(hidden)]
-pub fn nested_last_bound<C: Codec<T>, T>(
-    v: &T,
-    mask: u8,
-    upper: bool,
-    inclusive: bool,
-    start: usize,
-    out: &mut Vec<u8>,
-) -> Edge {
-    let at = out.len();
-    match C::bound_into(v, mask, upper, inclusive, out) {
-        e @ Edge::At { .. } => e,
-        e => prefix_edge(out, start, at, e, upper == (mask != 0)),
-    }
-}
-
-/// A range bound over encodable values, as bytes (see [`Codec::bound`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Bound {
-    /// At the value (or prefix) encoded as `bytes`; `inclusive` keeps keys with it.
-    Bytes {
-        /// The encoding.
-        bytes: Vec<u8>,
-        /// Whether the bound includes the value itself.
-        inclusive: bool,
-    },
-    /// No limit on this side: every encodable value passes.
-    All,
-    /// No encodable value passes.
-    Nothing,
 }
 
 /// Decoding of a field of type `T` from the front of `input`; returns the value and the number
@@ -390,6 +275,25 @@ fn unmask(bytes: &[u8], mask: u8) -> Vec<u8> {
     bytes.iter().map(|b| b ^ mask).collect()
 }
 
+/// A boolean byte: `0x00` false, `truth` true, anything else an error.
+#[inline(always)]
+fn decode_bool(
+    input: &[u8],
+    mask: u8,
+    truth: u8,
+    expected: &'static str,
+) -> Result<(bool, usize), DecodeError> {
+    let [b] = take::<1>(input)?;
+    match b ^ mask {
+        0x00 => Ok((false, 1)),
+        t if t == truth => Ok((true, 1)),
+        _ => Err(DecodeError::new(
+            DecodeErrorKind::InvalidByte { byte: b, expected },
+            0,
+        )),
+    }
+}
+
 mod content;
 mod decimal;
 pub(crate) mod escape;
@@ -399,9 +303,9 @@ mod option;
 mod scalar;
 
 pub use crate::hash_prefix::{hash_prefix, md5, HashPlain};
+pub use crate::integer::Integer;
 pub use crate::salt::PhoenixHash;
 pub use content::{AsContent, FromContent};
-pub use int::Integer;
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,7 @@
 //! `Option<T>`: a presence byte (`0x00` None, `0x01` Some) then `T`; `None` sorts first.
 
 use super::*;
-use crate::scan::builder::{Lower, Pieces, Upper};
+use crate::bound::{prefix_edge, Lower, Pieces, Upper};
 
 /// `Option<T>`: a presence byte (`0x00` None, `0x01` Some) then `T`; `None` sorts first.
 impl<T, C: Codec<T>> Codec<Option<T>> for C {

@@ -23,25 +23,6 @@ impl<'de> Decode<'de, bool> for Natural {
         decode_bool(input, mask, 0x01, "a boolean 0x00 or 0x01")
     }
 }
-/// A boolean byte: `0x00` false, `truth` true, anything else an error.
-#[inline(always)]
-pub(super) fn decode_bool(
-    input: &[u8],
-    mask: u8,
-    truth: u8,
-    expected: &'static str,
-) -> Result<(bool, usize), DecodeError> {
-    let [b] = take::<1>(input)?;
-    match b ^ mask {
-        0x00 => Ok((false, 1)),
-        t if t == truth => Ok((true, 1)),
-        _ => Err(DecodeError::new(
-            DecodeErrorKind::InvalidByte { byte: b, expected },
-            0,
-        )),
-    }
-}
-
 impl Codec<char> for Natural {
     const WIDTH: Option<usize> = Some(4);
     const PREFIX_FREE: bool = true;

@@ -29,16 +29,12 @@ use std::io;
 use std::path::Path;
 
 mod analyzer;
+mod grid;
 mod report;
 mod svg;
 
-#[cfg(test)]
-use analyzer::prefix8;
 pub use analyzer::Analyzer;
-use analyzer::TimeGrid;
-use report::*;
 pub use report::{RegionStats, Report};
-use svg::*;
 
 /// Invalid input to an [`Analyzer`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,6 +98,10 @@ impl std::error::Error for HotspotError {}
 
 #[cfg(test)]
 mod tests {
+    use super::analyzer::prefix8;
+    use super::grid::TimeGrid;
+    use super::report::*;
+    use super::svg::*;
     use super::*;
     use proptest::prelude::*;
 

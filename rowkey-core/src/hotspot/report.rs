@@ -1,5 +1,6 @@
 //! The per-region report: counts, bytes, empty regions, skew, tables side by side.
 
+use super::grid::TimeGrid;
 use super::*;
 
 /// Counts of one region.
@@ -379,29 +380,6 @@ impl Report {
             acc.push('\n');
             acc
         })
-    }
-
-    /// The time × region heatmap as a standalone SVG document: time on the x axis (UTC labels,
-    /// times taken as ms since the Unix epoch), regions in key order on the y axis (first region
-    /// at the top, named by index and start key), each cell colored by its key count (dark =
-    /// none, then purple → blue → green → yellow as the count rises to the maximum cell, on a
-    /// logarithmic scale so that a cell with a few keys beside a busy one is visibly used), with
-    /// axis labels, a title and a color legend (marked at powers of ten).
-    ///
-    /// A monotonically increasing key shows as a diagonal (one hot region at a time); a salted
-    /// or hashed key as a flat band across all regions. Without a time span
-    /// ([`Analyzer::with_time_span`]) the picture has one column: the total per region.
-    pub fn heatmap_svg(&self) -> String {
-        render_svg(self)
-    }
-
-    /// Writes [`heatmap_svg`](Self::heatmap_svg) to `path`.
-    ///
-    /// # Errors
-    ///
-    /// Any I/O error from writing the file.
-    pub fn write_heatmap_svg(&self, path: impl AsRef<Path>) -> io::Result<()> {
-        std::fs::write(path, self.heatmap_svg())
     }
 }
 

@@ -1,5 +1,6 @@
 //! The time × region heatmap as an SVG picture, regions labelled on the y axis.
 
+use super::report::start_labels;
 use super::*;
 
 pub(super) fn xml_escape(s: &str) -> String {
@@ -372,5 +373,30 @@ pub(super) fn duration_label(ms: u64) -> String {
         format!("{} s", ms / 1000)
     } else {
         format!("{ms} ms")
+    }
+}
+
+impl Report {
+    /// The time × region heatmap as a standalone SVG document: time on the x axis (UTC labels,
+    /// times taken as ms since the Unix epoch), regions in key order on the y axis (first region
+    /// at the top, named by index and start key), each cell colored by its key count (dark =
+    /// none, then purple → blue → green → yellow as the count rises to the maximum cell, on a
+    /// logarithmic scale so that a cell with a few keys beside a busy one is visibly used), with
+    /// axis labels, a title and a color legend (marked at powers of ten).
+    ///
+    /// A monotonically increasing key shows as a diagonal (one hot region at a time); a salted
+    /// or hashed key as a flat band across all regions. Without a time span
+    /// ([`Analyzer::with_time_span`]) the picture has one column: the total per region.
+    pub fn heatmap_svg(&self) -> String {
+        render_svg(self)
+    }
+
+    /// Writes [`heatmap_svg`](Self::heatmap_svg) to `path`.
+    ///
+    /// # Errors
+    ///
+    /// Any I/O error from writing the file.
+    pub fn write_heatmap_svg(&self, path: impl AsRef<Path>) -> io::Result<()> {
+        std::fs::write(path, self.heatmap_svg())
     }
 }

@@ -1,201 +1,15 @@
 //! Scan building: the state behind the typed `T::scan()` builders `#[derive(RowKey)]`
-//! generates (they call it through `rowkey::__private`), and how one field's condition becomes
-//! byte ranges ([`Pieces`]).
+//! generates (they call it through `rowkey::__private`). How one field's condition becomes
+//! byte ranges ([`Pieces`]) is in [`crate::bound`].
 
 use core::ops::{Bound, RangeBounds};
 
 use super::{bump_last, successor_in_place, successor_len, ScanRange, ScanRanges};
 
+use crate::bound::{start_rule, stop_rule, Lower, Pieces, Rule, Upper};
 use crate::codec::{self, Codec, HashPlain};
 use crate::layout::{SaltKind, SaltLayout};
 use crate::salt;
-
-/// Where a scan part starts, relative to the fixed prefix.
-#[doc(hidden)]
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Lower {
-    /// At the prefix.
-    Prefix,
-    /// At `prefix ++ bytes`.
-    At(Vec<u8>),
-    /// After every key starting with `prefix ++ bytes`.
-    After(Vec<u8>),
-}
-
-/// Where a scan part stops (exclusive), relative to the fixed prefix.
-#[doc(hidden)]
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Upper {
-    /// After every key starting with the prefix.
-    PrefixEnd,
-    /// At `prefix ++ bytes`.
-    At(Vec<u8>),
-    /// After every key starting with `prefix ++ bytes`.
-    After(Vec<u8>),
-    /// At `prefix ++ 0x00`: the range of exactly the prefix (a full key).
-    AtZero,
-}
-
-impl Lower {
-    fn prefixed(self, p: &[u8]) -> Lower {
-        match self {
-            Lower::Prefix => Lower::At(p.to_vec()),
-            Lower::At(b) => Lower::At([p, &b].concat()),
-            Lower::After(b) => Lower::After([p, &b].concat()),
-        }
-    }
-    /// The first bytes the part can hold (for ordering parts).
-    fn first(&self) -> &[u8] {
-        match self {
-            Lower::Prefix => &[],
-            Lower::At(b) | Lower::After(b) => b,
-        }
-    }
-}
-
-impl Upper {
-    fn prefixed(self, p: &[u8]) -> Upper {
-        match self {
-            Upper::PrefixEnd => Upper::After(p.to_vec()),
-            Upper::At(b) => Upper::At([p, &b].concat()),
-            Upper::After(b) => Upper::After([p, &b].concat()),
-            Upper::AtZero => Upper::At([p, &[0]].concat()),
-        }
-    }
-}
-
-/// The values of one field that a range (or starts-with) condition selects, as at most three
-/// byte ranges of the field's encoding, relative to the fixed prefix, in byte order.
-///
-/// One piece for every order-preserving (or order-reversing) encoding; Java two's-complement
-/// integers and raw IEEE floats are not in value order, so a value range becomes up to two
-/// pieces (non-negative values first), and an `Option` of those up to three.
-#[doc(hidden)]
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Pieces {
-    items: [Option<(Lower, Upper)>; 3],
-}
-
-impl Pieces {
-    /// No value.
-    pub fn none() -> Self {
-        Self::default()
-    }
-
-    /// One piece.
-    pub fn one(lower: Lower, upper: Upper) -> Self {
-        let mut p = Self::default();
-        p.push(lower, upper);
-        p
-    }
-
-    /// Add a piece (a fourth is a logic error: dropped pieces would be lost rows, so the
-    /// scan would be wrong; every codec yields at most three).
-    pub fn push(&mut self, lower: Lower, upper: Upper) {
-        if let Some(slot) = self.items.iter_mut().find(|s| s.is_none()) {
-            *slot = Some((lower, upper));
-        }
-    }
-
-    /// The pieces of a value range `[lo, hi]` over an encoding that is monotone in the value
-    /// (ascending, or descending when `swap`): each bound as [`codec::Bound`] over encodable
-    /// values, in value order. `prefix_free`: whether no encoding is a proper prefix of another
-    /// (else an exclusive bound `b` becomes `b ++ 0x00`).
-    pub fn monotone(lo: codec::Bound, hi: codec::Bound, swap: bool, prefix_free: bool) -> Self {
-        let (lo, hi) = if swap { (hi, lo) } else { (lo, hi) };
-        let split = |b: codec::Bound| match b {
-            codec::Bound::Bytes { bytes, inclusive } => (codec::Edge::At { inclusive }, bytes),
-            codec::Bound::All => (codec::Edge::All, Vec::new()),
-            codec::Bound::Nothing => (codec::Edge::Nothing, Vec::new()),
-        };
-        let ((lo, mut lo_bytes), (hi, mut hi_bytes)) = (split(lo), split(hi));
-        let (Some(start), Some(stop)) = (start_rule(lo, prefix_free), stop_rule(hi, prefix_free))
-        else {
-            // A bound no encodable value passes (e.g. an upper time bound below 0).
-            return Self::none();
-        };
-        let lower = match (lo, start) {
-            (codec::Edge::All, _) => Lower::Prefix,
-            (_, Rule::At) => Lower::At(lo_bytes),
-            (_, Rule::AtZero) => {
-                lo_bytes.push(0);
-                Lower::At(lo_bytes)
-            }
-            (_, Rule::After) => Lower::After(lo_bytes),
-        };
-        let upper = match (hi, stop) {
-            (codec::Edge::All, _) => Upper::PrefixEnd,
-            (_, Rule::At) => Upper::At(hi_bytes),
-            (_, Rule::AtZero) => {
-                hi_bytes.push(0);
-                Upper::At(hi_bytes)
-            }
-            (_, Rule::After) => Upper::After(hi_bytes),
-        };
-        Self::one(lower, upper)
-    }
-
-    /// Every piece with `p` in front (an `Option`'s presence byte, say).
-    pub fn prefixed(self, p: &[u8]) -> Self {
-        let mut out = Self::default();
-        for (l, u) in self.items.into_iter().flatten() {
-            out.push(l.prefixed(p), u.prefixed(p));
-        }
-        out
-    }
-
-    /// Put the pieces in byte order (of their first bytes).
-    pub fn sorted(mut self) -> Self {
-        let mut v: Vec<(Lower, Upper)> = self.items.iter_mut().filter_map(Option::take).collect();
-        v.sort_by(|a, b| a.0.first().cmp(b.0.first()));
-        for p in v {
-            self.push(p.0, p.1);
-        }
-        self
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &(Lower, Upper)> {
-        self.items.iter().flatten()
-    }
-
-    fn is_empty(&self) -> bool {
-        self.iter().next().is_none()
-    }
-}
-
-/// How one end of a range is finished once its bound's bytes (if any) follow the prefix in the
-/// range's buffer: at those bytes, at those bytes `++ 0x00`, or after every key starting with
-/// them (no bytes: at the prefix for a start, after the prefix for a stop).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Rule {
-    At,
-    AtZero,
-    After,
-}
-
-/// The rule of a range's start (its byte-order lower bound) over an encoding
-/// (`prefix_free`: no encoding is a proper prefix of another, so an exclusive bound `b` is
-/// "after `b`", else "at `b ++ 0x00`"); `None` when no value passes.
-fn start_rule(e: codec::Edge, prefix_free: bool) -> Option<Rule> {
-    Some(match e {
-        codec::Edge::Nothing => return None,
-        codec::Edge::All | codec::Edge::At { inclusive: true } => Rule::At,
-        codec::Edge::At { inclusive: false } if prefix_free => Rule::After,
-        codec::Edge::At { inclusive: false } => Rule::AtZero,
-    })
-}
-
-/// The rule of a range's stop (exclusive; its byte-order upper bound), as [`start_rule`]:
-/// an inclusive bound `b` is "after `b`", or "at `b ++ 0x00`" when not prefix-free.
-fn stop_rule(e: codec::Edge, prefix_free: bool) -> Option<Rule> {
-    Some(match e {
-        codec::Edge::Nothing => return None,
-        codec::Edge::All => Rule::After,
-        codec::Edge::At { inclusive: false } => Rule::At,
-        codec::Edge::At { inclusive: true } if prefix_free => Rule::After,
-        codec::Edge::At { inclusive: true } => Rule::AtZero,
-    })
-}
 
 /// Finish a range's start: `buf` holds the prefix (`head_len` bytes) and the bound's bytes.
 /// `false` when the range is empty for sure (the successor carried into the prefix: nothing
@@ -450,7 +264,7 @@ impl ScanBuilder {
         hash: (usize, bool),
     ) {
         let start = self.buf.len();
-        crate::__private::put_hash(v, hash.0, hash.1, &mut self.buf);
+        crate::hash_prefix::put_hash(v, hash.0, hash.1, &mut self.buf);
         if C::encode(v, &mut self.buf, mask).is_err() {
             self.impossible = true;
         }

@@ -23,49 +23,8 @@ pub(crate) mod builder;
 
 pub use builder::Scan;
 
-/// The smallest byte string greater than every string that starts with `prefix` (HBase's stop
-/// row for a prefix scan), or `None` when there is none (`prefix` is empty or all `0xFF`).
-#[inline]
-pub fn prefix_successor(prefix: &[u8]) -> Option<Vec<u8>> {
-    let mut v = prefix.get(..successor_len(prefix)?)?.to_vec();
-    bump_last(&mut v);
-    Some(v)
-}
-
-/// How many bytes of `p` its successor keeps: up to and including the last byte that is not
-/// `0xFF` (the successor is those bytes with the last one incremented, see [`bump_last`]);
-/// `None` when there is no successor (`p` is empty or all `0xFF`).
-#[inline]
-pub(crate) fn successor_len(p: &[u8]) -> Option<usize> {
-    p.iter().rposition(|&b| b != 0xFF).map(|i| i + 1)
-}
-
-/// Increment the last byte of a successor cut to [`successor_len`] (never `0xFF`, so it does
-/// not overflow).
-#[inline]
-pub(crate) fn bump_last(v: &mut [u8]) {
-    if let Some(b) = v.last_mut() {
-        *b += 1;
-    }
-}
-
-/// Append the successor of `buf[from..]` in place (see [`prefix_successor`]): truncates trailing
-/// `0xFF` bytes and increments the last byte. Returns `false` (leaving `buf[from..]` cut to
-/// nothing) when there is no successor.
-#[inline]
-pub(crate) fn successor_in_place(buf: &mut Vec<u8>, from: usize) -> bool {
-    match successor_len(buf.get(from..).unwrap_or_default()) {
-        Some(n) => {
-            buf.truncate(from + n);
-            bump_last(buf);
-            true
-        }
-        None => {
-            buf.truncate(from);
-            false
-        }
-    }
-}
+pub use crate::bound::prefix_successor;
+pub(crate) use crate::bound::{bump_last, successor_in_place, successor_len};
 
 /// One `[start, stop)` byte range. Start and stop share one allocation.
 ///

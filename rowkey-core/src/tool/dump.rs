@@ -3,7 +3,7 @@
 //! Each format is parsed so that every key reads back byte for byte; the few byte sequences a
 //! format cannot carry unambiguously are listed on [`DumpFormat`]'s variants.
 
-use std::io::{BufRead, Write};
+use std::io::{self, BufRead, Write};
 
 use crate::hbase::from_string_binary;
 use crate::text::parse_hex;
@@ -517,6 +517,68 @@ pub(super) fn read_dump_from(
     }
     progress.done(err);
     Ok(format)
+}
+
+/// Reads every row key of a dump (HBase shell `scan` output, `cbt read` output, or one key per
+/// line in `toStringBinary` or hex form; the format detected from the first lines) into `f`,
+/// streaming. Every key reads back byte for byte, including keys holding newlines in a `cbt
+/// read` dump; the few exceptions of each format are listed on [`DumpFormat`].
+///
+/// # Errors
+///
+/// An I/O error, or a key line that is not valid `toStringBinary`/hex (with its line number).
+///
+/// ```
+/// let dump = "ROW   COLUMN+CELL\n \\x00\\x01row1   column=f:q, timestamp=1, value=v\n \\x00\\x01row1   column=f:r, timestamp=1, value=w\n1 row(s)\n";
+/// let mut keys = Vec::new();
+/// rowkey::tool::read_dump(&mut dump.as_bytes(), &mut |k| keys.push(k.to_vec()))?;
+/// assert_eq!(keys, vec![b"\x00\x01row1".to_vec()]);
+///
+/// // `cbt read` prints keys raw: a key ending in a newline keeps it
+/// let cell = "  f:q                                      @ 2023/11/14-22:13:20.000000\n    \"1\"\n\n";
+/// let rule = "-".repeat(40);
+/// let dump = format!("{rule}\nab\n\n{cell}{rule}\ncd\n{cell}");
+/// let mut keys = Vec::new();
+/// rowkey::tool::read_dump(&mut dump.as_bytes(), &mut |k| keys.push(k.to_vec()))?;
+/// assert_eq!(keys, vec![b"ab\n".to_vec(), b"cd".to_vec()]);
+/// # Ok::<(), String>(())
+/// ```
+pub fn read_dump(r: &mut dyn BufRead, f: &mut dyn FnMut(&[u8])) -> Result<(), String> {
+    let mut sink = io::sink();
+    read_dump_from(r, None, None, f, Progress::new(false, None), &mut sink).map(|_| ())
+}
+
+/// [`read_dump`] of a dump in a known format (what `--format` selects): no detection, so a
+/// one-key-per-line dump whose keys happen to look like hex digits, a dash line or an HBase
+/// cell stays what it is.
+///
+/// # Errors
+///
+/// As [`read_dump`].
+///
+/// ```
+/// use rowkey::tool::{read_dump_as, DumpFormat};
+///
+/// let mut keys = Vec::new();
+/// read_dump_as(&mut &b"cafe\n\"q\" \n"[..], DumpFormat::Lines, &mut |k| keys.push(k.to_vec()))?;
+/// assert_eq!(keys, vec![b"cafe".to_vec(), b"\"q\" ".to_vec()]);
+/// # Ok::<(), String>(())
+/// ```
+pub fn read_dump_as(
+    r: &mut dyn BufRead,
+    format: DumpFormat,
+    f: &mut dyn FnMut(&[u8]),
+) -> Result<(), String> {
+    let mut sink = io::sink();
+    read_dump_from(
+        r,
+        Some(format),
+        None,
+        f,
+        Progress::new(false, None),
+        &mut sink,
+    )
+    .map(|_| ())
 }
 
 #[cfg(test)]

@@ -1,0 +1,44 @@
+//! A nested key's range bound, written field by field by the `bound_into` the derive generates
+//! for a key used as a field of another key.
+
+use crate::bound::{prefix_edge, Edge};
+use crate::codec::Codec;
+
+/// A field before the last of a derived key's range bound (see the nested codec's
+/// `bound_into`): `None` when its value encodes (equal to the bound's, the next field decides),
+/// otherwise the bound of the whole key written from `start`, decided by this field's nearest
+/// encodable bound whatever follows. Fields are ascending (`RANGE_EXACT` keys only).
+#[doc(hidden)]
+pub fn nested_field_bound<C: Codec<T>, T>(
+    v: &T,
+    mask: u8,
+    upper: bool,
+    start: usize,
+    out: &mut Vec<u8>,
+) -> Option<Edge> {
+    let at = out.len();
+    if C::encode(v, out, mask).is_ok() {
+        return None;
+    }
+    out.truncate(at);
+    let e = C::bound_into(v, mask, upper, true, out);
+    Some(prefix_edge(out, start, at, e, upper == (mask != 0)))
+}
+
+/// The last field of a derived key's range bound: the field's own bound, or, when it passes
+/// every value or none, the bound of the whole key written from `start`.
+#[doc(hidden)]
+pub fn nested_last_bound<C: Codec<T>, T>(
+    v: &T,
+    mask: u8,
+    upper: bool,
+    inclusive: bool,
+    start: usize,
+    out: &mut Vec<u8>,
+) -> Edge {
+    let at = out.len();
+    match C::bound_into(v, mask, upper, inclusive, out) {
+        e @ Edge::At { .. } => e,
+        e => prefix_edge(out, start, at, e, upper == (mask != 0)),
+    }
+}

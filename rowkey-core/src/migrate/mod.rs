@@ -1,0 +1,164 @@
+//! Re-keying a table from one key layout `A` to another `B` — 16 → 32 salt buckets, unsalted →
+//! salted, a v1 → v2 layout — while a service keeps reading: batched with progress, resumable
+//! from a checkpoint, verified by count and checksum, with a dual read over both layouts and a
+//! dry run that shows the new layout's region distribution on the existing keys.
+//!
+//! # The phases
+//!
+//! 1. [`Migration::dry_run`]: map every source row to its new key and report the hotspot
+//!    distribution of the new layout (and the old one) — nothing is written.
+//! 2. [`Migration::run`] (or [`run_batches`](Migration::run_batches)): **copy**. Rows are read
+//!    in `A`'s logical order in batches; each row `a` becomes `map(a)` (a `B`) with the value
+//!    unchanged, and each batch is written together with a checkpoint (the last source key
+//!    done). Source rows are **never deleted in this phase**, so a stop at any point — a crash
+//!    between the destination write and the checkpoint included — loses nothing: the next run
+//!    resumes after the checkpoint and re-writes at most one batch, with the same bytes.
+//! 3. [`Migration::verify`]: count and an order-independent checksum of the logical records on
+//!    both sides (every source row mapped to its `B` key, with its value; every destination row
+//!    as stored). A difference is [`MigrateError::Mismatch`] — an error, never a warning. The
+//!    destination is read back from the store, so a passing report also proves every write
+//!    landed.
+//! 4. [`Migration::retire_source`]: delete the source rows, batched and resumable — only with the
+//!    [`Verified`] proof that step 3 returned, and each batch only after reading its new rows
+//!    back ([`Store::get`]): a source row whose new row is missing or differs (a write after
+//!    verification) is [`MigrateError::NotCopied`], and nothing of its batch is deleted.
+//!
+//! # Writers during a migration
+//!
+//! The copy reads the source as it goes, so a row written to the old layout ahead of the
+//! checkpoint is copied; one written behind it is not, and verification says so — then
+//! [`Migration::reset`] and copy again (the rows already copied are rewritten, same bytes).
+//! The simplest regime: the service writes both layouts (old first) until retirement, and
+//! reads with the dual read.
+//!
+//! While any of this runs, [`Migration::dual_read`] serves reads: both layouts merged in `B`'s
+//! logical order, each logical record once, the `B` row winning when both exist (paged with
+//! `take(n)` and [`Migration::dual_read_after`]). In the copy
+//! phase every record is in `A`; after retirement starts every record is in `B`; so a dual read
+//! never misses a record at any point.
+//!
+//! # Logical identity
+//!
+//! Two layouts of one record have different bytes. The identity that both agree on is the
+//! **`B` key of the record**: a source row is identified by `map(a).to_row_key()`, a destination
+//! row by its own key. Logical order is `B`'s logical order: the key bytes after `B`'s salt
+//! (what [`crate::read`] merges by). Deduplication, verification and the dual read all compare
+//! `B` keys, so the mapping alone defines the identity; no projection is needed.
+//!
+//! The dual read streams both sides, so it needs the mapping to keep order: `a1 < a2` in `A`'s
+//! logical order must give `map(a1) <= map(a2)` in `B`'s. Re-salting, adding a salt, a prefix
+//! or a tag, and widening a field all keep order; reordering fields or flipping `#[desc]` does
+//! not, and then the dual read fails with [`MigrateError::NotOrderPreserving`] (the copy,
+//! verification and retirement do not depend on order and still work).
+//!
+//! # One table or two
+//!
+//! The store says where the layouts live ([`Store::same_table`]):
+//!
+//! - **Two tables**: the layouts never meet; the way when new keys could read as old ones.
+//! - **One table**: `B`'s keys are written beside `A`'s. A row is then an `A` row or a `B` row by
+//!   which layout it decodes as (both validate their salt: a 16-bucket key is a valid
+//!   32-bucket key only where the two salts agree). A row valid in both layouts must be a
+//!   *fixed point* — its `B` key is its own key (e.g. when the 16- and 32-bucket salts of a
+//!   metric agree, about half the rows) — and is then left in place, never written and never
+//!   deleted. A mapping that would write a `B` key that also reads as an
+//!   unrelated `A` row (or leave an `A` row that reads as a `B` row) is
+//!   [`MigrateError::Ambiguous`], stopping the copy before that batch is written; the dry run
+//!   counts such rows up front. Add a prefix or tag to `B` to make the layouts disjoint.
+//!
+//! # Stores
+//!
+//! [`Store`] is small and synchronous: scan a key range in order with a limit, put rows, delete
+//! rows, load and save a checkpoint blob. The `redb` feature implements it for
+//! [redb](https://docs.rs/redb) ([`redb::RedbStore`]), writing each batch and its checkpoint in
+//! one transaction.
+//!
+//! ```
+//! # #[cfg(feature = "redb")]
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use redb::{Database, ReadableDatabase, TableDefinition};
+//! use rowkey::migrate::{redb::RedbStore, Migration};
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey, Debug, Clone, PartialEq)]
+//! struct V1 {
+//!     #[salt(buckets = 4)]
+//!     user: u32,
+//!     ts: u64,
+//! }
+//!
+//! #[derive(RowKey, Debug, Clone, PartialEq)]
+//! struct V2 {
+//!     #[salt(buckets = 8)]
+//!     user: u32,
+//!     ts: u64,
+//! }
+//!
+//! impl From<V1> for V2 {
+//!     fn from(v: V1) -> V2 {
+//!         V2 { user: v.user, ts: v.ts }
+//!     }
+//! }
+//!
+//! const T: TableDefinition<&[u8], &[u8]> = TableDefinition::new("events");
+//! let db = Database::builder().create_with_backend(redb::backends::InMemoryBackend::new())?;
+//! let tx = db.begin_write()?;
+//! {
+//!     let mut t = tx.open_table(T)?;
+//!     for user in 0..20u32 {
+//!         for ts in 0..10u64 {
+//!             t.insert(&V1 { user, ts }.to_row_key()?[..], &b"payload"[..])?;
+//!         }
+//!     }
+//! }
+//! tx.commit()?;
+//!
+//! // Re-key in place (one table), 64 rows per batch, stopping after 2 batches.
+//! let store = RedbStore::same_table(&db, "events", "events-v2");
+//! let m: Migration<_, V1, V2> = Migration::from_into(&store).batch_size(64);
+//! let first = m.run_batches(2, |_| {})?;
+//! assert!(!first.complete);
+//!
+//! // Meanwhile a dual read sees every record once, in V2's logical order.
+//! let users: Vec<u32> = m.dual_read_all().map(|r| r.map(|row| row.key.user)).collect::<Result<_, _>>()?;
+//! assert_eq!(users.len(), 200);
+//! assert!(users.is_sorted());
+//!
+//! // Resume (a new process would do the same), verify, retire the old keys.
+//! let done = m.run(|p| println!("{p}"))?;
+//! assert!(done.complete);
+//! let verified = m.verify()?;
+//! assert_eq!(verified.report().source_rows, 200);
+//! m.retire_source(&verified, |_| {})?;
+//! let v2_keys = rowkey::read::redb::keys(
+//!     &db.begin_read()?.open_table(T)?,
+//!     rowkey::read::Read::<V2>::new(rowkey::migrate::all_ranges(V2::LAYOUT)),
+//! )?;
+//! assert_eq!(v2_keys.len(), 200);
+//! # Ok(()) }
+//! # #[cfg(not(feature = "redb"))]
+//! # fn main() {}
+//! ```
+
+mod checkpoint;
+mod copy;
+mod dry_run;
+mod dual_read;
+mod error;
+mod migration;
+mod pager;
+#[cfg(feature = "redb")]
+pub mod redb;
+mod report;
+mod retire;
+mod store;
+mod verify;
+
+pub use checkpoint::{Checkpoint, Phase};
+pub use dry_run::DryRun;
+pub use dual_read::{DualRead, DualRow};
+pub use error::MigrateError;
+pub use migration::Migration;
+pub use pager::all_ranges;
+pub use report::{Progress, Summary, Verified, VerifyReport};
+pub use store::{Batch, Row, Side, Store};

@@ -9,7 +9,8 @@
 //!   counted and touched, no merge, no decode;
 //! - typed, sequential (`.sequential()`: one connection, pages fetched as the merge needs
 //!   them) and raw, sequential (one connection, the ranges one after another);
-//! - one range (one salt bucket) typed (a scanner thread, or sequential) and raw.
+//! - one range (one salt bucket) typed and raw (a typed read of one range runs its scanner on
+//!   the caller's thread; the `.sequential()` case takes the same path, as a check).
 //!
 //! The raw scans run on connections opened before the rounds; the typed reads take theirs from
 //! the client's pool (warm after the first round).

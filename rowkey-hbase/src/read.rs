@@ -223,7 +223,7 @@ impl<T: RowKey> Read<T> {
     ///
     /// # Errors
     ///
-    /// None yet: errors of the scans come as items.
+    /// A scanner thread could not be started; errors of the scans come as items.
     pub fn rows(&self) -> Result<Rows<T>, Error>
     where
         T: DecodeRowKeyOwned,
@@ -240,7 +240,7 @@ impl<T: RowKey> Read<T> {
         for r in plan.ranges() {
             let fetch = Fetch::new(&self.table, &self.spec, r);
             let source = match &shared {
-                None => Source::spawn(self.table.client().clone(), fetch),
+                None => Source::spawn(self.table.client().clone(), fetch)?,
                 Some(conn) => Source::Lazy {
                     client: self.table.client().clone(),
                     conn: conn.clone(),
@@ -427,42 +427,48 @@ enum Source {
 }
 
 impl Source {
-    fn spawn(client: Client, mut fetch: Fetch) -> Source {
+    /// # Errors
+    ///
+    /// The system could not start a thread ([`Error::Connection`]).
+    fn spawn(client: Client, mut fetch: Fetch) -> Result<Source, Error> {
         let (tx, rx) = sync_channel::<Page>(1);
-        std::thread::spawn(move || {
-            let mut conn = match client.checkout() {
-                Ok(c) => c,
-                Err(e) => {
-                    let _ = tx.send(Err(e));
-                    return;
-                }
-            };
-            loop {
-                match fetch.next_page(&mut conn) {
-                    Ok(Some(rows)) => {
-                        if tx.send(Ok(rows)).is_err() {
-                            // the read was dropped: free the scanner on the server
-                            fetch.close(&mut conn);
+        let spawned = std::thread::Builder::new()
+            .name("rowkey-hbase-scanner".into())
+            .spawn(move || {
+                let mut conn = match client.checkout() {
+                    Ok(c) => c,
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                };
+                loop {
+                    match fetch.next_page(&mut conn) {
+                        Ok(Some(rows)) => {
+                            if tx.send(Ok(rows)).is_err() {
+                                // the read was dropped: free the scanner on the server
+                                fetch.close(&mut conn);
+                                client.give_back(conn);
+                                return;
+                            }
+                        }
+                        Ok(None) => {
                             client.give_back(conn);
                             return;
                         }
-                    }
-                    Ok(None) => {
-                        client.give_back(conn);
-                        return;
-                    }
-                    Err(e) => {
-                        let _ = tx.send(Err(e.into()));
-                        return;
+                        Err(e) => {
+                            let _ = tx.send(Err(e.into()));
+                            return;
+                        }
                     }
                 }
-            }
-        });
-        Source::Thread {
+            });
+        spawned.map_err(|e| Error::Connection(format!("starting a scanner thread: {e}")))?;
+        Ok(Source::Thread {
             pages: rx,
             buf: VecDeque::new(),
             failed: false,
-        }
+        })
     }
 }
 

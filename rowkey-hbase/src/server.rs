@@ -554,7 +554,9 @@ impl Jvm {
             let mut line = String::new();
             let mut reader = BufReader::new(out);
             let _ = reader.read_line(&mut line);
-            std::thread::spawn(move || {
+            // The wrapper writes nothing after that line (the JVM writes to its log); draining
+            // is a precaution, so a thread that cannot start is no error.
+            let _ = std::thread::Builder::new().spawn(move || {
                 let mut sink = [0u8; 256];
                 while matches!(reader.read(&mut sink), Ok(n) if n > 0) {}
             });

@@ -129,6 +129,20 @@ fn write_failures_are_reported_per_entry() {
     assert_eq!(a.iter().map(|(k, _)| k.seq).collect::<Vec<_>>(), [3]);
     assert_eq!(a, b);
     assert_eq!(a[0].1.cells[0].value, b"", "keys only");
+    // reversed too: the scanners' lower bounds are a third filter, joined the same way
+    let c = ok
+        .read::<Event>(&all)
+        .keys_only()
+        .reverse()
+        .filter("ValueFilter(=, 'binary:3')");
+    assert_eq!(c.collect().expect("read"), a);
+    let every = ok
+        .read::<Event>(&all)
+        .reverse()
+        .keys_only()
+        .keys()
+        .expect("read");
+    assert_eq!(every.iter().map(|e| e.seq).collect::<Vec<_>>(), [6, 3, 0]);
     // encoding errors are caught before anything is sent
     #[derive(RowKey, Debug)]
     struct Padded {

@@ -9,10 +9,10 @@
 //!   back), in a canonical order, so the copy keeps the whole row, timestamps included, and
 //!   verification checksums all of it.
 //! - `scan`: one scanner over `[start, stop)` with a row limit ([`RawScan`]);
-//! - `put`: `putMultiple` with the copied timestamps (never server time), so a retried or
+//! - `put`: a [`Batch`] of puts with the copied timestamps (never server time), so a retried or
 //!   repeated batch writes the same cells; every failed entry is reported ([`Error::Write`]) and
 //!   the migration stops before its checkpoint;
-//! - `delete`: `deleteMultiple` of whole rows;
+//! - `delete`: a [`Batch`] of whole-row deletes;
 //! - `get`: `getMultiple`;
 //! - the checkpoint: the cell `m:checkpoint` in the row named after the migration, in a
 //!   **checkpoint table** of its own ([`HBaseStore::create_checkpoint_table`]), so neither
@@ -43,8 +43,8 @@ use rowkey::migrate::{Row, Side, Store};
 use rowkey::ScanRange;
 
 use crate::read::RawScan;
-use crate::thrift::{TColumn, TColumnValue, TDelete, TGet, TPut, TTHBaseServiceSyncClient};
-use crate::{Client, Error, FailedWrite, RowCell, Table, WriteFailures};
+use crate::thrift::{TColumn, TColumnValue, TGet, TPut, TTHBaseServiceSyncClient};
+use crate::{Batch, Cell, Client, Error, RowCell, Table};
 
 /// The checkpoint table's column family.
 pub const CHECKPOINT_FAMILY: &str = "m";
@@ -228,61 +228,22 @@ impl Store for HBaseStore {
     }
 
     fn put(&self, rows: &[Row]) -> Result<(), Error> {
-        let mut puts = Vec::with_capacity(rows.len());
+        let mut batch = Batch::new();
         for (key, blob) in rows {
             let cells = decode_cells(blob)?
                 .into_iter()
-                .map(|c| TColumnValue::new(c.family, c.qualifier, c.value, c.timestamp, None, None))
-                .collect();
-            puts.push(TPut::new(key.clone(), cells, None, None, None, None));
+                .map(|c| Cell::new(c.family, c.qualifier, c.value).at(c.timestamp));
+            batch.put_raw(&self.destination, key.clone(), cells);
         }
-        let name = self.destination.name().as_bytes().to_vec();
-        let table = self.destination.name().to_string();
-        self.destination
-            .client()
-            .call(|c| c.put_multiple(name, puts))
-            .map_err(|e| {
-                Error::Write(WriteFailures {
-                    written: 0,
-                    failed: rows
-                        .iter()
-                        .enumerate()
-                        .map(|(index, (key, _))| FailedWrite {
-                            table: table.clone(),
-                            index,
-                            key: key.clone(),
-                            message: format!("not known to be written: {e}"),
-                        })
-                        .collect(),
-                })
-            })
+        batch.apply().map(drop)
     }
 
     fn delete(&self, keys: &[Vec<u8>]) -> Result<(), Error> {
-        let deletes = keys
-            .iter()
-            .map(|k| TDelete::new(k.clone(), None, None, None, None, None))
-            .collect();
-        let name = self.source.name().as_bytes().to_vec();
-        let refused = self
-            .source
-            .client()
-            .call(|c| c.delete_multiple(name, deletes))?;
-        if refused.is_empty() {
-            return Ok(());
+        let mut batch = Batch::new();
+        for k in keys {
+            batch.delete_raw(&self.source, k.clone());
         }
-        Err(Error::Write(WriteFailures {
-            written: keys.len() - refused.len(),
-            failed: refused
-                .into_iter()
-                .map(|d| FailedWrite {
-                    table: self.source.name().to_string(),
-                    index: keys.iter().position(|k| *k == d.row).unwrap_or_default(),
-                    key: d.row,
-                    message: "HBase could not apply this delete".into(),
-                })
-                .collect(),
-        }))
+        batch.apply().map(drop)
     }
 
     fn load_checkpoint(&self) -> Result<Option<Vec<u8>>, Error> {

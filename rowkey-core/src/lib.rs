@@ -40,6 +40,7 @@ mod bound;
 mod decode;
 mod describe;
 mod integer;
+mod parts;
 pub mod scan;
 
 pub use bytes::{BufMut, Bytes};

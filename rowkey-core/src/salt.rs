@@ -17,7 +17,11 @@
 
 use bytes::BufMut;
 
-use crate::error::{DecodeError, DecodeErrorKind};
+use crate::codec::Codec;
+use crate::describe::Show;
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::layout::{SaltKind, SaltLayout};
+use crate::parts::{FieldSink, KeyFields};
 
 /// Salt width in bytes for a bucket count: 1 up to 256 buckets, else 2 (big-endian).
 #[inline(always)]
@@ -122,6 +126,84 @@ pub fn phoenix(salted: &[u8], buckets: u32) -> u32 {
 pub fn modulo<T: crate::integer::Integer>(v: T, buckets: u32) -> u32 {
     // Unsigned by construction (the derive checks), so to_u128 succeeds.
     (v.to_u128().unwrap_or_default() % u128::from(buckets)) as u32
+}
+
+/// `value % buckets` of a field value that is an unsigned integer (the scan builder's and the
+/// reader's modulo salt, from the layout's data); 0 for any other type (the derive allows
+/// modulo salts on unsigned integers only).
+#[inline(always)]
+pub(crate) fn modulo_of<T: crate::describe::Show>(v: &T, buckets: u32) -> u32 {
+    (v.unsigned().unwrap_or_default() % u128::from(buckets)) as u32
+}
+
+/// Whether field `i` is one a salt hashes (a constant where `salt` is a key's `SALT`).
+#[inline(always)]
+pub(crate) const fn hashes(salt: Option<SaltLayout>, i: usize) -> bool {
+    let Some(s) = salt else { return false };
+    if matches!(s.kind, SaltKind::Modulo) {
+        return false;
+    }
+    let mut f = s.fields;
+    while let [first, rest @ ..] = f {
+        if *first == i {
+            return true;
+        }
+        f = rest;
+    }
+    false
+}
+
+/// Whether field `i` is the last salted one (once it is known, so is the salt).
+#[inline(always)]
+pub(crate) const fn completes(salt: Option<SaltLayout>, i: usize) -> bool {
+    matches!(salt, Some(s) if s.through_field == i)
+}
+
+/// The salt of key `k`, computed from its layout's data ([`KeyFields::SALT`]): the fields it
+/// hashes are encoded into a [`PhoenixHash`], or the modulo field's value taken `% N`.
+/// `None` for an unsalted key.
+#[inline(always)]
+pub(crate) fn of_key<K: KeyFields + ?Sized>(k: &K, mask: u8) -> Result<Option<u32>, EncodeError> {
+    let Some(s) = K::SALT else {
+        return Ok(None);
+    };
+    let mut sink = SaltSink::<K> {
+        hash: PhoenixHash::new(),
+        value: 0,
+        key: core::marker::PhantomData,
+    };
+    k.put_fields(&mut sink, mask)?;
+    Ok(Some(match s.kind {
+        SaltKind::Phoenix => sink.hash.bucket(s.buckets),
+        SaltKind::Modulo => sink.value,
+    }))
+}
+
+/// The field sink that computes a key's salt: the salted fields' bytes into the Phoenix hash,
+/// the modulo field's value `% N`; every other field is skipped (decided at compile time).
+struct SaltSink<K: ?Sized> {
+    hash: PhoenixHash,
+    value: u32,
+    key: core::marker::PhantomData<fn(&K)>,
+}
+
+impl<K: KeyFields + ?Sized> FieldSink for SaltSink<K> {
+    #[inline(always)]
+    fn put<C: Codec<T>, T: Show, const I: usize>(
+        &mut self,
+        v: &T,
+        mask: u8,
+        name: &'static str,
+    ) -> Result<(), EncodeError> {
+        if const { hashes(K::SALT, I) } {
+            C::encode(v, &mut self.hash, mask).map_err(|e| e.in_field(name))?;
+        } else if const { completes(K::SALT, I) } {
+            if let Some(s) = K::SALT {
+                self.value = modulo_of(v, s.buckets);
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Compare a stored salt with the recomputed one.

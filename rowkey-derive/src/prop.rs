@@ -39,8 +39,10 @@ pub struct FieldProp<'a> {
     pub f: &'a Field<'a>,
     pub base: Encoding,
     pub reverse: bool,
-    /// The codec type, e.g. `::rowkey::codec::Pad<8, 0>`.
+    /// The codec type, e.g. `::rowkey::codec::Pad<8, 0>` (behind `Hashed<..>` when hashed).
     pub codec: TokenStream,
+    /// The codec of the value alone (without the hash prefix): the layout's field width.
+    pub value_codec: TokenStream,
     /// `0x00` (ascending) or `0xFF` (`#[desc]`), relative to the key's mask.
     pub desc: bool,
     /// `#[hash_prefix(N)]` / `#[hash_prefix(N, raw)]`.
@@ -50,8 +52,6 @@ pub struct FieldProp<'a> {
     pub range: Result<(), Refusal>,
     /// `Err(why)`: no `_starts_with`.
     pub starts_with: Result<(), Refusal>,
-    /// The salt hashes this field's bytes.
-    pub salted: bool,
     /// Where errors about the field's type point.
     pub span: Span,
 }
@@ -68,6 +68,32 @@ pub struct SaltProp {
     pub name: String,
 }
 
+impl KeyProp<'_> {
+    /// The key's salt as data: the `Option<SaltLayout>` expression of its `KeyParts::SALT`
+    /// (and so `LAYOUT.salt`), which encode, decode and the scan builder act on.
+    pub fn salt_layout(&self, krate: &TokenStream) -> TokenStream {
+        match &self.salt {
+            Some(s) => {
+                let (b, t) = (s.buckets, s.through);
+                let fields = &s.fields;
+                let kind = if s.modulo {
+                    quote!(#krate::layout::SaltKind::Modulo)
+                } else {
+                    quote!(#krate::layout::SaltKind::Phoenix)
+                };
+                quote!(::core::option::Option::Some(#krate::layout::SaltLayout {
+                    buckets: #b,
+                    width: #krate::layout::SaltLayout::width_for(#b),
+                    through_field: #t,
+                    fields: &[#(#fields),*],
+                    kind: #kind,
+                }))
+            }
+            None => quote!(::core::option::Option::None),
+        }
+    }
+}
+
 /// The decisions for a whole key struct.
 pub struct KeyProp<'a> {
     pub fields: Vec<FieldProp<'a>>,
@@ -80,10 +106,7 @@ impl<'a> KeyProp<'a> {
         let container_java = p.attrs.java.is_some();
         let fields = fields
             .iter()
-            .map(|f| {
-                let salted = salt.as_ref().is_some_and(|s| s.fields.contains(&f.index));
-                FieldProp::of(f, container_java, salted, krate)
-            })
+            .map(|f| FieldProp::of(f, container_java, krate))
             .collect();
         KeyProp { fields, salt }
     }
@@ -136,7 +159,7 @@ fn salt_of(p: &Input, fields: &[Field]) -> Option<SaltProp> {
 }
 
 impl<'a> FieldProp<'a> {
-    fn of(f: &'a Field<'a>, container_java: bool, salted: bool, krate: &TokenStream) -> Self {
+    fn of(f: &'a Field<'a>, container_java: bool, krate: &TokenStream) -> Self {
         let a = &f.attrs;
         let base = if let Some(p) = &a.pad {
             Encoding::Pad {
@@ -162,18 +185,25 @@ impl<'a> FieldProp<'a> {
             Encoding::Natural
         };
         let reverse = a.reverse.is_some();
-        let codec = codec_type(&base, reverse, krate);
+        let value_codec = codec_type(&base, reverse, krate);
+        let hash = a.hash_prefix.as_ref().map(|h| (h.value.len, h.value.raw));
+        // a hashed field is its encoding behind the `Hashed` codec wrapper (which owns the hash
+        // bytes and their check)
+        let codec = match hash {
+            Some((len, raw)) => quote!(#krate::codec::Hashed<#value_codec, #len, #raw>),
+            None => value_codec.clone(),
+        };
         FieldProp {
             f,
             base,
             reverse,
             codec,
+            value_codec,
             desc: a.desc.is_some(),
-            hash: a.hash_prefix.as_ref().map(|h| (h.value.len, h.value.raw)),
+            hash,
             form: Form::of(&f.kind),
             range: range_refusal(f),
             starts_with: starts_with_refusal(f),
-            salted,
             span: f.ty.span(),
         }
     }
@@ -210,7 +240,7 @@ impl<'a> FieldProp<'a> {
         let e = quote!(#krate::layout::FieldEncoding);
         if self.reverse {
             let padded = matches!(self.base, Encoding::Pad { .. });
-            let (codec, ty) = (&self.codec, self.f.ty);
+            let (codec, ty) = (&self.value_codec, self.f.ty);
             return quote!(#e::Reverse {
                 len: match <#codec as #krate::__private::Codec<#ty>>::WIDTH { ::core::option::Option::Some(__w) => __w, ::core::option::Option::None => 0 },
                 padded: #padded,
@@ -224,11 +254,6 @@ impl<'a> FieldProp<'a> {
             Encoding::SepByte(b) => quote!(#e::SepByte(#b)),
             Encoding::ReverseTs => quote!(#e::ReverseTs),
         }
-    }
-
-    /// The `Some((len, raw))` hash argument of the runtime calls.
-    pub fn hash_arg(&self) -> Option<TokenStream> {
-        self.hash.map(|(len, raw)| quote!((#len, #raw)))
     }
 }
 

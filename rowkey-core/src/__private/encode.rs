@@ -3,15 +3,51 @@
 
 use bytes::BufMut;
 
-use crate::codec::{Codec, HashPlain};
+use crate::codec::Codec;
+use crate::describe::Show;
 use crate::error::{EncodeError, EncodeErrorKind};
-use crate::hash_prefix::put_hash;
+pub use crate::parts::{FieldSink, KeyFields, KeyParts};
 
-/// Masked encode/len of a whole derived key (the body of `encode_into`, reused when the key is
-/// nested as a field of another key).
-pub trait KeyParts {
-    fn encode_masked<B: BufMut>(&self, buf: &mut B, mask: u8) -> Result<(), EncodeError>;
-    fn len_masked(&self, mask: u8) -> usize;
+/// The sink that writes fields into a buffer.
+struct Out<'a, B>(&'a mut B);
+
+impl<B: BufMut> FieldSink for Out<'_, B> {
+    #[inline(always)]
+    fn put<C: Codec<T>, T: Show, const I: usize>(
+        &mut self,
+        v: &T,
+        mask: u8,
+        name: &'static str,
+    ) -> Result<(), EncodeError> {
+        C::encode(v, self.0, mask).map_err(|e| e.in_field(name))
+    }
+}
+
+/// A derived key's bytes: the constant prefix, the salt (computed from the layout's data), then
+/// every field.
+#[inline(always)]
+pub fn encode_parts<K: KeyFields, B: BufMut>(
+    k: &K,
+    buf: &mut B,
+    mask: u8,
+) -> Result<(), EncodeError> {
+    put_prefix(buf, K::PREFIX, mask);
+    if let Some(s) = K::SALT {
+        if let Some(v) = crate::salt::of_key(k, mask)? {
+            crate::salt::put(buf, v, s.buckets, mask);
+        }
+    }
+    k.put_fields(&mut Out(buf), mask)
+}
+
+/// The length of a derived key's prefix and salt.
+#[inline(always)]
+pub const fn head_len<K: KeyFields>() -> usize {
+    K::PREFIX.len()
+        + match K::SALT {
+            Some(s) => s.width,
+            None => 0,
+        }
 }
 
 /// `encode_into` of a derived struct key. A fixed-width layout is written straight into the
@@ -131,30 +167,6 @@ pub fn put_prefix<B: BufMut>(buf: &mut B, prefix: &[u8], mask: u8) {
             buf.put_u8(b ^ mask);
         }
     }
-}
-
-/// Encode one field (its hash prefix first, if any), naming the field in errors.
-#[inline(always)]
-pub fn put_field<C: Codec<T>, T, B: BufMut>(
-    v: &T,
-    buf: &mut B,
-    mask: u8,
-    name: &'static str,
-) -> Result<(), EncodeError> {
-    C::encode(v, buf, mask).map_err(|e| e.in_field(name))
-}
-
-/// [`put_field`] behind a `#[hash_prefix]`.
-#[inline(always)]
-pub fn put_hashed_field<C: Codec<T>, T: HashPlain, B: BufMut>(
-    v: &T,
-    buf: &mut B,
-    mask: u8,
-    name: &'static str,
-    hash: (usize, bool),
-) -> Result<(), EncodeError> {
-    put_hash(v, hash.0, hash.1, buf);
-    put_field::<C, T, B>(v, buf, mask, name)
 }
 
 /// The `max_len` check of variable-width keys of type `key`.

@@ -131,18 +131,3 @@ impl<F: FormFamily> RangeOf<F> for core::ops::RangeFull {
         (core::ops::Bound::Unbounded, core::ops::Bound::Unbounded)
     }
 }
-
-/// A range bound of an unsigned integer as `u128` (modulo-salt bucket selection); an open
-/// upper end is the type's maximum, so that a range near it touches only its buckets.
-pub fn map_bound_u128<T: crate::integer::Integer>(
-    b: core::ops::Bound<&T>,
-    upper: bool,
-) -> core::ops::Bound<u128> {
-    use core::ops::Bound;
-    match b {
-        Bound::Included(v) => Bound::Included(v.to_u128().unwrap_or_default()),
-        Bound::Excluded(v) => Bound::Excluded(v.to_u128().unwrap_or_default()),
-        Bound::Unbounded if upper => Bound::Included(T::max_u128()),
-        Bound::Unbounded => Bound::Unbounded,
-    }
-}

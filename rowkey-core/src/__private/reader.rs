@@ -1,10 +1,11 @@
 //! Decoding a derived key: the [`Reader`] the generated `decode_visit` drives, one call per
 //! field.
 
-use crate::codec::{Decode, HashPlain};
+use crate::codec::Decode;
 use crate::describe::{Show, Visit};
 use crate::error::{DecodeError, DecodeErrorKind};
-use crate::hash_prefix::check_hash;
+use crate::layout::SaltKind;
+use crate::parts::KeyFields;
 
 /// `input[at..]`, or empty (never panics).
 #[inline(always)]
@@ -18,30 +19,22 @@ fn slice(input: &[u8], from: usize, to: usize) -> &[u8] {
     input.get(from..to).unwrap_or_default()
 }
 
-/// Take the `width` stored hash-prefix bytes at `at`.
-#[inline(always)]
-fn take_hash(input: &[u8], at: usize, width: usize) -> Result<&[u8], DecodeError> {
-    let rest = rest(input, at);
-    rest.get(..width)
-        .ok_or_else(|| DecodeError::truncated(at + rest.len(), width - rest.len(), rest.len()))
-}
-
-/// Decoding state of one derived key: the input, the position, the salt (read first, checked
-/// once its salted fields are decoded) and the visitor. Errors name the field and carry the
-/// offset from the start of this key.
-pub struct Reader<'de, 'v, V: Visit> {
+/// Decoding state of one derived key `K`: the input, the position, the salt (read first,
+/// checked once its salted fields are decoded — the layout's salt is data, `K::SALT`) and the
+/// visitor. Errors name the field and carry the offset from the start of this key.
+pub struct Reader<'de, 'v, K: ?Sized, V: Visit> {
     input: &'de [u8],
     pos: usize,
     mask: u8,
     visit: &'v mut V,
     salt: u32,
-    salt_name: &'static str,
     salt_at: usize,
     /// The Java hash code of the salted fields read so far.
     hash: i32,
+    key: core::marker::PhantomData<fn(&K)>,
 }
 
-impl<'de, 'v, V: Visit> Reader<'de, 'v, V> {
+impl<'de, 'v, K: KeyFields + ?Sized, V: Visit> Reader<'de, 'v, K, V> {
     /// Start reading `input` (masked with `mask` when the whole key is descending).
     #[inline(always)]
     pub fn new(input: &'de [u8], mask: u8, visit: &'v mut V) -> Self {
@@ -51,9 +44,9 @@ impl<'de, 'v, V: Visit> Reader<'de, 'v, V> {
             mask,
             visit,
             salt: 0,
-            salt_name: "salt",
             salt_at: 0,
             hash: 1,
+            key: core::marker::PhantomData,
         }
     }
 
@@ -63,101 +56,73 @@ impl<'de, 'v, V: Visit> Reader<'de, 'v, V> {
         self.mask
     }
 
-    /// Check the layout's constant prefix.
+    /// Check the layout's constant prefix and read its salt.
     #[inline(always)]
-    pub fn prefix(&mut self, prefix: &'static [u8]) -> Result<(), DecodeError> {
-        let mask = self.mask;
-        let at = self.pos;
-        let ok = rest(self.input, at).len() >= prefix.len()
-            && rest(self.input, at)
-                .iter()
-                .zip(prefix)
-                .all(|(b, p)| *b == *p ^ mask);
-        if !ok {
-            return Err(
-                DecodeError::new(DecodeErrorKind::PrefixMismatch { expected: prefix }, at)
-                    .in_field("prefix", 0),
-            );
+    pub fn head(&mut self) -> Result<(), DecodeError> {
+        let prefix = K::PREFIX;
+        if !prefix.is_empty() {
+            let mask = self.mask;
+            let at = self.pos;
+            let ok = rest(self.input, at).len() >= prefix.len()
+                && rest(self.input, at)
+                    .iter()
+                    .zip(prefix)
+                    .all(|(b, p)| *b == *p ^ mask);
+            if !ok {
+                return Err(DecodeError::new(
+                    DecodeErrorKind::PrefixMismatch { expected: prefix },
+                    at,
+                )
+                .in_field("prefix", 0));
+            }
+            self.pos += prefix.len();
+            self.visit.prefix(prefix, at);
         }
-        self.pos += prefix.len();
-        self.visit.prefix(prefix, at);
+        if let Some(s) = K::SALT {
+            let at = self.pos;
+            self.salt_at = at;
+            self.salt = crate::salt::get(rest(self.input, at), s.buckets, self.mask)
+                .map_err(|e| e.in_field(K::SALT_NAME, at))?;
+            self.pos += s.width;
+            self.visit.salt(self.salt, at, self.pos);
+        }
         Ok(())
     }
 
-    /// Read the salt of a layout with `buckets` buckets (`name`: the salt's name in errors).
+    /// Decode field `I`; when it is salted its bytes feed the salt hash, and when it is the last
+    /// salted field the stored salt is checked.
     #[inline(always)]
-    pub fn salt(&mut self, buckets: u32, name: &'static str) -> Result<(), DecodeError> {
-        self.salt_name = name;
-        let at = self.pos;
-        self.salt_at = at;
-        self.salt = crate::salt::get(rest(self.input, at), buckets, self.mask)
-            .map_err(|e| e.in_field(name, at))?;
-        self.pos += crate::salt::width(buckets);
-        self.visit.salt(self.salt, at, self.pos);
-        Ok(())
-    }
-
-    /// Decode the next field. `salted`: its bytes feed the Phoenix salt hash.
-    #[inline(always)]
-    pub fn field<C: Decode<'de, T>, T: Show>(
+    pub fn field<C: Decode<'de, T>, T: Show, const I: usize>(
         &mut self,
         name: &'static str,
         mask: u8,
-        salted: bool,
     ) -> Result<T, DecodeError> {
         let start = self.pos;
         let (v, n) =
             C::decode(rest(self.input, start), mask).map_err(|e| e.in_field(name, start))?;
         self.pos += n;
-        self.done(name, start, salted, &v);
-        Ok(v)
-    }
-
-    /// [`field`](Self::field) behind a `#[hash_prefix]`: takes the stored prefix, decodes the
-    /// value and checks the prefix against it.
-    #[inline(always)]
-    pub fn hashed_field<C: Decode<'de, T>, T: Show + HashPlain>(
-        &mut self,
-        name: &'static str,
-        mask: u8,
-        salted: bool,
-        hash: (usize, bool),
-    ) -> Result<T, DecodeError> {
-        let start = self.pos;
-        let (width, raw) = hash;
-        let stored = take_hash(self.input, start, width).map_err(|e| e.in_field(name, 0))?;
-        let at = start + width;
-        let (v, n) = C::decode(rest(self.input, at), mask).map_err(|e| e.in_field(name, at))?;
-        check_hash(&v, width, raw, stored).map_err(|e| e.in_field(name, start))?;
-        self.pos = at + n;
-        self.done(name, start, salted, &v);
-        Ok(v)
-    }
-
-    #[inline(always)]
-    fn done(&mut self, name: &'static str, start: usize, salted: bool, v: &dyn Show) {
-        if salted {
+        if const { crate::salt::hashes(K::SALT, I) } {
             self.hash = crate::salt::step(self.hash, slice(self.input, start, self.pos));
         }
-        self.visit.field(name, self.pos, v);
+        self.visit.field(name, self.pos, &v);
+        if const { crate::salt::completes(K::SALT, I) } {
+            self.check_salt(&v)?;
+        }
+        Ok(v)
     }
 
-    /// Check the stored salt against the Phoenix hash of the salted fields read so far.
+    /// Check the stored salt against the one of the salted fields read so far.
     #[inline(always)]
-    pub fn check_phoenix_salt(&self, buckets: u32) -> Result<(), DecodeError> {
-        crate::salt::check(self.salt, crate::salt::bucket_of(self.hash, buckets))
-            .map_err(|e| e.in_field(self.salt_name, self.salt_at))
-    }
-
-    /// Check the stored salt against `value % buckets` of the decoded field.
-    #[inline(always)]
-    pub fn check_modulo_salt<T: crate::integer::Integer>(
-        &self,
-        value: T,
-        buckets: u32,
-    ) -> Result<(), DecodeError> {
-        crate::salt::check(self.salt, crate::salt::modulo(value, buckets))
-            .map_err(|e| e.in_field(self.salt_name, 0))
+    fn check_salt<T: Show>(&self, v: &T) -> Result<(), DecodeError> {
+        let Some(s) = K::SALT else { return Ok(()) };
+        match s.kind {
+            SaltKind::Phoenix => {
+                crate::salt::check(self.salt, crate::salt::bucket_of(self.hash, s.buckets))
+                    .map_err(|e| e.in_field(K::SALT_NAME, self.salt_at))
+            }
+            SaltKind::Modulo => crate::salt::check(self.salt, crate::salt::modulo_of(v, s.buckets))
+                .map_err(|e| e.in_field(K::SALT_NAME, 0)),
+        }
     }
 
     /// The bytes read.

@@ -242,11 +242,6 @@ macro_rules! content_impls {
                 finish(Cow::Owned(r), used)
             }
         }
-
-        impl<$($lt)?> HashPlain for $t {
-            #[inline(always)]
-            fn with_plain<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R { f(self.content()) }
-        }
     )*};
 }
 content_impls!([] String, [] Box<str>, ['a] &'a str, [] Vec<u8>, ['a] &'a [u8], [] Bytes);

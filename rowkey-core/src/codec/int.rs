@@ -122,11 +122,6 @@ macro_rules! int_impls {
                 Ok((((raw ^ m) ^ FLIP) as $t, $w))
             }
         }
-
-        impl HashPlain for $t {
-            #[inline(always)]
-            fn with_plain<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R { f(&self.to_be_bytes()) }
-        }
     )*};
 }
 

@@ -302,7 +302,7 @@ mod java;
 mod option;
 mod scalar;
 
-pub use crate::hash_prefix::{hash_prefix, md5, HashPlain};
+pub use crate::hash_prefix::{hash_prefix, md5, HashPlain, Hashed};
 pub use crate::integer::Integer;
 pub use crate::salt::PhoenixHash;
 pub use content::{AsContent, FromContent};

@@ -46,12 +46,6 @@ impl<'de> Decode<'de, char> for Natural {
             .ok_or_else(|| DecodeError::new(DecodeErrorKind::InvalidChar { value }, 0))
     }
 }
-impl HashPlain for char {
-    fn with_plain<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
-        let mut b = [0u8; 4];
-        f(self.encode_utf8(&mut b).as_bytes())
-    }
-}
 
 macro_rules! float_impls {
     ($($t:ty, $u:ty, $w:expr);*) => {$(
@@ -156,10 +150,5 @@ impl<'de, const N: usize> Decode<'de, [u8; N]> for Reverse<Natural> {
         let (mut a, n) = <Natural as Decode<'de, [u8; N]>>::decode(input, mask)?;
         a.reverse();
         Ok((a, n))
-    }
-}
-impl<const N: usize> HashPlain for [u8; N] {
-    fn with_plain<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R {
-        f(self)
     }
 }

@@ -7,7 +7,8 @@ use core::ops::{Bound, RangeBounds};
 use super::{bump_last, successor_in_place, successor_len, ScanRange, ScanRanges};
 
 use crate::bound::{start_rule, stop_rule, Lower, Pieces, Rule, Upper};
-use crate::codec::{self, Codec, HashPlain};
+use crate::codec::{self, Codec};
+use crate::describe::Show;
 use crate::layout::{SaltKind, SaltLayout};
 use crate::salt;
 
@@ -46,6 +47,9 @@ struct Salt {
     buckets: u32,
     width: usize,
     modulo: bool,
+    /// The salted fields and the last of them (`SaltLayout::fields`, `through_field`).
+    fields: &'static [usize],
+    through: usize,
 }
 
 /// The state of a typed scan builder: the encoded bytes of the fields fixed so far (after a
@@ -60,6 +64,8 @@ pub struct ScanBuilder {
     /// The Java hash code of the salted fields fixed so far (Phoenix salts).
     salt_h: i32,
     salt_value: Option<u32>,
+    /// The index of the next field (how many are fixed).
+    next: usize,
     /// Salt buckets a range on a modulo-salted field can touch.
     buckets: Option<Vec<u32>>,
     impossible: bool,
@@ -213,9 +219,12 @@ impl ScanBuilder {
                 buckets: s.buckets,
                 width: s.width,
                 modulo: s.kind == SaltKind::Modulo,
+                fields: s.fields,
+                through: s.through_field,
             }),
             salt_h: 1,
             salt_value: None,
+            next: 0,
             buckets: None,
             impossible: false,
             complete: false,
@@ -244,37 +253,27 @@ impl ScanBuilder {
     }
 
     /// Fix the next field to `v`. A value that cannot be encoded cannot be in the table: the
-    /// scan becomes empty. `salted`: the field is one the salt hashes.
+    /// scan becomes empty. The layout's salt (data) says whether the field's bytes are salted
+    /// and whether it is the last salted one: then the salt is known.
     #[inline(always)]
-    pub fn field<C: Codec<T>, T>(&mut self, v: &T, mask: u8, salted: bool) {
+    pub fn field<C: Codec<T>, T: Show>(&mut self, v: &T, mask: u8) {
         let start = self.buf.len();
         if C::encode(v, &mut self.buf, mask).is_err() {
             self.impossible = true;
         }
-        self.salted_bytes(start, salted);
-    }
-
-    /// [`field`](Self::field) behind a `#[hash_prefix]`.
-    #[inline(always)]
-    pub fn hashed_field<C: Codec<T>, T: HashPlain>(
-        &mut self,
-        v: &T,
-        mask: u8,
-        salted: bool,
-        hash: (usize, bool),
-    ) {
-        let start = self.buf.len();
-        crate::hash_prefix::put_hash(v, hash.0, hash.1, &mut self.buf);
-        if C::encode(v, &mut self.buf, mask).is_err() {
-            self.impossible = true;
-        }
-        self.salted_bytes(start, salted);
-    }
-
-    #[inline(always)]
-    fn salted_bytes(&mut self, start: usize, salted: bool) {
-        if salted {
-            self.salt_h = salt::step(self.salt_h, self.buf.get(start..).unwrap_or_default());
+        let i = self.next;
+        self.next += 1;
+        if let Some(s) = self.salt {
+            if s.modulo {
+                if i == s.through {
+                    self.salt_value = Some(salt::modulo_of(v, s.buckets));
+                }
+            } else if s.fields.contains(&i) {
+                self.salt_h = salt::step(self.salt_h, self.buf.get(start..).unwrap_or_default());
+                if i == s.through {
+                    self.salt_value = Some(salt::bucket_of(self.salt_h, s.buckets));
+                }
+            }
         }
     }
 
@@ -284,49 +283,35 @@ impl ScanBuilder {
         self.complete = true;
     }
 
-    /// Every salted field is fixed: compute the Phoenix salt from them.
-    #[inline(always)]
-    pub fn fix_salt(&mut self) {
-        if let Some(s) = self.salt {
-            self.salt_value = Some(salt::bucket_of(self.salt_h, s.buckets));
-        }
-    }
-
-    /// The salt is known (modulo salts).
-    #[inline(always)]
-    pub fn fix_salt_value(&mut self, salt: u32) {
-        self.salt_value = Some(salt);
-    }
-
     /// End with a range over the next field, in the value's natural order: see
     /// [`Codec::pieces`] (bounds are swapped when the byte order is reversed, a value range over
     /// a Java encoding is split where the byte order wraps, an exclusive bound on a raw last
-    /// field becomes `bytes ++ 0x00`). `modulo`: the numeric range of a modulo-salted field, to
-    /// touch only the buckets it can.
+    /// field becomes `bytes ++ 0x00`). A range on the field of a modulo salt touches only the
+    /// buckets its values can have.
     #[inline(always)]
-    pub fn range<C: Codec<T>, T, R: RangeBounds<T>>(
-        self,
-        r: R,
-        mask: u8,
-        modulo: Option<(Bound<u128>, Bound<u128>)>,
-    ) -> Scan {
-        self.range_bounds::<C, T>(r.start_bound(), r.end_bound(), mask, modulo)
+    pub fn range<C: Codec<T>, T: Show, R: RangeBounds<T>>(mut self, r: R, mask: u8) -> Scan {
+        if let Some(s) = self.salt {
+            if s.modulo && self.next == s.through {
+                // an open upper end is the type's maximum, so that a range near it touches
+                // only its buckets
+                let num = |b: Bound<&T>, upper: bool| match b {
+                    Bound::Included(v) => v.unsigned().map_or(Bound::Unbounded, Bound::Included),
+                    Bound::Excluded(v) => v.unsigned().map_or(Bound::Unbounded, Bound::Excluded),
+                    Bound::Unbounded if upper => {
+                        T::unsigned_max().map_or(Bound::Unbounded, Bound::Included)
+                    }
+                    Bound::Unbounded => Bound::Unbounded,
+                };
+                let (lo, hi) = (num(r.start_bound(), false), num(r.end_bound(), true));
+                self.buckets = Some(modulo_buckets(lo, hi, s.buckets));
+            }
+        }
+        self.range_bounds::<C, T>(r.start_bound(), r.end_bound(), mask)
     }
 
     /// [`range`](Self::range) from the two bounds.
     #[inline(always)]
-    pub fn range_bounds<C: Codec<T>, T>(
-        mut self,
-        lo: Bound<&T>,
-        hi: Bound<&T>,
-        mask: u8,
-        modulo: Option<(Bound<u128>, Bound<u128>)>,
-    ) -> Scan {
-        if let (Some(s), Some((lo, hi))) = (self.salt, modulo) {
-            if s.modulo {
-                self.buckets = Some(modulo_buckets(lo, hi, s.buckets));
-            }
-        }
+    pub fn range_bounds<C: Codec<T>, T>(mut self, lo: Bound<&T>, hi: Bound<&T>, mask: u8) -> Scan {
         if let (true, false, Some(salt)) = (C::MONOTONE, self.impossible, self.fixed_salt()) {
             return Scan {
                 ranges: self.monotone_range::<C, T>(salt, lo, hi, mask),

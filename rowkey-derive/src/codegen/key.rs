@@ -6,7 +6,7 @@ use quote::quote;
 
 use super::{layout, respan, Bounds};
 use crate::ast::Input;
-use crate::prop::{FieldProp, KeyProp};
+use crate::prop::KeyProp;
 
 pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> TokenStream {
     let name = p.name();
@@ -19,42 +19,32 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
     let inline_checks = &checks.inline;
     let layout = layout::layout(p, key, krate);
 
-    let prefix = layout::prefix_lit(p);
-    let prefix_len = p.attrs.prefix.as_ref().map_or(0, |a| a.value.len());
-    let prefix_encode = p
-        .attrs
-        .prefix
-        .as_ref()
-        .map(|_| quote!(#pv::put_prefix(__buf, #prefix, __mask);));
-    let prefix_read = p
-        .attrs
-        .prefix
-        .as_ref()
-        .map(|_| quote!(__r.prefix(#prefix)?;));
-
-    // encode: the prefix, the salt (hashed from its fields), then every field
-    let salt_encode = key.salt.as_ref().map(|s| {
-        let buckets = s.buckets;
-        if s.modulo {
-            let f = &key.fields[s.through].f.member;
-            quote!(#pv::salt::put(__buf, #pv::salt::modulo(self.#f, #buckets), #buckets, __mask);)
-        } else {
-            let hashed: Vec<_> = s
-                .fields
-                .iter()
-                .map(|&i| put_field(&key.fields[i], quote!(&mut __h), &pv))
-                .collect();
-            quote! {
-                let mut __h = #pv::PhoenixHash::new();
-                #(#hashed)*
-                #pv::salt::put(__buf, __h.bucket(#buckets), #buckets, __mask);
-            }
-        }
+    // the prefix and the salt are data (`KeyParts::PREFIX`/`SALT`, also the `LAYOUT`'s): the
+    // runtime writes, reads and checks them; each field is one call
+    let prefix_const = p.attrs.prefix.as_ref().map(|_| {
+        let prefix = layout::prefix_lit(p);
+        quote!(const PREFIX: &'static [::core::primitive::u8] = #prefix;)
     });
-    let encodes: Vec<_> = key
+    let salt_const = key.salt.as_ref().map(|s| {
+        let layout = key.salt_layout(krate);
+        let name = (s.name != "salt").then(|| {
+            let n = &s.name;
+            quote!(const SALT_NAME: &'static ::core::primitive::str = #n;)
+        });
+        quote!(const SALT: ::core::option::Option<#krate::layout::SaltLayout> = #layout; #name)
+    });
+    let puts: Vec<_> = key
         .fields
         .iter()
-        .map(|fp| put_field(fp, quote!(__buf), &pv))
+        .map(|fp| {
+            let (codec, ty, member, fname) = (&fp.codec, fp.f.ty, &fp.f.member, &fp.f.name);
+            let mask = fp.mask_expr(quote!(__mask));
+            let i = fp.f.index;
+            respan(
+                quote!(__sink.put::<#codec, #ty, #i>(&self.#member, #mask, #fname)?;),
+                fp.span,
+            )
+        })
         .collect();
     let lens: Vec<_> = key
         .fields
@@ -62,51 +52,23 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
         .map(|fp| {
             let (codec, ty, member) = (&fp.codec, fp.f.ty, &fp.f.member);
             let mask = fp.mask_expr(quote!(__mask));
-            let h = fp.hash.map_or(0, |(l, _)| l);
             respan(
-                quote!(+ #h + <#codec as #pv::Codec<#ty>>::len(&self.#member, #mask)),
+                quote!(+ <#codec as #pv::Codec<#ty>>::len(&self.#member, #mask)),
                 fp.span,
             )
         })
         .collect();
-    let salt_len = match &key.salt {
-        Some(s) => {
-            let b = s.buckets;
-            quote!(#pv::salt::width(#b))
-        }
-        None => quote!(0),
-    };
-
-    // decode: one reader call per field; the salt is read first and checked after its last
-    // salted field
-    let salt_read = key.salt.as_ref().map(|s| {
-        let (buckets, sname) = (s.buckets, &s.name);
-        quote!(__r.salt(#buckets, #sname)?;)
-    });
     let decodes: Vec<_> = key
         .fields
         .iter()
         .map(|fp| {
             let (codec, ty, var, fname) = (&fp.codec, fp.f.ty, &fp.f.var, &fp.f.name);
             let mask = fp.mask_expr(quote!(__r.mask()));
-            let salted = fp.salted;
-            let read = match fp.hash_arg() {
-                Some(h) => quote!(__r.hashed_field::<#codec, #ty>(#fname, #mask, #salted, #h)?),
-                None => quote!(__r.field::<#codec, #ty>(#fname, #mask, #salted)?),
-            };
-            let check = key
-                .salt
-                .as_ref()
-                .filter(|s| s.through == fp.f.index)
-                .map(|s| {
-                    let buckets = s.buckets;
-                    if s.modulo {
-                        quote!(__r.check_modulo_salt(#var, #buckets)?;)
-                    } else {
-                        quote!(__r.check_phoenix_salt(#buckets)?;)
-                    }
-                });
-            respan(quote!(let #var = #read; #check), fp.span)
+            let i = fp.f.index;
+            respan(
+                quote!(let #var = __r.field::<#codec, #ty, #i>(#fname, #mask)?;),
+                fp.span,
+            )
         })
         .collect();
     let vars: Vec<_> = key.fields.iter().map(|fp| &fp.f.var).collect();
@@ -181,11 +143,9 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
                 last.span,
             )
         };
-        let prefix_put = p
-            .attrs
-            .prefix
-            .as_ref()
-            .map(|_| quote!(#pv::put_prefix(__out, #prefix, __mask);));
+        let prefix_put = p.attrs.prefix.as_ref().map(
+            |_| quote!(#pv::put_prefix(__out, <#name #ty_g as #pv::KeyFields>::PREFIX, __mask);),
+        );
         quote! {
             fn bound_into(
                 __v: &#name #ty_g,
@@ -259,19 +219,27 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
             }
         }
 
+        impl #impl_g #pv::KeyFields for #name #ty_g #enc {
+            #prefix_const
+            #salt_const
+
+            #[inline(always)]
+            fn put_fields<__S: #pv::FieldSink>(&self, __sink: &mut __S, __mask: ::core::primitive::u8) -> ::core::result::Result<(), #pv::EncodeError> {
+                #(#puts)*
+                ::core::result::Result::Ok(())
+            }
+        }
+
         impl #impl_g #pv::KeyParts for #name #ty_g #enc {
             #[inline(always)]
             fn encode_masked<__B: #pv::bytes::BufMut>(&self, __buf: &mut __B, __mask: ::core::primitive::u8) -> ::core::result::Result<(), #pv::EncodeError> {
                 #inline_checks
-                #prefix_encode
-                #salt_encode
-                #(#encodes)*
-                ::core::result::Result::Ok(())
+                #pv::encode_parts(self, __buf, __mask)
             }
 
             #[inline(always)]
             fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-                #prefix_len + #salt_len #(#lens)*
+                #pv::head_len::<Self>() #(#lens)*
             }
         }
 
@@ -281,9 +249,8 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
                 -> ::core::result::Result<(Self, ::core::primitive::usize), #pv::DecodeError>
             {
                 #inline_checks
-                let mut __r = #pv::Reader::new(__input, __mask, __visit);
-                #prefix_read
-                #salt_read
+                let mut __r = #pv::Reader::<Self, __V>::new(__input, __mask, __visit);
+                __r.head()?;
                 #(#decodes)*
                 ::core::result::Result::Ok((#construct, __r.finish()))
             }
@@ -319,17 +286,4 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
             }
         }
     }
-}
-
-/// One field's encode call into `target`.
-fn put_field(fp: &FieldProp, target: TokenStream, pv: &TokenStream) -> TokenStream {
-    let (codec, ty, member, fname) = (&fp.codec, fp.f.ty, &fp.f.member, &fp.f.name);
-    let mask = fp.mask_expr(quote!(__mask));
-    let call = match fp.hash_arg() {
-        Some(h) => {
-            quote!(#pv::put_hashed_field::<#codec, #ty, _>(&self.#member, #target, #mask, #fname, #h)?;)
-        }
-        None => quote!(#pv::put_field::<#codec, #ty, _>(&self.#member, #target, #mask, #fname)?;),
-    };
-    respan(call, fp.span)
 }

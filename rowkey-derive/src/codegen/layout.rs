@@ -20,7 +20,7 @@ pub fn layout(p: &Input, key: &KeyProp, krate: &TokenStream) -> TokenStream {
             let fname = &f.name;
             let ty = f.ty;
             let ty_str = crate::ast::type_string(ty);
-            let codec = &fp.codec;
+            let codec = &fp.value_codec;
             let enc = fp.layout_encoding(krate);
             let desc = fp.desc;
             let hp = match fp.hash {
@@ -43,12 +43,12 @@ pub fn layout(p: &Input, key: &KeyProp, krate: &TokenStream) -> TokenStream {
         })
         .collect();
     let width_sum = width_sum(p, key, krate);
-    let salt = super::salt_layout(key, krate);
+    let salt = quote!(<Self as #pv::KeyFields>::SALT);
     let max_len = match p.attrs.max_len.as_ref().map(|m| m.value.0) {
         Some(m) => quote!(::core::option::Option::Some(#m)),
         None => quote!(::core::option::Option::None),
     };
-    let prefix = prefix_lit(p);
+    let prefix = quote!(<Self as #pv::KeyFields>::PREFIX);
     quote! {
         #krate::layout::Layout {
             name: #name_str,
@@ -65,22 +65,12 @@ pub fn layout(p: &Input, key: &KeyProp, krate: &TokenStream) -> TokenStream {
 /// the fields' codecs: usable where only the codec bounds hold (the checks of a generic key).
 fn width_sum(p: &Input, key: &KeyProp, krate: &TokenStream) -> TokenStream {
     let pv = quote!(#krate::__private);
-    let salt_width = match &key.salt {
-        Some(s) => {
-            let b = s.buckets;
-            quote!(#krate::salt::width(#b))
-        }
-        None => quote!(0),
-    };
-    let prefix_len = p.attrs.prefix.as_ref().map_or(0, |a| a.value.len());
     // one flat sum (a nested `add_width` per field grew the expansion's indentation with the
     // field count)
-    let mut parts = vec![quote!(::core::option::Option::Some(#prefix_len + #salt_width))];
+    let _ = p;
+    let mut parts = vec![quote!(::core::option::Option::Some(#pv::head_len::<Self>()))];
     for fp in &key.fields {
         let (codec, ty) = (&fp.codec, fp.f.ty);
-        if let Some((h, _)) = fp.hash {
-            parts.push(quote!(::core::option::Option::Some(#h)));
-        }
         parts.push(respan(quote!(<#codec as #pv::Codec<#ty>>::WIDTH), fp.span));
     }
     quote!(#pv::sum_widths(&[#(#parts),*]))

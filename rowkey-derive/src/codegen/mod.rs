@@ -151,27 +151,3 @@ fn mentions(ts: TokenStream, params: &[String]) -> bool {
         _ => false,
     })
 }
-
-/// The `Option<SaltLayout>` expression of a key (its `LAYOUT.salt`, and what the scan builder
-/// starts from).
-pub fn salt_layout(key: &KeyProp, krate: &TokenStream) -> TokenStream {
-    match &key.salt {
-        Some(s) => {
-            let (b, t) = (s.buckets, s.through);
-            let fields = &s.fields;
-            let kind = if s.modulo {
-                quote!(#krate::layout::SaltKind::Modulo)
-            } else {
-                quote!(#krate::layout::SaltKind::Phoenix)
-            };
-            quote!(::core::option::Option::Some(#krate::layout::SaltLayout {
-                buckets: #b,
-                width: #krate::salt::width(#b),
-                through_field: #t,
-                fields: &[#(#fields),*],
-                kind: #kind,
-            }))
-        }
-        None => quote!(::core::option::Option::None),
-    }
-}

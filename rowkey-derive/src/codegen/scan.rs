@@ -40,8 +40,6 @@ pub fn expand(
     let scan_ty = format_ident!("__{}Scan", key_name, span = Span::call_site());
     let end = format_ident!("__{}ScanEnd", key_name, span = Span::call_site());
     let phantom = quote!(::core::marker::PhantomData<fn() -> #name #ty_g>);
-    let salt_layout = super::salt_layout(key, krate);
-    let prefix = super::layout::prefix_lit(p);
 
     // Misuse: a method whose argument must implement a `__private` trait that nothing
     // implements; its diagnostic names the key and the field (a marker type named after it).
@@ -142,19 +140,7 @@ pub fn expand(
                 quote!(::core::borrow::Borrow::<#ty>::borrow(&__v)),
             ),
         };
-        let salted = fp.salted;
-        let fix = match fp.hash_arg() {
-            Some(h) => quote!(__b.hashed_field::<#codec, #enc_ty>(#val_ref, #mask, #salted, #h);),
-            None => quote!(__b.field::<#codec, #enc_ty>(#val_ref, #mask, #salted);),
-        };
-        let fix_salt = key.salt.as_ref().filter(|s| s.through == i).map(|s| {
-            let n = s.buckets;
-            if s.modulo {
-                quote!(__b.fix_salt_value(#pv::salt::modulo(__v, #n));)
-            } else {
-                quote!(__b.fix_salt();)
-            }
-        });
+        let fix = quote!(__b.field::<#codec, #enc_ty>(#val_ref, #mask););
         let complete = (i == last).then(|| quote!(__b.complete();));
         let eq_name = method_ident(f, "");
         let eq_doc = format!("Fix `{fname}` to a value (equality) and go on to the next field.");
@@ -170,7 +156,6 @@ pub fn expand(
                 pub fn #eq_name(self, __v: #arg_ty) -> #next {
                     let mut __b = self.0;
                     #fix
-                    #fix_salt
                     #complete
                     #scan_ty(__b, ::core::marker::PhantomData)
                 }
@@ -181,20 +166,6 @@ pub fn expand(
         let range_name = method_ident(f, "_range");
         let range_cell = match fp.range {
             Ok(()) => {
-                let modulo = if key
-                    .salt
-                    .as_ref()
-                    .is_some_and(|s| s.modulo && s.through == i)
-                {
-                    quote!(::core::option::Option::Some((
-                        #pv::map_bound_u128(::core::ops::RangeBounds::start_bound(&__r), false),
-                        #pv::map_bound_u128(::core::ops::RangeBounds::end_bound(&__r), true),
-                    )))
-                } else {
-                    quote!(::core::option::Option::None)
-                };
-                // the salt bounds borrow the range before it moves into the builder
-                let modulo_let = quote!(let __m = #modulo;);
                 let doc = format!(
                     "Constrain `{fname}` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan."
                 );
@@ -202,7 +173,7 @@ pub fn expand(
                     Some((fam, canon)) => quote! {
                         pub fn #range_name<__R: #pv::RangeOf<#fam>>(self, __r: __R) -> #end #ty_g {
                             let (__lo, __hi) = #pv::RangeOf::<#fam>::bounds(&__r);
-                            let __s = self.0.range_bounds::<#codec, #canon>(__lo.as_ref(), __hi.as_ref(), #mask, ::core::option::Option::None);
+                            let __s = self.0.range_bounds::<#codec, #canon>(__lo.as_ref(), __hi.as_ref(), #mask);
                             #end(__s, ::core::marker::PhantomData)
                         }
                     },
@@ -236,7 +207,7 @@ pub fn expand(
                                 #[doc(hidden)]
                                 #[inline(always)]
                                 pub fn #name<__R: ::core::ops::RangeBounds<#ty>>(self, __r: __R) -> #end #ty_g {
-                                    let __s = self.0.range::<#codec, #ty, __R>(__r, #mask, ::core::option::Option::None);
+                                    let __s = self.0.range::<#codec, #ty, __R>(__r, #mask);
                                     #end(__s, ::core::marker::PhantomData)
                                 }
                             }
@@ -246,8 +217,7 @@ pub fn expand(
                         quote! {
                             pub fn #range_name<__R: ::core::ops::RangeBounds<#ty> #bound>(self, __r: __R) -> #end #ty_g {
                                 #check
-                                #modulo_let
-                                let __s = self.0.range::<#codec, #ty, __R>(__r, #mask, __m);
+                                let __s = self.0.range::<#codec, #ty, __R>(__r, #mask);
                                 #end(__s, ::core::marker::PhantomData)
                             }
                             #unchecked
@@ -419,7 +389,7 @@ pub fn expand(
             type Scan = #first;
             #[inline(always)]
             fn scan_within(__outer: &[::core::primitive::u8]) -> #first {
-                #scan_ty(#pv::ScanBuilder::new(__outer, #prefix, #salt_layout), ::core::marker::PhantomData)
+                #scan_ty(#pv::ScanBuilder::new(__outer, <Self as #pv::KeyFields>::PREFIX, <Self as #pv::KeyFields>::SALT), ::core::marker::PhantomData)
             }
         }
     }

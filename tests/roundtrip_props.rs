@@ -1307,7 +1307,7 @@ fn decode_rejects_keys_over_max_len() {
     body.push(0x80); // b = 0
     body.push(0xFF); // c = None (desc)
     body.extend(b"dddd");
-    let salt = rowkey::codec::PhoenixHash::of(&body).bucket(300) as u16;
+    let salt = rowkey::salt::PhoenixHash::of(&body).bucket(300) as u16;
     let mut key = salt.to_be_bytes().to_vec();
     key.extend(&body);
     assert_eq!(key.len(), 25);
@@ -1497,7 +1497,7 @@ proptest! {
             let prefix = 1 + 2 + k.user.len() + escapes + 1 + 2;
             prop_assert_eq!(
                 u32::from(b[0]),
-                rowkey::codec::PhoenixHash::of(&b[1..prefix]).bucket(32)
+                rowkey::salt::PhoenixHash::of(&b[1..prefix]).bucket(32)
             );
         }
     }

@@ -201,7 +201,7 @@ pub fn cases() -> Vec<Case> {
         phoenix(&black_box(USER).to_be_bytes())
     });
     case(out, "hash", "md5_8B", || {
-        rowkey::codec::md5(&black_box(USER).to_be_bytes())
+        rowkey::hash_prefix::md5(&black_box(USER).to_be_bytes())
     });
 
     // ---- to_row_key: a fresh, exact allocation

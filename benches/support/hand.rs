@@ -204,7 +204,7 @@ pub fn hand_decode_salted(b: &[u8]) -> Result<SimpleSalted, HandError> {
 /// The first 4 lowercase hex characters of MD5 (`md5(id).substring(0, 4)`).
 #[inline]
 pub fn hex4(id: &[u8; 8]) -> [u8; 4] {
-    let d = rowkey::codec::md5(id);
+    let d = rowkey::hash_prefix::md5(id);
     [
         HEX[usize::from(d[0] >> 4)],
         HEX[usize::from(d[0] & 15)],

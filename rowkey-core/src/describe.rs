@@ -34,27 +34,7 @@ impl Visit for NoVisit {
     note = "field types must be integers, bool, char, f32/f64, [u8; N], strings/bytes, Option of those, or types deriving RowKey"
 )]
 pub trait Show {
-    /// Append the value as `describe` shows it.
     fn show(&self, out: &mut String);
-
-    /// The value of an unsigned integer (what a modulo salt takes `% N` of); `None` for every
-    /// other type.
-    #[doc(hidden)]
-    #[inline(always)]
-    fn unsigned(&self) -> Option<u128> {
-        None
-    }
-
-    /// The largest value of an unsigned integer type (the open end of a range on a modulo-salted
-    /// field); `None` for every other type.
-    #[doc(hidden)]
-    #[inline(always)]
-    fn unsigned_max() -> Option<u128>
-    where
-        Self: Sized,
-    {
-        None
-    }
 }
 
 macro_rules! show_debug {
@@ -67,26 +47,12 @@ macro_rules! show_debug {
         }
     )*};
 }
-macro_rules! show_unsigned {
-    ($($t:ty),*) => {$(
-        impl Show for $t {
-            fn show(&self, out: &mut String) {
-                use core::fmt::Write;
-                let _ = write!(out, "{self:?}");
-            }
-            #[inline(always)]
-            fn unsigned(&self) -> Option<u128> {
-                Some(u128::from(*self))
-            }
-            #[inline(always)]
-            fn unsigned_max() -> Option<u128> {
-                Some(u128::from(<$t>::MAX))
-            }
-        }
-    )*};
-}
-show_unsigned!(u8, u16, u32, u64, u128);
 show_debug!(
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
     i8,
     i16,
     i32,

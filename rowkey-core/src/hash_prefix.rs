@@ -53,7 +53,7 @@ pub fn md5(bytes: &[u8]) -> [u8; 16] {
 ///
 /// ```
 /// let mut out = [0u8; 32];
-/// rowkey::codec::hash_prefix(&"foo0001".to_string(), 6, false, &mut out);
+/// rowkey::hash_prefix::hash_prefix(&"foo0001".to_string(), 6, false, &mut out);
 /// assert_eq!(&out[..6], b"95f18c"); // md5("foo0001").substring(0, 6)
 /// ```
 #[inline]
@@ -81,7 +81,8 @@ pub fn hash_prefix<T: HashPlain + ?Sized>(v: &T, width: usize, raw: bool, out: &
 /// starts-with scans on it are compile errors).
 ///
 /// ```
-/// use rowkey::codec::{Codec, Decode, Hashed, Natural, Sep};
+/// use rowkey::codec::{Codec, Decode, Natural, Sep};
+/// use rowkey::hash_prefix::Hashed;
 ///
 /// let mut buf = Vec::new();
 /// <Hashed<Sep, 6, false> as Codec<String>>::encode(&"foo0001".to_string(), &mut buf, 0).unwrap();
@@ -105,10 +106,16 @@ impl<C: Codec<T>, T: HashPlain, const N: usize, const RAW: bool> Codec<T> for Ha
         None => None,
     };
     const PREFIX_FREE: bool = C::PREFIX_FREE;
+    const UNSIGNED_MAX: Option<u128> = C::UNSIGNED_MAX;
 
     #[inline(always)]
     fn len(v: &T, mask: u8) -> usize {
         N + C::len(v, mask)
+    }
+
+    #[inline(always)]
+    fn unsigned(v: &T) -> Option<u128> {
+        C::unsigned(v)
     }
 
     #[inline(always)]

@@ -159,7 +159,11 @@ pub enum SaltKind {
 impl SaltLayout {
     /// Salt width for a bucket count: 1 byte up to 256 buckets, else 2.
     pub const fn width_for(buckets: u32) -> usize {
-        crate::salt::width(buckets)
+        if buckets <= 256 {
+            1
+        } else {
+            2
+        }
     }
 }
 

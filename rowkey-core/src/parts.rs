@@ -5,7 +5,6 @@
 use bytes::BufMut;
 
 use crate::codec::Codec;
-use crate::describe::Show;
 use crate::error::EncodeError;
 use crate::layout::SaltLayout;
 
@@ -36,7 +35,7 @@ pub trait KeyFields {
 /// salt hash (`salt::of_key`).
 pub trait FieldSink {
     /// Take field `I`, named `name` in errors, encoded by `C` under `mask`.
-    fn put<C: Codec<T>, T: Show, const I: usize>(
+    fn put<C: Codec<T>, T, const I: usize>(
         &mut self,
         v: &T,
         mask: u8,

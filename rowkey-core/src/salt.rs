@@ -18,7 +18,6 @@
 use bytes::BufMut;
 
 use crate::codec::Codec;
-use crate::describe::Show;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::layout::{SaltKind, SaltLayout};
 use crate::parts::{FieldSink, KeyFields};
@@ -26,11 +25,7 @@ use crate::parts::{FieldSink, KeyFields};
 /// Salt width in bytes for a bucket count: 1 up to 256 buckets, else 2 (big-endian).
 #[inline(always)]
 pub const fn width(buckets: u32) -> usize {
-    if buckets <= 256 {
-        1
-    } else {
-        2
-    }
+    SaltLayout::width_for(buckets)
 }
 
 /// The stored bytes of a salt (`width` of them, unmasked).
@@ -132,8 +127,8 @@ pub fn modulo<T: crate::integer::Integer>(v: T, buckets: u32) -> u32 {
 /// reader's modulo salt, from the layout's data); 0 for any other type (the derive allows
 /// modulo salts on unsigned integers only).
 #[inline(always)]
-pub(crate) fn modulo_of<T: crate::describe::Show>(v: &T, buckets: u32) -> u32 {
-    (v.unsigned().unwrap_or_default() % u128::from(buckets)) as u32
+pub(crate) fn modulo_of<C: Codec<T>, T>(v: &T, buckets: u32) -> u32 {
+    (C::unsigned(v).unwrap_or_default() % u128::from(buckets)) as u32
 }
 
 /// Whether field `i` is one a salt hashes (a constant where `salt` is a key's `SALT`).
@@ -189,7 +184,7 @@ struct SaltSink<K: ?Sized> {
 
 impl<K: KeyFields + ?Sized> FieldSink for SaltSink<K> {
     #[inline(always)]
-    fn put<C: Codec<T>, T: Show, const I: usize>(
+    fn put<C: Codec<T>, T, const I: usize>(
         &mut self,
         v: &T,
         mask: u8,
@@ -199,7 +194,7 @@ impl<K: KeyFields + ?Sized> FieldSink for SaltSink<K> {
             C::encode(v, &mut self.hash, mask).map_err(|e| e.in_field(name))?;
         } else if const { completes(K::SALT, I) } {
             if let Some(s) = K::SALT {
-                self.value = modulo_of(v, s.buckets);
+                self.value = modulo_of::<C, T>(v, s.buckets);
             }
         }
         Ok(())
@@ -225,7 +220,7 @@ pub(crate) fn check(stored: u32, computed: u32) -> Result<(), DecodeError> {
 ///
 /// ```
 /// use bytes::BufMut;
-/// use rowkey::codec::PhoenixHash;
+/// use rowkey::salt::PhoenixHash;
 ///
 /// let mut h = PhoenixHash::new();
 /// h.put_slice(b"host1");

@@ -190,7 +190,7 @@ impl<'a> FieldProp<'a> {
         // a hashed field is its encoding behind the `Hashed` codec wrapper (which owns the hash
         // bytes and their check)
         let codec = match hash {
-            Some((len, raw)) => quote!(#krate::codec::Hashed<#value_codec, #len, #raw>),
+            Some((len, raw)) => quote!(#krate::hash_prefix::Hashed<#value_codec, #len, #raw>),
             None => value_codec.clone(),
         };
         FieldProp {

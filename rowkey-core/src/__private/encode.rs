@@ -4,7 +4,6 @@
 use bytes::BufMut;
 
 use crate::codec::Codec;
-use crate::describe::Show;
 use crate::error::{EncodeError, EncodeErrorKind};
 pub use crate::parts::{FieldSink, KeyFields, KeyParts};
 
@@ -13,7 +12,7 @@ struct Out<'a, B>(&'a mut B);
 
 impl<B: BufMut> FieldSink for Out<'_, B> {
     #[inline(always)]
-    fn put<C: Codec<T>, T: Show, const I: usize>(
+    fn put<C: Codec<T>, T, const I: usize>(
         &mut self,
         v: &T,
         mask: u8,

@@ -4,15 +4,17 @@
 //! Only generated code goes through this module: the runtime itself never does. Each concept is
 //! one file, re-exported flat here (the paths the generated code spells):
 //!
-//! - `encode.rs`: the body of `encode_into` (one call per field, the fixed-width fast path);
-//! - `reader.rs`: the body of `decode_visit` (the `Reader`, one call per field);
+//! - `encode.rs`: the body of `encode_into` (prefix, salt from the layout's data, then the
+//!   fields through the generated `KeyFields::put_fields`; the fixed-width fast path);
+//! - `reader.rs`: the body of `decode_visit` (the `Reader`: prefix and salt from the layout's
+//!   data, then one call per field);
 //! - `forms.rs`: the argument forms a typed scan method takes;
 //! - `nested.rs`: a nested key's range bound, field by field;
 //! - `checks.rs`: traits whose unmet bounds are the derive's compile-time errors;
 //! - `tagged.rs`: tagged key enums (a variant's key behind its tag).
 //!
 //! The rest is re-exported from where it lives in the runtime: the codec traits, the describe
-//! visitor (`describe.rs`), the scan builder and the salt.
+//! visitor (`describe.rs`), the key-parts traits (`parts.rs`) and the scan builder.
 #![allow(missing_docs)]
 
 mod checks;
@@ -33,22 +35,10 @@ pub use text::*;
 
 // what the hidden `Codec::pieces` returns (a codec of one's own may override it)
 pub use crate::bound::{Lower, Pieces, Upper};
-pub use crate::codec::{Codec, Decode, Edge, PhoenixHash};
+pub use crate::codec::{Codec, Decode, Edge};
 pub use crate::describe::{describe, NoVisit, Show, Visit};
 pub use crate::error::{DecodeError, EncodeError};
 pub use crate::scan::builder::{ContentPrefix, ScanBuilder};
-
-/// The salt helpers generated code calls (the width rule and the modulo salt are public in
-/// [`crate::salt`]).
-pub mod salt {
-    pub use crate::salt::{modulo, width};
-
-    /// Write salt `salt` of a layout with `buckets` buckets.
-    #[inline(always)]
-    pub fn put<B: bytes::BufMut>(buf: &mut B, salt: u32, buckets: u32, mask: u8) {
-        crate::salt::put(buf, salt, buckets, mask);
-    }
-}
 
 pub use bytes;
 pub use core;

@@ -106,22 +106,24 @@ impl<'de, 'v, K: KeyFields + ?Sized, V: Visit> Reader<'de, 'v, K, V> {
         }
         self.visit.field(name, self.pos, &v);
         if const { crate::salt::completes(K::SALT, I) } {
-            self.check_salt(&v)?;
+            self.check_salt::<C, T>(&v)?;
         }
         Ok(v)
     }
 
     /// Check the stored salt against the one of the salted fields read so far.
     #[inline(always)]
-    fn check_salt<T: Show>(&self, v: &T) -> Result<(), DecodeError> {
+    fn check_salt<C: Decode<'de, T>, T>(&self, v: &T) -> Result<(), DecodeError> {
         let Some(s) = K::SALT else { return Ok(()) };
         match s.kind {
             SaltKind::Phoenix => {
                 crate::salt::check(self.salt, crate::salt::bucket_of(self.hash, s.buckets))
                     .map_err(|e| e.in_field(K::SALT_NAME, self.salt_at))
             }
-            SaltKind::Modulo => crate::salt::check(self.salt, crate::salt::modulo_of(v, s.buckets))
-                .map_err(|e| e.in_field(K::SALT_NAME, 0)),
+            SaltKind::Modulo => {
+                crate::salt::check(self.salt, crate::salt::modulo_of::<C, T>(v, s.buckets))
+                    .map_err(|e| e.in_field(K::SALT_NAME, 0))
+            }
         }
     }
 

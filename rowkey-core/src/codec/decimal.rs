@@ -7,6 +7,11 @@ use super::*;
 macro_rules! decimal_impls {
     ($($t:ty),*) => {$(
         impl<const N: usize> Codec<$t> for Pad<N, 0> {
+            #[inline(always)]
+            fn unsigned(v: &$t) -> Option<u128> {
+                crate::integer::Integer::to_u128(*v)
+            }
+            const UNSIGNED_MAX: Option<u128> = Some(<$t>::MAX as u128);
             const WIDTH: Option<usize> = Some(N);
             const PREFIX_FREE: bool = true;
             const RANGE_EXACT: bool = true;
@@ -36,6 +41,11 @@ macro_rules! decimal_impls {
             }
         }
         impl<const N: usize> Codec<$t> for Reverse<Pad<N, 0>> {
+            #[inline(always)]
+            fn unsigned(v: &$t) -> Option<u128> {
+                crate::integer::Integer::to_u128(*v)
+            }
+            const UNSIGNED_MAX: Option<u128> = Some(<$t>::MAX as u128);
             const WIDTH: Option<usize> = Some(N);
             const PREFIX_FREE: bool = true;
             #[inline]

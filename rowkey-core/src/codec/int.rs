@@ -7,6 +7,11 @@ use super::*;
 macro_rules! int_impls {
     ($($t:ty, $u:ty, $w:expr, $signed:expr);* $(;)?) => {$(
         impl Codec<$t> for Natural {
+            #[inline(always)]
+            fn unsigned(v: &$t) -> Option<u128> {
+                crate::integer::Integer::to_u128(*v)
+            }
+            const UNSIGNED_MAX: Option<u128> = Some(<$t>::MAX as u128);
             const WIDTH: Option<usize> = Some($w);
             const PREFIX_FREE: bool = true;
             const RANGE_EXACT: bool = true;
@@ -31,6 +36,11 @@ macro_rules! int_impls {
         }
 
         impl Codec<$t> for Java {
+            #[inline(always)]
+            fn unsigned(v: &$t) -> Option<u128> {
+                crate::integer::Integer::to_u128(*v)
+            }
+            const UNSIGNED_MAX: Option<u128> = Some(<$t>::MAX as u128);
             const WIDTH: Option<usize> = Some($w);
             const PREFIX_FREE: bool = true;
             #[inline(always)]
@@ -59,6 +69,11 @@ macro_rules! int_impls {
         }
 
         impl Codec<$t> for ReverseTs {
+            #[inline(always)]
+            fn unsigned(v: &$t) -> Option<u128> {
+                crate::integer::Integer::to_u128(*v)
+            }
+            const UNSIGNED_MAX: Option<u128> = Some(<$t>::MAX as u128);
             const WIDTH: Option<usize> = Some(8);
             const PREFIX_FREE: bool = true;
             const REVERSED: bool = true;
@@ -101,6 +116,11 @@ macro_rules! int_impls {
         }
 
         impl Codec<$t> for Reverse<Natural> {
+            #[inline(always)]
+            fn unsigned(v: &$t) -> Option<u128> {
+                crate::integer::Integer::to_u128(*v)
+            }
+            const UNSIGNED_MAX: Option<u128> = Some(<$t>::MAX as u128);
             const WIDTH: Option<usize> = Some($w);
             const PREFIX_FREE: bool = true;
             #[inline(always)]

@@ -100,6 +100,21 @@ pub trait Codec<T> {
     /// it does.
     const RANGE_EXACT: bool = false;
 
+    /// The value of an integer field as `u128` (what a modulo salt takes `% N` of; the derive
+    /// allows modulo salts on unsigned integers only): the integer codecs give it, every other
+    /// codec `None`.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn unsigned(v: &T) -> Option<u128> {
+        let _ = v;
+        None
+    }
+
+    /// The largest value of an integer field's type as `u128` (the open end of a range on a
+    /// modulo-salted field); `None` outside the integer codecs.
+    #[doc(hidden)]
+    const UNSIGNED_MAX: Option<u128> = None;
+
     /// Whether [`pieces`](Codec::pieces) is the default (one piece between the two bounds):
     /// the scan builder then writes the range straight from [`bound_into`](Codec::bound_into).
     /// `false` for the codecs that override `pieces`.
@@ -302,9 +317,7 @@ mod java;
 mod option;
 mod scalar;
 
-pub use crate::hash_prefix::{hash_prefix, md5, HashPlain, Hashed};
 pub use crate::integer::Integer;
-pub use crate::salt::PhoenixHash;
 pub use content::{AsContent, FromContent};
 
 #[cfg(test)]

@@ -8,7 +8,6 @@ use super::{bump_last, successor_in_place, successor_len, ScanRange, ScanRanges}
 
 use crate::bound::{start_rule, stop_rule, Lower, Pieces, Rule, Upper};
 use crate::codec::{self, Codec};
-use crate::describe::Show;
 use crate::layout::{SaltKind, SaltLayout};
 use crate::salt;
 
@@ -256,7 +255,7 @@ impl ScanBuilder {
     /// scan becomes empty. The layout's salt (data) says whether the field's bytes are salted
     /// and whether it is the last salted one: then the salt is known.
     #[inline(always)]
-    pub fn field<C: Codec<T>, T: Show>(&mut self, v: &T, mask: u8) {
+    pub fn field<C: Codec<T>, T>(&mut self, v: &T, mask: u8) {
         let start = self.buf.len();
         if C::encode(v, &mut self.buf, mask).is_err() {
             self.impossible = true;
@@ -266,7 +265,7 @@ impl ScanBuilder {
         if let Some(s) = self.salt {
             if s.modulo {
                 if i == s.through {
-                    self.salt_value = Some(salt::modulo_of(v, s.buckets));
+                    self.salt_value = Some(salt::modulo_of::<C, T>(v, s.buckets));
                 }
             } else if s.fields.contains(&i) {
                 self.salt_h = salt::step(self.salt_h, self.buf.get(start..).unwrap_or_default());
@@ -289,16 +288,16 @@ impl ScanBuilder {
     /// field becomes `bytes ++ 0x00`). A range on the field of a modulo salt touches only the
     /// buckets its values can have.
     #[inline(always)]
-    pub fn range<C: Codec<T>, T: Show, R: RangeBounds<T>>(mut self, r: R, mask: u8) -> Scan {
+    pub fn range<C: Codec<T>, T, R: RangeBounds<T>>(mut self, r: R, mask: u8) -> Scan {
         if let Some(s) = self.salt {
             if s.modulo && self.next == s.through {
                 // an open upper end is the type's maximum, so that a range near it touches
                 // only its buckets
                 let num = |b: Bound<&T>, upper: bool| match b {
-                    Bound::Included(v) => v.unsigned().map_or(Bound::Unbounded, Bound::Included),
-                    Bound::Excluded(v) => v.unsigned().map_or(Bound::Unbounded, Bound::Excluded),
+                    Bound::Included(v) => C::unsigned(v).map_or(Bound::Unbounded, Bound::Included),
+                    Bound::Excluded(v) => C::unsigned(v).map_or(Bound::Unbounded, Bound::Excluded),
                     Bound::Unbounded if upper => {
-                        T::unsigned_max().map_or(Bound::Unbounded, Bound::Included)
+                        C::UNSIGNED_MAX.map_or(Bound::Unbounded, Bound::Included)
                     }
                     Bound::Unbounded => Bound::Unbounded,
                 };

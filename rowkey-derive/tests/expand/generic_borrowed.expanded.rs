@@ -29,7 +29,7 @@ const _: () = {
     {
         const LAYOUT: &'static ::rowkey::layout::Layout = &::rowkey::layout::Layout {
             name: "Tagged",
-            prefix: &[],
+            prefix: <Self as ::rowkey::__private::KeyFields>::PREFIX,
             fields: &[
                 ::rowkey::layout::FieldLayout {
                     name: "tag",
@@ -62,10 +62,12 @@ const _: () = {
                     hash_prefix: ::core::option::Option::None,
                 },
             ],
-            salt: ::core::option::Option::None,
+            salt: <Self as ::rowkey::__private::KeyFields>::SALT,
             fixed_width: ::rowkey::__private::sum_widths(
                 &[
-                    ::core::option::Option::Some(0usize + 0),
+                    ::core::option::Option::Some(
+                        ::rowkey::__private::head_len::<Self>(),
+                    ),
                     <::rowkey::codec::Natural as ::rowkey::__private::Codec<T>>::WIDTH,
                     <::rowkey::codec::Sep as ::rowkey::__private::Codec<&'a str>>::WIDTH,
                     <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::WIDTH,
@@ -90,6 +92,28 @@ const _: () = {
             ::rowkey::__private::describe::<Tagged<'_, T>>(__bytes)
         }
     }
+    impl<'a, T> ::rowkey::__private::KeyFields for Tagged<'a, T>
+    where
+        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
+        T: ::rowkey::__private::Show,
+    {
+        #[inline(always)]
+        fn put_fields<__S: ::rowkey::__private::FieldSink>(
+            &self,
+            __sink: &mut __S,
+            __mask: ::core::primitive::u8,
+        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
+            __sink.put::<::rowkey::codec::Natural, T, 0usize>(&self.tag, __mask, "tag")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::Sep,
+                    &'a str,
+                    1usize,
+                >(&self.name, __mask, "name")?;
+            __sink.put::<::rowkey::codec::Natural, u64, 2usize>(&self.id, __mask, "id")?;
+            ::core::result::Result::Ok(())
+        }
+    }
     impl<'a, T> ::rowkey::__private::KeyParts for Tagged<'a, T>
     where
         ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
@@ -108,32 +132,17 @@ const _: () = {
                     "rowkey: field `tag` of `Tagged` is not the last field, but its type `T` does not mark its own end (a nested key whose last field is variable-length and unterminated): a prefix scan for `web1` would also return `web12`, and keys could not be decoded. Give the last field of that type #[sep] or #[pad(N)], or move `tag` last"
                 );
             }
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                T,
-                _,
-            >(&self.tag, __buf, __mask, "tag")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Sep,
-                &'a str,
-                _,
-            >(&self.name, __buf, __mask, "name")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                u64,
-                _,
-            >(&self.id, __buf, __mask, "id")?;
-            ::core::result::Result::Ok(())
+            ::rowkey::__private::encode_parts(self, __buf, __mask)
         }
         #[inline(always)]
         fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-            0usize + 0 + 0usize
+            ::rowkey::__private::head_len::<Self>()
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     T,
-                >>::len(&self.tag, __mask) + 0usize
+                >>::len(&self.tag, __mask)
                 + <::rowkey::codec::Sep as ::rowkey::__private::Codec<
                     &'a str,
-                >>::len(&self.name, __mask) + 0usize
+                >>::len(&self.name, __mask)
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     u64,
                 >>::len(&self.id, __mask)
@@ -160,13 +169,17 @@ const _: () = {
                     "rowkey: field `tag` of `Tagged` is not the last field, but its type `T` does not mark its own end (a nested key whose last field is variable-length and unterminated): a prefix scan for `web1` would also return `web12`, and keys could not be decoded. Give the last field of that type #[sep] or #[pad(N)], or move `tag` last"
                 );
             }
-            let mut __r = ::rowkey::__private::Reader::new(__input, __mask, __visit);
+            let mut __r = ::rowkey::__private::Reader::<
+                Self,
+                __V,
+            >::new(__input, __mask, __visit);
+            __r.head()?;
             let __f0 = __r
-                .field::<::rowkey::codec::Natural, T>("tag", __r.mask(), false)?;
+                .field::<::rowkey::codec::Natural, T, 0usize>("tag", __r.mask())?;
             let __f1 = __r
-                .field::<::rowkey::codec::Sep, &'a str>("name", __r.mask(), false)?;
+                .field::<::rowkey::codec::Sep, &'a str, 1usize>("name", __r.mask())?;
             let __f2 = __r
-                .field::<::rowkey::codec::Natural, u64>("id", __r.mask(), false)?;
+                .field::<::rowkey::codec::Natural, u64, 2usize>("id", __r.mask())?;
             ::core::result::Result::Ok((
                 Self {
                     tag: __f0,
@@ -300,7 +313,7 @@ const _: () = {
             __b.field::<
                     ::rowkey::codec::Natural,
                     T,
-                >(::core::borrow::Borrow::<T>::borrow(&__v), 0u8, false);
+                >(::core::borrow::Borrow::<T>::borrow(&__v), 0u8);
             __TaggedScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `tag` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -315,8 +328,7 @@ const _: () = {
                     "rowkey: no range scan on `tag` of `Tagged`: the nested key's bytes do not sort as its values (a field with #[desc], #[reverse_ts], #[rowkey(java)], #[hash_prefix], #[reverse], a custom separator or a #[pad] fill other than 0x00, or a salt); fix it by equality"
                 )
             };
-            let __m = ::core::option::Option::None;
-            let __s = self.0.range::<::rowkey::codec::Natural, T, __R>(__r, 0u8, __m);
+            let __s = self.0.range::<::rowkey::codec::Natural, T, __R>(__r, 0u8);
             __TaggedScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -325,13 +337,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __TaggedScanEnd<'a, T> {
-            let __s = self
-                .0
-                .range::<
-                    ::rowkey::codec::Natural,
-                    T,
-                    __R,
-                >(__r, 0u8, ::core::option::Option::None);
+            let __s = self.0.range::<::rowkey::codec::Natural, T, __R>(__r, 0u8);
             __TaggedScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -357,7 +363,7 @@ const _: () = {
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
             __TaggedScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `name` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -372,7 +378,7 @@ const _: () = {
                 .range_bounds::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
+                >(__lo.as_ref(), __hi.as_ref(), 0u8);
             __TaggedScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `name` to values starting with `p` and end the scan.
@@ -403,7 +409,7 @@ const _: () = {
         #[inline(always)]
         pub fn id(self, __v: u64) -> __TaggedScan<'a, (), T> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8, false);
+            __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8);
             __b.complete();
             __TaggedScan(__b, ::core::marker::PhantomData)
         }
@@ -413,8 +419,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __TaggedScanEnd<'a, T> {
-            let __m = ::core::option::Option::None;
-            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8, __m);
+            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8);
             __TaggedScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -729,7 +734,11 @@ const _: () = {
             __outer: &[::core::primitive::u8],
         ) -> __TaggedScan<'a, __TaggedFields::tag, T> {
             __TaggedScan(
-                __rk::ScanBuilder::new(__outer, &[], ::core::option::Option::None),
+                __rk::ScanBuilder::new(
+                    __outer,
+                    <Self as __rk::KeyFields>::PREFIX,
+                    <Self as __rk::KeyFields>::SALT,
+                ),
                 ::core::marker::PhantomData,
             )
         }

@@ -47,7 +47,7 @@ const _: () = {
     impl ::rowkey::RowKey for EventKey {
         const LAYOUT: &'static ::rowkey::layout::Layout = &::rowkey::layout::Layout {
             name: "EventKey",
-            prefix: &[],
+            prefix: <Self as ::rowkey::__private::KeyFields>::PREFIX,
             fields: &[
                 ::rowkey::layout::FieldLayout {
                     name: "uid",
@@ -93,12 +93,17 @@ const _: () = {
                     hash_prefix: ::core::option::Option::None,
                 },
             ],
-            salt: ::core::option::Option::None,
+            salt: <Self as ::rowkey::__private::KeyFields>::SALT,
             fixed_width: ::rowkey::__private::sum_widths(
                 &[
-                    ::core::option::Option::Some(0usize + 0),
-                    ::core::option::Option::Some(4usize),
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::WIDTH,
+                    ::core::option::Option::Some(
+                        ::rowkey::__private::head_len::<Self>(),
+                    ),
+                    <::rowkey::hash_prefix::Hashed<
+                        ::rowkey::codec::Natural,
+                        4usize,
+                        false,
+                    > as ::rowkey::__private::Codec<u64>>::WIDTH,
                     <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                         EventType,
                     >>::WIDTH,
@@ -127,6 +132,44 @@ const _: () = {
             ::rowkey::__private::describe::<EventKey>(__bytes)
         }
     }
+    impl ::rowkey::__private::KeyFields for EventKey {
+        #[inline(always)]
+        fn put_fields<__S: ::rowkey::__private::FieldSink>(
+            &self,
+            __sink: &mut __S,
+            __mask: ::core::primitive::u8,
+        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
+            __sink
+                .put::<
+                    ::rowkey::hash_prefix::Hashed<
+                        ::rowkey::codec::Natural,
+                        4usize,
+                        false,
+                    >,
+                    u64,
+                    0usize,
+                >(&self.uid, __mask, "uid")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::Natural,
+                    EventType,
+                    1usize,
+                >(&self.event_type, __mask, "event_type")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::Sep,
+                    String,
+                    2usize,
+                >(&self.biz_type, __mask, "biz_type")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::ReverseTs,
+                    i64,
+                    3usize,
+                >(&self.ts_ms, __mask, "ts_ms")?;
+            ::core::result::Result::Ok(())
+        }
+    }
     impl ::rowkey::__private::KeyParts for EventKey {
         #[inline(always)]
         fn encode_masked<__B: ::rowkey::__private::bytes::BufMut>(
@@ -134,40 +177,22 @@ const _: () = {
             __buf: &mut __B,
             __mask: ::core::primitive::u8,
         ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            ::rowkey::__private::put_hashed_field::<
-                ::rowkey::codec::Natural,
-                u64,
-                _,
-            >(&self.uid, __buf, __mask, "uid", (4usize, false))?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                EventType,
-                _,
-            >(&self.event_type, __buf, __mask, "event_type")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Sep,
-                String,
-                _,
-            >(&self.biz_type, __buf, __mask, "biz_type")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::ReverseTs,
-                i64,
-                _,
-            >(&self.ts_ms, __buf, __mask, "ts_ms")?;
-            ::core::result::Result::Ok(())
+            ::rowkey::__private::encode_parts(self, __buf, __mask)
         }
         #[inline(always)]
         fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-            0usize + 0 + 4usize
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                    u64,
-                >>::len(&self.uid, __mask) + 0usize
+            ::rowkey::__private::head_len::<Self>()
+                + <::rowkey::hash_prefix::Hashed<
+                    ::rowkey::codec::Natural,
+                    4usize,
+                    false,
+                > as ::rowkey::__private::Codec<u64>>::len(&self.uid, __mask)
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     EventType,
-                >>::len(&self.event_type, __mask) + 0usize
+                >>::len(&self.event_type, __mask)
                 + <::rowkey::codec::Sep as ::rowkey::__private::Codec<
                     String,
-                >>::len(&self.biz_type, __mask) + 0usize
+                >>::len(&self.biz_type, __mask)
                 + <::rowkey::codec::ReverseTs as ::rowkey::__private::Codec<
                     i64,
                 >>::len(&self.ts_ms, __mask)
@@ -183,21 +208,31 @@ const _: () = {
             (Self, ::core::primitive::usize),
             ::rowkey::__private::DecodeError,
         > {
-            let mut __r = ::rowkey::__private::Reader::new(__input, __mask, __visit);
+            let mut __r = ::rowkey::__private::Reader::<
+                Self,
+                __V,
+            >::new(__input, __mask, __visit);
+            __r.head()?;
             let __f0 = __r
-                .hashed_field::<
-                    ::rowkey::codec::Natural,
+                .field::<
+                    ::rowkey::hash_prefix::Hashed<
+                        ::rowkey::codec::Natural,
+                        4usize,
+                        false,
+                    >,
                     u64,
-                >("uid", __r.mask(), false, (4usize, false))?;
+                    0usize,
+                >("uid", __r.mask())?;
             let __f1 = __r
                 .field::<
                     ::rowkey::codec::Natural,
                     EventType,
-                >("event_type", __r.mask(), false)?;
+                    1usize,
+                >("event_type", __r.mask())?;
             let __f2 = __r
-                .field::<::rowkey::codec::Sep, String>("biz_type", __r.mask(), false)?;
+                .field::<::rowkey::codec::Sep, String, 2usize>("biz_type", __r.mask())?;
             let __f3 = __r
-                .field::<::rowkey::codec::ReverseTs, i64>("ts_ms", __r.mask(), false)?;
+                .field::<::rowkey::codec::ReverseTs, i64, 3usize>("ts_ms", __r.mask())?;
             ::core::result::Result::Ok((
                 Self {
                     uid: __f0,
@@ -278,10 +313,14 @@ const _: () = {
         #[inline(always)]
         pub fn uid(self, __v: u64) -> __EventKeyScan<__EventKeyFields::event_type> {
             let mut __b = self.0;
-            __b.hashed_field::<
-                    ::rowkey::codec::Natural,
+            __b.field::<
+                    ::rowkey::hash_prefix::Hashed<
+                        ::rowkey::codec::Natural,
+                        4usize,
+                        false,
+                    >,
                     u64,
-                >(&__v, 0u8, false, (4usize, false));
+                >(&__v, 0u8);
             __EventKeyScan(__b, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -310,7 +349,7 @@ const _: () = {
             __b.field::<
                     ::rowkey::codec::Natural,
                     EventType,
-                >(::core::borrow::Borrow::<EventType>::borrow(&__v), 0u8, false);
+                >(::core::borrow::Borrow::<EventType>::borrow(&__v), 0u8);
             __EventKeyScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `event_type` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -323,10 +362,7 @@ const _: () = {
                     { <::rowkey::codec::Natural as __rk::Codec<EventType>>::RANGE_EXACT },
                 >,
         >(self, __r: __R) -> __EventKeyScanEnd {
-            let __m = ::core::option::Option::None;
-            let __s = self
-                .0
-                .range::<::rowkey::codec::Natural, EventType, __R>(__r, 0u8, __m);
+            let __s = self.0.range::<::rowkey::codec::Natural, EventType, __R>(__r, 0u8);
             __EventKeyScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -335,13 +371,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __EventKeyScanEnd {
-            let __s = self
-                .0
-                .range::<
-                    ::rowkey::codec::Natural,
-                    EventType,
-                    __R,
-                >(__r, 0u8, ::core::option::Option::None);
+            let __s = self.0.range::<::rowkey::codec::Natural, EventType, __R>(__r, 0u8);
             __EventKeyScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -366,7 +396,7 @@ const _: () = {
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
             __EventKeyScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `biz_type` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -381,7 +411,7 @@ const _: () = {
                 .range_bounds::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
+                >(__lo.as_ref(), __hi.as_ref(), 0u8);
             __EventKeyScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `biz_type` to values starting with `p` and end the scan.
@@ -408,7 +438,7 @@ const _: () = {
         #[inline(always)]
         pub fn ts_ms(self, __v: i64) -> __EventKeyScan<()> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::ReverseTs, i64>(&__v, 0u8, false);
+            __b.field::<::rowkey::codec::ReverseTs, i64>(&__v, 0u8);
             __b.complete();
             __EventKeyScan(__b, ::core::marker::PhantomData)
         }
@@ -418,10 +448,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __EventKeyScanEnd {
-            let __m = ::core::option::Option::None;
-            let __s = self
-                .0
-                .range::<::rowkey::codec::ReverseTs, i64, __R>(__r, 0u8, __m);
+            let __s = self.0.range::<::rowkey::codec::ReverseTs, i64, __R>(__r, 0u8);
             __EventKeyScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -705,7 +732,11 @@ const _: () = {
             __outer: &[::core::primitive::u8],
         ) -> __EventKeyScan<__EventKeyFields::uid> {
             __EventKeyScan(
-                __rk::ScanBuilder::new(__outer, &[], ::core::option::Option::None),
+                __rk::ScanBuilder::new(
+                    __outer,
+                    <Self as __rk::KeyFields>::PREFIX,
+                    <Self as __rk::KeyFields>::SALT,
+                ),
                 ::core::marker::PhantomData,
             )
         }

@@ -28,7 +28,7 @@ const _: () = {
     impl ::rowkey::RowKey for LogByTime {
         const LAYOUT: &'static ::rowkey::layout::Layout = &::rowkey::layout::Layout {
             name: "LogByTime",
-            prefix: &[],
+            prefix: <Self as ::rowkey::__private::KeyFields>::PREFIX,
             fields: &[
                 ::rowkey::layout::FieldLayout {
                     name: "ts_ms",
@@ -61,16 +61,12 @@ const _: () = {
                     hash_prefix: ::core::option::Option::None,
                 },
             ],
-            salt: ::core::option::Option::Some(::rowkey::layout::SaltLayout {
-                buckets: 16u32,
-                width: ::rowkey::salt::width(16u32),
-                through_field: 0usize,
-                fields: &[0usize],
-                kind: ::rowkey::layout::SaltKind::Modulo,
-            }),
+            salt: <Self as ::rowkey::__private::KeyFields>::SALT,
             fixed_width: ::rowkey::__private::sum_widths(
                 &[
-                    ::core::option::Option::Some(0usize + ::rowkey::salt::width(16u32)),
+                    ::core::option::Option::Some(
+                        ::rowkey::__private::head_len::<Self>(),
+                    ),
                     <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::WIDTH,
                     <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::WIDTH,
                     <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::WIDTH,
@@ -95,6 +91,42 @@ const _: () = {
             ::rowkey::__private::describe::<LogByTime>(__bytes)
         }
     }
+    impl ::rowkey::__private::KeyFields for LogByTime {
+        const SALT: ::core::option::Option<::rowkey::layout::SaltLayout> = ::core::option::Option::Some(::rowkey::layout::SaltLayout {
+            buckets: 16u32,
+            width: ::rowkey::layout::SaltLayout::width_for(16u32),
+            through_field: 0usize,
+            fields: &[0usize],
+            kind: ::rowkey::layout::SaltKind::Modulo,
+        });
+        const SALT_NAME: &'static ::core::primitive::str = "ts_ms";
+        #[inline(always)]
+        fn put_fields<__S: ::rowkey::__private::FieldSink>(
+            &self,
+            __sink: &mut __S,
+            __mask: ::core::primitive::u8,
+        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
+            __sink
+                .put::<
+                    ::rowkey::codec::Natural,
+                    u64,
+                    0usize,
+                >(&self.ts_ms, __mask, "ts_ms")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::Sep,
+                    String,
+                    1usize,
+                >(&self.host, __mask, "host")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::Sep,
+                    String,
+                    2usize,
+                >(&self.event, __mask, "event")?;
+            ::core::result::Result::Ok(())
+        }
+    }
     impl ::rowkey::__private::KeyParts for LogByTime {
         #[inline(always)]
         fn encode_masked<__B: ::rowkey::__private::bytes::BufMut>(
@@ -102,38 +134,17 @@ const _: () = {
             __buf: &mut __B,
             __mask: ::core::primitive::u8,
         ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            ::rowkey::__private::salt::put(
-                __buf,
-                ::rowkey::__private::salt::modulo(self.ts_ms, 16u32),
-                16u32,
-                __mask,
-            );
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                u64,
-                _,
-            >(&self.ts_ms, __buf, __mask, "ts_ms")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Sep,
-                String,
-                _,
-            >(&self.host, __buf, __mask, "host")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Sep,
-                String,
-                _,
-            >(&self.event, __buf, __mask, "event")?;
-            ::core::result::Result::Ok(())
+            ::rowkey::__private::encode_parts(self, __buf, __mask)
         }
         #[inline(always)]
         fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-            0usize + ::rowkey::__private::salt::width(16u32) + 0usize
+            ::rowkey::__private::head_len::<Self>()
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     u64,
-                >>::len(&self.ts_ms, __mask) + 0usize
+                >>::len(&self.ts_ms, __mask)
                 + <::rowkey::codec::Sep as ::rowkey::__private::Codec<
                     String,
-                >>::len(&self.host, __mask) + 0usize
+                >>::len(&self.host, __mask)
                 + <::rowkey::codec::Sep as ::rowkey::__private::Codec<
                     String,
                 >>::len(&self.event, __mask)
@@ -149,15 +160,17 @@ const _: () = {
             (Self, ::core::primitive::usize),
             ::rowkey::__private::DecodeError,
         > {
-            let mut __r = ::rowkey::__private::Reader::new(__input, __mask, __visit);
-            __r.salt(16u32, "ts_ms")?;
+            let mut __r = ::rowkey::__private::Reader::<
+                Self,
+                __V,
+            >::new(__input, __mask, __visit);
+            __r.head()?;
             let __f0 = __r
-                .field::<::rowkey::codec::Natural, u64>("ts_ms", __r.mask(), true)?;
-            __r.check_modulo_salt(__f0, 16u32)?;
+                .field::<::rowkey::codec::Natural, u64, 0usize>("ts_ms", __r.mask())?;
             let __f1 = __r
-                .field::<::rowkey::codec::Sep, String>("host", __r.mask(), false)?;
+                .field::<::rowkey::codec::Sep, String, 1usize>("host", __r.mask())?;
             let __f2 = __r
-                .field::<::rowkey::codec::Sep, String>("event", __r.mask(), false)?;
+                .field::<::rowkey::codec::Sep, String, 2usize>("event", __r.mask())?;
             ::core::result::Result::Ok((
                 Self {
                     ts_ms: __f0,
@@ -234,8 +247,7 @@ const _: () = {
         #[inline(always)]
         pub fn ts_ms(self, __v: u64) -> __LogByTimeScan<__LogByTimeFields::host> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8, true);
-            __b.fix_salt_value(__rk::salt::modulo(__v, 16u32));
+            __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8);
             __LogByTimeScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `ts_ms` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -244,11 +256,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __LogByTimeScanEnd {
-            let __m = ::core::option::Option::Some((
-                __rk::map_bound_u128(::core::ops::RangeBounds::start_bound(&__r), false),
-                __rk::map_bound_u128(::core::ops::RangeBounds::end_bound(&__r), true),
-            ));
-            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8, __m);
+            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8);
             __LogByTimeScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -270,7 +278,7 @@ const _: () = {
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
             __LogByTimeScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `host` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -285,7 +293,7 @@ const _: () = {
                 .range_bounds::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
+                >(__lo.as_ref(), __hi.as_ref(), 0u8);
             __LogByTimeScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `host` to values starting with `p` and end the scan.
@@ -318,7 +326,7 @@ const _: () = {
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
             __b.complete();
             __LogByTimeScan(__b, ::core::marker::PhantomData)
         }
@@ -334,7 +342,7 @@ const _: () = {
                 .range_bounds::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
+                >(__lo.as_ref(), __hi.as_ref(), 0u8);
             __LogByTimeScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `event` to values starting with `p` and end the scan.
@@ -587,14 +595,8 @@ const _: () = {
             __LogByTimeScan(
                 __rk::ScanBuilder::new(
                     __outer,
-                    &[],
-                    ::core::option::Option::Some(::rowkey::layout::SaltLayout {
-                        buckets: 16u32,
-                        width: ::rowkey::salt::width(16u32),
-                        through_field: 0usize,
-                        fields: &[0usize],
-                        kind: ::rowkey::layout::SaltKind::Modulo,
-                    }),
+                    <Self as __rk::KeyFields>::PREFIX,
+                    <Self as __rk::KeyFields>::SALT,
                 ),
                 ::core::marker::PhantomData,
             )

@@ -58,7 +58,7 @@ const _: () = {
     impl ::rowkey::RowKey for Profile {
         const LAYOUT: &'static ::rowkey::layout::Layout = &::rowkey::layout::Layout {
             name: "Profile",
-            prefix: &[],
+            prefix: <Self as ::rowkey::__private::KeyFields>::PREFIX,
             fields: &[
                 ::rowkey::layout::FieldLayout {
                     name: "region",
@@ -127,10 +127,12 @@ const _: () = {
                     hash_prefix: ::core::option::Option::None,
                 },
             ],
-            salt: ::core::option::Option::None,
+            salt: <Self as ::rowkey::__private::KeyFields>::SALT,
             fixed_width: ::rowkey::__private::sum_widths(
                 &[
-                    ::core::option::Option::Some(0usize + 0),
+                    ::core::option::Option::Some(
+                        ::rowkey::__private::head_len::<Self>(),
+                    ),
                     <::rowkey::codec::Pad<
                         8usize,
                         0u8,
@@ -176,6 +178,46 @@ const _: () = {
             ::rowkey::__private::describe::<Profile>(__bytes)
         }
     }
+    impl ::rowkey::__private::KeyFields for Profile {
+        #[inline(always)]
+        fn put_fields<__S: ::rowkey::__private::FieldSink>(
+            &self,
+            __sink: &mut __S,
+            __mask: ::core::primitive::u8,
+        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
+            __sink
+                .put::<
+                    ::rowkey::codec::Pad<8usize, 0u8>,
+                    String,
+                    0usize,
+                >(&self.region, __mask, "region")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::Pad<6usize, 0u8>,
+                    u32,
+                    1usize,
+                >(&self.shard, __mask, "shard")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::Natural,
+                    Option<i32>,
+                    2usize,
+                >(&self.score, __mask ^ 0xFF, "score")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::Reverse<::rowkey::codec::Natural>,
+                    u64,
+                    3usize,
+                >(&self.account, __mask, "account")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::Natural,
+                    String,
+                    4usize,
+                >(&self.name, __mask, "name")?;
+            ::core::result::Result::Ok(())
+        }
+    }
     impl ::rowkey::__private::KeyParts for Profile {
         #[inline(always)]
         fn encode_masked<__B: ::rowkey::__private::bytes::BufMut>(
@@ -183,52 +225,25 @@ const _: () = {
             __buf: &mut __B,
             __mask: ::core::primitive::u8,
         ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Pad<8usize, 0u8>,
-                String,
-                _,
-            >(&self.region, __buf, __mask, "region")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Pad<6usize, 0u8>,
-                u32,
-                _,
-            >(&self.shard, __buf, __mask, "shard")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                Option<i32>,
-                _,
-            >(&self.score, __buf, __mask ^ 0xFF, "score")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Reverse<::rowkey::codec::Natural>,
-                u64,
-                _,
-            >(&self.account, __buf, __mask, "account")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                String,
-                _,
-            >(&self.name, __buf, __mask, "name")?;
-            ::core::result::Result::Ok(())
+            ::rowkey::__private::encode_parts(self, __buf, __mask)
         }
         #[inline(always)]
         fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-            0usize + 0 + 0usize
+            ::rowkey::__private::head_len::<Self>()
                 + <::rowkey::codec::Pad<
                     8usize,
                     0u8,
                 > as ::rowkey::__private::Codec<String>>::len(&self.region, __mask)
-                + 0usize
                 + <::rowkey::codec::Pad<
                     6usize,
                     0u8,
-                > as ::rowkey::__private::Codec<u32>>::len(&self.shard, __mask) + 0usize
+                > as ::rowkey::__private::Codec<u32>>::len(&self.shard, __mask)
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     Option<i32>,
-                >>::len(&self.score, __mask ^ 0xFF) + 0usize
+                >>::len(&self.score, __mask ^ 0xFF)
                 + <::rowkey::codec::Reverse<
                     ::rowkey::codec::Natural,
                 > as ::rowkey::__private::Codec<u64>>::len(&self.account, __mask)
-                + 0usize
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     String,
                 >>::len(&self.name, __mask)
@@ -244,29 +259,37 @@ const _: () = {
             (Self, ::core::primitive::usize),
             ::rowkey::__private::DecodeError,
         > {
-            let mut __r = ::rowkey::__private::Reader::new(__input, __mask, __visit);
+            let mut __r = ::rowkey::__private::Reader::<
+                Self,
+                __V,
+            >::new(__input, __mask, __visit);
+            __r.head()?;
             let __f0 = __r
                 .field::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     String,
-                >("region", __r.mask(), false)?;
+                    0usize,
+                >("region", __r.mask())?;
             let __f1 = __r
                 .field::<
                     ::rowkey::codec::Pad<6usize, 0u8>,
                     u32,
-                >("shard", __r.mask(), false)?;
+                    1usize,
+                >("shard", __r.mask())?;
             let __f2 = __r
                 .field::<
                     ::rowkey::codec::Natural,
                     Option<i32>,
-                >("score", __r.mask() ^ 0xFF, false)?;
+                    2usize,
+                >("score", __r.mask() ^ 0xFF)?;
             let __f3 = __r
                 .field::<
                     ::rowkey::codec::Reverse<::rowkey::codec::Natural>,
                     u64,
-                >("account", __r.mask(), false)?;
+                    3usize,
+                >("account", __r.mask())?;
             let __f4 = __r
-                .field::<::rowkey::codec::Natural, String>("name", __r.mask(), false)?;
+                .field::<::rowkey::codec::Natural, String, 4usize>("name", __r.mask())?;
             ::core::result::Result::Ok((
                 Self {
                     region: __f0,
@@ -353,7 +376,7 @@ const _: () = {
             __b.field::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
             __ProfileScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `region` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -368,7 +391,7 @@ const _: () = {
                 .range_bounds::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
+                >(__lo.as_ref(), __hi.as_ref(), 0u8);
             __ProfileScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `region` to values starting with `p` and end the scan.
@@ -395,7 +418,7 @@ const _: () = {
         #[inline(always)]
         pub fn shard(self, __v: u32) -> __ProfileScan<__ProfileFields::score> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Pad<6usize, 0u8>, u32>(&__v, 0u8, false);
+            __b.field::<::rowkey::codec::Pad<6usize, 0u8>, u32>(&__v, 0u8);
             __ProfileScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `shard` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -404,10 +427,9 @@ const _: () = {
             self,
             __r: __R,
         ) -> __ProfileScanEnd {
-            let __m = ::core::option::Option::None;
             let __s = self
                 .0
-                .range::<::rowkey::codec::Pad<6usize, 0u8>, u32, __R>(__r, 0u8, __m);
+                .range::<::rowkey::codec::Pad<6usize, 0u8>, u32, __R>(__r, 0u8);
             __ProfileScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -423,7 +445,7 @@ const _: () = {
         #[inline(always)]
         pub fn score(self, __v: Option<i32>) -> __ProfileScan<__ProfileFields::account> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, Option<i32>>(&__v, 255u8, false);
+            __b.field::<::rowkey::codec::Natural, Option<i32>>(&__v, 255u8);
             __ProfileScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `score` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -432,10 +454,9 @@ const _: () = {
             self,
             __r: __R,
         ) -> __ProfileScanEnd {
-            let __m = ::core::option::Option::None;
             let __s = self
                 .0
-                .range::<::rowkey::codec::Natural, Option<i32>, __R>(__r, 255u8, __m);
+                .range::<::rowkey::codec::Natural, Option<i32>, __R>(__r, 255u8);
             __ProfileScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -454,7 +475,7 @@ const _: () = {
             __b.field::<
                     ::rowkey::codec::Reverse<::rowkey::codec::Natural>,
                     u64,
-                >(&__v, 0u8, false);
+                >(&__v, 0u8);
             __ProfileScan(__b, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -480,7 +501,7 @@ const _: () = {
             __b.field::<
                     ::rowkey::codec::Natural,
                     &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
             __b.complete();
             __ProfileScan(__b, ::core::marker::PhantomData)
         }
@@ -496,7 +517,7 @@ const _: () = {
                 .range_bounds::<
                     ::rowkey::codec::Natural,
                     &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
+                >(__lo.as_ref(), __hi.as_ref(), 0u8);
             __ProfileScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `name` to values starting with `p` and end the scan.
@@ -835,7 +856,11 @@ const _: () = {
             __outer: &[::core::primitive::u8],
         ) -> __ProfileScan<__ProfileFields::region> {
             __ProfileScan(
-                __rk::ScanBuilder::new(__outer, &[], ::core::option::Option::None),
+                __rk::ScanBuilder::new(
+                    __outer,
+                    <Self as __rk::KeyFields>::PREFIX,
+                    <Self as __rk::KeyFields>::SALT,
+                ),
                 ::core::marker::PhantomData,
             )
         }

@@ -28,7 +28,7 @@ const _: () = {
     impl ::rowkey::RowKey for OrderBySeller {
         const LAYOUT: &'static ::rowkey::layout::Layout = &::rowkey::layout::Layout {
             name: "OrderBySeller",
-            prefix: &[],
+            prefix: <Self as ::rowkey::__private::KeyFields>::PREFIX,
             fields: &[
                 ::rowkey::layout::FieldLayout {
                     name: "seller_id",
@@ -61,16 +61,12 @@ const _: () = {
                     hash_prefix: ::core::option::Option::None,
                 },
             ],
-            salt: ::core::option::Option::Some(::rowkey::layout::SaltLayout {
-                buckets: 16u32,
-                width: ::rowkey::salt::width(16u32),
-                through_field: 0usize,
-                fields: &[0usize],
-                kind: ::rowkey::layout::SaltKind::Phoenix,
-            }),
+            salt: <Self as ::rowkey::__private::KeyFields>::SALT,
             fixed_width: ::rowkey::__private::sum_widths(
                 &[
-                    ::core::option::Option::Some(0usize + ::rowkey::salt::width(16u32)),
+                    ::core::option::Option::Some(
+                        ::rowkey::__private::head_len::<Self>(),
+                    ),
                     <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::WIDTH,
                     <::rowkey::codec::ReverseTs as ::rowkey::__private::Codec<
                         i64,
@@ -97,6 +93,42 @@ const _: () = {
             ::rowkey::__private::describe::<OrderBySeller>(__bytes)
         }
     }
+    impl ::rowkey::__private::KeyFields for OrderBySeller {
+        const SALT: ::core::option::Option<::rowkey::layout::SaltLayout> = ::core::option::Option::Some(::rowkey::layout::SaltLayout {
+            buckets: 16u32,
+            width: ::rowkey::layout::SaltLayout::width_for(16u32),
+            through_field: 0usize,
+            fields: &[0usize],
+            kind: ::rowkey::layout::SaltKind::Phoenix,
+        });
+        const SALT_NAME: &'static ::core::primitive::str = "seller_id";
+        #[inline(always)]
+        fn put_fields<__S: ::rowkey::__private::FieldSink>(
+            &self,
+            __sink: &mut __S,
+            __mask: ::core::primitive::u8,
+        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
+            __sink
+                .put::<
+                    ::rowkey::codec::Natural,
+                    u64,
+                    0usize,
+                >(&self.seller_id, __mask, "seller_id")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::ReverseTs,
+                    i64,
+                    1usize,
+                >(&self.created_ms, __mask, "created_ms")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::Sep,
+                    String,
+                    2usize,
+                >(&self.order_no, __mask, "order_no")?;
+            ::core::result::Result::Ok(())
+        }
+    }
     impl ::rowkey::__private::KeyParts for OrderBySeller {
         #[inline(always)]
         fn encode_masked<__B: ::rowkey::__private::bytes::BufMut>(
@@ -104,39 +136,17 @@ const _: () = {
             __buf: &mut __B,
             __mask: ::core::primitive::u8,
         ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            let mut __h = ::rowkey::__private::PhoenixHash::new();
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                u64,
-                _,
-            >(&self.seller_id, &mut __h, __mask, "seller_id")?;
-            ::rowkey::__private::salt::put(__buf, __h.bucket(16u32), 16u32, __mask);
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                u64,
-                _,
-            >(&self.seller_id, __buf, __mask, "seller_id")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::ReverseTs,
-                i64,
-                _,
-            >(&self.created_ms, __buf, __mask, "created_ms")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Sep,
-                String,
-                _,
-            >(&self.order_no, __buf, __mask, "order_no")?;
-            ::core::result::Result::Ok(())
+            ::rowkey::__private::encode_parts(self, __buf, __mask)
         }
         #[inline(always)]
         fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-            0usize + ::rowkey::__private::salt::width(16u32) + 0usize
+            ::rowkey::__private::head_len::<Self>()
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     u64,
-                >>::len(&self.seller_id, __mask) + 0usize
+                >>::len(&self.seller_id, __mask)
                 + <::rowkey::codec::ReverseTs as ::rowkey::__private::Codec<
                     i64,
-                >>::len(&self.created_ms, __mask) + 0usize
+                >>::len(&self.created_ms, __mask)
                 + <::rowkey::codec::Sep as ::rowkey::__private::Codec<
                     String,
                 >>::len(&self.order_no, __mask)
@@ -152,18 +162,25 @@ const _: () = {
             (Self, ::core::primitive::usize),
             ::rowkey::__private::DecodeError,
         > {
-            let mut __r = ::rowkey::__private::Reader::new(__input, __mask, __visit);
-            __r.salt(16u32, "seller_id")?;
+            let mut __r = ::rowkey::__private::Reader::<
+                Self,
+                __V,
+            >::new(__input, __mask, __visit);
+            __r.head()?;
             let __f0 = __r
-                .field::<::rowkey::codec::Natural, u64>("seller_id", __r.mask(), true)?;
-            __r.check_phoenix_salt(16u32)?;
+                .field::<
+                    ::rowkey::codec::Natural,
+                    u64,
+                    0usize,
+                >("seller_id", __r.mask())?;
             let __f1 = __r
                 .field::<
                     ::rowkey::codec::ReverseTs,
                     i64,
-                >("created_ms", __r.mask(), false)?;
+                    1usize,
+                >("created_ms", __r.mask())?;
             let __f2 = __r
-                .field::<::rowkey::codec::Sep, String>("order_no", __r.mask(), false)?;
+                .field::<::rowkey::codec::Sep, String, 2usize>("order_no", __r.mask())?;
             ::core::result::Result::Ok((
                 Self {
                     seller_id: __f0,
@@ -243,8 +260,7 @@ const _: () = {
             __v: u64,
         ) -> __OrderBySellerScan<__OrderBySellerFields::created_ms> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8, true);
-            __b.fix_salt();
+            __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8);
             __OrderBySellerScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `seller_id` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -253,8 +269,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __OrderBySellerScanEnd {
-            let __m = ::core::option::Option::None;
-            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8, __m);
+            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8);
             __OrderBySellerScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -276,7 +291,7 @@ const _: () = {
             __v: i64,
         ) -> __OrderBySellerScan<__OrderBySellerFields::order_no> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::ReverseTs, i64>(&__v, 0u8, false);
+            __b.field::<::rowkey::codec::ReverseTs, i64>(&__v, 0u8);
             __OrderBySellerScan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `created_ms` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -285,10 +300,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __OrderBySellerScanEnd {
-            let __m = ::core::option::Option::None;
-            let __s = self
-                .0
-                .range::<::rowkey::codec::ReverseTs, i64, __R>(__r, 0u8, __m);
+            let __s = self.0.range::<::rowkey::codec::ReverseTs, i64, __R>(__r, 0u8);
             __OrderBySellerScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -313,7 +325,7 @@ const _: () = {
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
             __b.complete();
             __OrderBySellerScan(__b, ::core::marker::PhantomData)
         }
@@ -329,7 +341,7 @@ const _: () = {
                 .range_bounds::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
+                >(__lo.as_ref(), __hi.as_ref(), 0u8);
             __OrderBySellerScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `order_no` to values starting with `p` and end the scan.
@@ -657,14 +669,8 @@ const _: () = {
             __OrderBySellerScan(
                 __rk::ScanBuilder::new(
                     __outer,
-                    &[],
-                    ::core::option::Option::Some(::rowkey::layout::SaltLayout {
-                        buckets: 16u32,
-                        width: ::rowkey::salt::width(16u32),
-                        through_field: 0usize,
-                        fields: &[0usize],
-                        kind: ::rowkey::layout::SaltKind::Phoenix,
-                    }),
+                    <Self as __rk::KeyFields>::PREFIX,
+                    <Self as __rk::KeyFields>::SALT,
                 ),
                 ::core::marker::PhantomData,
             )

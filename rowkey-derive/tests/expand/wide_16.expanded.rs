@@ -44,7 +44,7 @@ const _: () = {
     impl ::rowkey::RowKey for Wide16 {
         const LAYOUT: &'static ::rowkey::layout::Layout = &::rowkey::layout::Layout {
             name: "Wide16",
-            prefix: &[],
+            prefix: <Self as ::rowkey::__private::KeyFields>::PREFIX,
             fields: &[
                 ::rowkey::layout::FieldLayout {
                     name: "f00",
@@ -215,10 +215,12 @@ const _: () = {
                     hash_prefix: ::core::option::Option::None,
                 },
             ],
-            salt: ::core::option::Option::None,
+            salt: <Self as ::rowkey::__private::KeyFields>::SALT,
             fixed_width: ::rowkey::__private::sum_widths(
                 &[
-                    ::core::option::Option::Some(0usize + 0),
+                    ::core::option::Option::Some(
+                        ::rowkey::__private::head_len::<Self>(),
+                    ),
                     <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::WIDTH,
                     <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::WIDTH,
                     <::rowkey::codec::Natural as ::rowkey::__private::Codec<i32>>::WIDTH,
@@ -268,6 +270,84 @@ const _: () = {
             ::rowkey::__private::describe::<Wide16>(__bytes)
         }
     }
+    impl ::rowkey::__private::KeyFields for Wide16 {
+        #[inline(always)]
+        fn put_fields<__S: ::rowkey::__private::FieldSink>(
+            &self,
+            __sink: &mut __S,
+            __mask: ::core::primitive::u8,
+        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
+            __sink
+                .put::<::rowkey::codec::Natural, u64, 0usize>(&self.f00, __mask, "f00")?;
+            __sink
+                .put::<::rowkey::codec::Sep, String, 1usize>(&self.f01, __mask, "f01")?;
+            __sink
+                .put::<::rowkey::codec::Natural, i32, 2usize>(&self.f02, __mask, "f02")?;
+            __sink
+                .put::<::rowkey::codec::Sep, Vec<u8>, 3usize>(&self.f03, __mask, "f03")?;
+            __sink
+                .put::<::rowkey::codec::Natural, u16, 4usize>(&self.f04, __mask, "f04")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::Natural,
+                    bool,
+                    5usize,
+                >(&self.f05, __mask, "f05")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::Pad<8usize, 0u8>,
+                    String,
+                    6usize,
+                >(&self.f06, __mask, "f06")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::Natural,
+                    char,
+                    7usize,
+                >(&self.f07, __mask, "f07")?;
+            __sink
+                .put::<::rowkey::codec::Natural, u64, 8usize>(&self.f08, __mask, "f08")?;
+            __sink
+                .put::<::rowkey::codec::Sep, String, 9usize>(&self.f09, __mask, "f09")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::Natural,
+                    i32,
+                    10usize,
+                >(&self.f10, __mask, "f10")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::Sep,
+                    Vec<u8>,
+                    11usize,
+                >(&self.f11, __mask, "f11")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::Natural,
+                    u16,
+                    12usize,
+                >(&self.f12, __mask, "f12")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::Natural,
+                    bool,
+                    13usize,
+                >(&self.f13, __mask, "f13")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::Pad<8usize, 0u8>,
+                    String,
+                    14usize,
+                >(&self.f14, __mask, "f14")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::Natural,
+                    char,
+                    15usize,
+                >(&self.f15, __mask, "f15")?;
+            ::core::result::Result::Ok(())
+        }
+    }
     impl ::rowkey::__private::KeyParts for Wide16 {
         #[inline(always)]
         fn encode_masked<__B: ::rowkey::__private::bytes::BufMut>(
@@ -275,138 +355,58 @@ const _: () = {
             __buf: &mut __B,
             __mask: ::core::primitive::u8,
         ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                u64,
-                _,
-            >(&self.f00, __buf, __mask, "f00")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Sep,
-                String,
-                _,
-            >(&self.f01, __buf, __mask, "f01")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                i32,
-                _,
-            >(&self.f02, __buf, __mask, "f02")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Sep,
-                Vec<u8>,
-                _,
-            >(&self.f03, __buf, __mask, "f03")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                u16,
-                _,
-            >(&self.f04, __buf, __mask, "f04")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                bool,
-                _,
-            >(&self.f05, __buf, __mask, "f05")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Pad<8usize, 0u8>,
-                String,
-                _,
-            >(&self.f06, __buf, __mask, "f06")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                char,
-                _,
-            >(&self.f07, __buf, __mask, "f07")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                u64,
-                _,
-            >(&self.f08, __buf, __mask, "f08")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Sep,
-                String,
-                _,
-            >(&self.f09, __buf, __mask, "f09")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                i32,
-                _,
-            >(&self.f10, __buf, __mask, "f10")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Sep,
-                Vec<u8>,
-                _,
-            >(&self.f11, __buf, __mask, "f11")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                u16,
-                _,
-            >(&self.f12, __buf, __mask, "f12")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                bool,
-                _,
-            >(&self.f13, __buf, __mask, "f13")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Pad<8usize, 0u8>,
-                String,
-                _,
-            >(&self.f14, __buf, __mask, "f14")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                char,
-                _,
-            >(&self.f15, __buf, __mask, "f15")?;
-            ::core::result::Result::Ok(())
+            ::rowkey::__private::encode_parts(self, __buf, __mask)
         }
         #[inline(always)]
         fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-            0usize + 0 + 0usize
+            ::rowkey::__private::head_len::<Self>()
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     u64,
-                >>::len(&self.f00, __mask) + 0usize
+                >>::len(&self.f00, __mask)
                 + <::rowkey::codec::Sep as ::rowkey::__private::Codec<
                     String,
-                >>::len(&self.f01, __mask) + 0usize
+                >>::len(&self.f01, __mask)
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     i32,
-                >>::len(&self.f02, __mask) + 0usize
+                >>::len(&self.f02, __mask)
                 + <::rowkey::codec::Sep as ::rowkey::__private::Codec<
                     Vec<u8>,
-                >>::len(&self.f03, __mask) + 0usize
+                >>::len(&self.f03, __mask)
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     u16,
-                >>::len(&self.f04, __mask) + 0usize
+                >>::len(&self.f04, __mask)
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     bool,
-                >>::len(&self.f05, __mask) + 0usize
+                >>::len(&self.f05, __mask)
                 + <::rowkey::codec::Pad<
                     8usize,
                     0u8,
-                > as ::rowkey::__private::Codec<String>>::len(&self.f06, __mask) + 0usize
+                > as ::rowkey::__private::Codec<String>>::len(&self.f06, __mask)
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     char,
-                >>::len(&self.f07, __mask) + 0usize
+                >>::len(&self.f07, __mask)
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     u64,
-                >>::len(&self.f08, __mask) + 0usize
+                >>::len(&self.f08, __mask)
                 + <::rowkey::codec::Sep as ::rowkey::__private::Codec<
                     String,
-                >>::len(&self.f09, __mask) + 0usize
+                >>::len(&self.f09, __mask)
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     i32,
-                >>::len(&self.f10, __mask) + 0usize
+                >>::len(&self.f10, __mask)
                 + <::rowkey::codec::Sep as ::rowkey::__private::Codec<
                     Vec<u8>,
-                >>::len(&self.f11, __mask) + 0usize
+                >>::len(&self.f11, __mask)
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     u16,
-                >>::len(&self.f12, __mask) + 0usize
+                >>::len(&self.f12, __mask)
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     bool,
-                >>::len(&self.f13, __mask) + 0usize
+                >>::len(&self.f13, __mask)
                 + <::rowkey::codec::Pad<
                     8usize,
                     0u8,
-                > as ::rowkey::__private::Codec<String>>::len(&self.f14, __mask) + 0usize
+                > as ::rowkey::__private::Codec<String>>::len(&self.f14, __mask)
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     char,
                 >>::len(&self.f15, __mask)
@@ -422,45 +422,51 @@ const _: () = {
             (Self, ::core::primitive::usize),
             ::rowkey::__private::DecodeError,
         > {
-            let mut __r = ::rowkey::__private::Reader::new(__input, __mask, __visit);
+            let mut __r = ::rowkey::__private::Reader::<
+                Self,
+                __V,
+            >::new(__input, __mask, __visit);
+            __r.head()?;
             let __f0 = __r
-                .field::<::rowkey::codec::Natural, u64>("f00", __r.mask(), false)?;
+                .field::<::rowkey::codec::Natural, u64, 0usize>("f00", __r.mask())?;
             let __f1 = __r
-                .field::<::rowkey::codec::Sep, String>("f01", __r.mask(), false)?;
+                .field::<::rowkey::codec::Sep, String, 1usize>("f01", __r.mask())?;
             let __f2 = __r
-                .field::<::rowkey::codec::Natural, i32>("f02", __r.mask(), false)?;
+                .field::<::rowkey::codec::Natural, i32, 2usize>("f02", __r.mask())?;
             let __f3 = __r
-                .field::<::rowkey::codec::Sep, Vec<u8>>("f03", __r.mask(), false)?;
+                .field::<::rowkey::codec::Sep, Vec<u8>, 3usize>("f03", __r.mask())?;
             let __f4 = __r
-                .field::<::rowkey::codec::Natural, u16>("f04", __r.mask(), false)?;
+                .field::<::rowkey::codec::Natural, u16, 4usize>("f04", __r.mask())?;
             let __f5 = __r
-                .field::<::rowkey::codec::Natural, bool>("f05", __r.mask(), false)?;
+                .field::<::rowkey::codec::Natural, bool, 5usize>("f05", __r.mask())?;
             let __f6 = __r
                 .field::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     String,
-                >("f06", __r.mask(), false)?;
+                    6usize,
+                >("f06", __r.mask())?;
             let __f7 = __r
-                .field::<::rowkey::codec::Natural, char>("f07", __r.mask(), false)?;
+                .field::<::rowkey::codec::Natural, char, 7usize>("f07", __r.mask())?;
             let __f8 = __r
-                .field::<::rowkey::codec::Natural, u64>("f08", __r.mask(), false)?;
+                .field::<::rowkey::codec::Natural, u64, 8usize>("f08", __r.mask())?;
             let __f9 = __r
-                .field::<::rowkey::codec::Sep, String>("f09", __r.mask(), false)?;
+                .field::<::rowkey::codec::Sep, String, 9usize>("f09", __r.mask())?;
             let __f10 = __r
-                .field::<::rowkey::codec::Natural, i32>("f10", __r.mask(), false)?;
+                .field::<::rowkey::codec::Natural, i32, 10usize>("f10", __r.mask())?;
             let __f11 = __r
-                .field::<::rowkey::codec::Sep, Vec<u8>>("f11", __r.mask(), false)?;
+                .field::<::rowkey::codec::Sep, Vec<u8>, 11usize>("f11", __r.mask())?;
             let __f12 = __r
-                .field::<::rowkey::codec::Natural, u16>("f12", __r.mask(), false)?;
+                .field::<::rowkey::codec::Natural, u16, 12usize>("f12", __r.mask())?;
             let __f13 = __r
-                .field::<::rowkey::codec::Natural, bool>("f13", __r.mask(), false)?;
+                .field::<::rowkey::codec::Natural, bool, 13usize>("f13", __r.mask())?;
             let __f14 = __r
                 .field::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     String,
-                >("f14", __r.mask(), false)?;
+                    14usize,
+                >("f14", __r.mask())?;
             let __f15 = __r
-                .field::<::rowkey::codec::Natural, char>("f15", __r.mask(), false)?;
+                .field::<::rowkey::codec::Natural, char, 15usize>("f15", __r.mask())?;
             ::core::result::Result::Ok((
                 Self {
                     f00: __f0,
@@ -714,7 +720,7 @@ const _: () = {
         #[inline(always)]
         pub fn f00(self, __v: u64) -> __Wide16Scan<__Wide16Fields::f01> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8, false);
+            __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f00` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -723,8 +729,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let __m = ::core::option::Option::None;
-            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8, __m);
+            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -746,7 +751,7 @@ const _: () = {
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f01` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -761,7 +766,7 @@ const _: () = {
                 .range_bounds::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
+                >(__lo.as_ref(), __hi.as_ref(), 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `f01` to values starting with `p` and end the scan.
@@ -788,7 +793,7 @@ const _: () = {
         #[inline(always)]
         pub fn f02(self, __v: i32) -> __Wide16Scan<__Wide16Fields::f03> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, i32>(&__v, 0u8, false);
+            __b.field::<::rowkey::codec::Natural, i32>(&__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f02` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -797,8 +802,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let __m = ::core::option::Option::None;
-            let __s = self.0.range::<::rowkey::codec::Natural, i32, __R>(__r, 0u8, __m);
+            let __s = self.0.range::<::rowkey::codec::Natural, i32, __R>(__r, 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -820,7 +824,7 @@ const _: () = {
             __b.field::<
                     ::rowkey::codec::Sep,
                     &[::core::primitive::u8],
-                >(&__rk::FormOf::<__rk::BytesForms>::canon(&__v), 0u8, false);
+                >(&__rk::FormOf::<__rk::BytesForms>::canon(&__v), 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f03` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -835,7 +839,7 @@ const _: () = {
                 .range_bounds::<
                     ::rowkey::codec::Sep,
                     &[::core::primitive::u8],
-                >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
+                >(__lo.as_ref(), __hi.as_ref(), 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `f03` to values starting with `p` and end the scan.
@@ -857,7 +861,7 @@ const _: () = {
         #[inline(always)]
         pub fn f04(self, __v: u16) -> __Wide16Scan<__Wide16Fields::f05> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, u16>(&__v, 0u8, false);
+            __b.field::<::rowkey::codec::Natural, u16>(&__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f04` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -866,8 +870,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let __m = ::core::option::Option::None;
-            let __s = self.0.range::<::rowkey::codec::Natural, u16, __R>(__r, 0u8, __m);
+            let __s = self.0.range::<::rowkey::codec::Natural, u16, __R>(__r, 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -883,7 +886,7 @@ const _: () = {
         #[inline(always)]
         pub fn f05(self, __v: bool) -> __Wide16Scan<__Wide16Fields::f06> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, bool>(&__v, 0u8, false);
+            __b.field::<::rowkey::codec::Natural, bool>(&__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f05` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -892,8 +895,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let __m = ::core::option::Option::None;
-            let __s = self.0.range::<::rowkey::codec::Natural, bool, __R>(__r, 0u8, __m);
+            let __s = self.0.range::<::rowkey::codec::Natural, bool, __R>(__r, 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -915,7 +917,7 @@ const _: () = {
             __b.field::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f06` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -930,7 +932,7 @@ const _: () = {
                 .range_bounds::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
+                >(__lo.as_ref(), __hi.as_ref(), 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `f06` to values starting with `p` and end the scan.
@@ -957,7 +959,7 @@ const _: () = {
         #[inline(always)]
         pub fn f07(self, __v: char) -> __Wide16Scan<__Wide16Fields::f08> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, char>(&__v, 0u8, false);
+            __b.field::<::rowkey::codec::Natural, char>(&__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f07` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -966,8 +968,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let __m = ::core::option::Option::None;
-            let __s = self.0.range::<::rowkey::codec::Natural, char, __R>(__r, 0u8, __m);
+            let __s = self.0.range::<::rowkey::codec::Natural, char, __R>(__r, 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -983,7 +984,7 @@ const _: () = {
         #[inline(always)]
         pub fn f08(self, __v: u64) -> __Wide16Scan<__Wide16Fields::f09> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8, false);
+            __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f08` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -992,8 +993,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let __m = ::core::option::Option::None;
-            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8, __m);
+            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -1015,7 +1015,7 @@ const _: () = {
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f09` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -1030,7 +1030,7 @@ const _: () = {
                 .range_bounds::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
+                >(__lo.as_ref(), __hi.as_ref(), 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `f09` to values starting with `p` and end the scan.
@@ -1057,7 +1057,7 @@ const _: () = {
         #[inline(always)]
         pub fn f10(self, __v: i32) -> __Wide16Scan<__Wide16Fields::f11> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, i32>(&__v, 0u8, false);
+            __b.field::<::rowkey::codec::Natural, i32>(&__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f10` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -1066,8 +1066,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let __m = ::core::option::Option::None;
-            let __s = self.0.range::<::rowkey::codec::Natural, i32, __R>(__r, 0u8, __m);
+            let __s = self.0.range::<::rowkey::codec::Natural, i32, __R>(__r, 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -1089,7 +1088,7 @@ const _: () = {
             __b.field::<
                     ::rowkey::codec::Sep,
                     &[::core::primitive::u8],
-                >(&__rk::FormOf::<__rk::BytesForms>::canon(&__v), 0u8, false);
+                >(&__rk::FormOf::<__rk::BytesForms>::canon(&__v), 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f11` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -1104,7 +1103,7 @@ const _: () = {
                 .range_bounds::<
                     ::rowkey::codec::Sep,
                     &[::core::primitive::u8],
-                >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
+                >(__lo.as_ref(), __hi.as_ref(), 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `f11` to values starting with `p` and end the scan.
@@ -1126,7 +1125,7 @@ const _: () = {
         #[inline(always)]
         pub fn f12(self, __v: u16) -> __Wide16Scan<__Wide16Fields::f13> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, u16>(&__v, 0u8, false);
+            __b.field::<::rowkey::codec::Natural, u16>(&__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f12` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -1135,8 +1134,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let __m = ::core::option::Option::None;
-            let __s = self.0.range::<::rowkey::codec::Natural, u16, __R>(__r, 0u8, __m);
+            let __s = self.0.range::<::rowkey::codec::Natural, u16, __R>(__r, 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -1152,7 +1150,7 @@ const _: () = {
         #[inline(always)]
         pub fn f13(self, __v: bool) -> __Wide16Scan<__Wide16Fields::f14> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, bool>(&__v, 0u8, false);
+            __b.field::<::rowkey::codec::Natural, bool>(&__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f13` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -1161,8 +1159,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let __m = ::core::option::Option::None;
-            let __s = self.0.range::<::rowkey::codec::Natural, bool, __R>(__r, 0u8, __m);
+            let __s = self.0.range::<::rowkey::codec::Natural, bool, __R>(__r, 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -1184,7 +1181,7 @@ const _: () = {
             __b.field::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f14` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -1199,7 +1196,7 @@ const _: () = {
                 .range_bounds::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
+                >(__lo.as_ref(), __hi.as_ref(), 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `f14` to values starting with `p` and end the scan.
@@ -1226,7 +1223,7 @@ const _: () = {
         #[inline(always)]
         pub fn f15(self, __v: char) -> __Wide16Scan<()> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, char>(&__v, 0u8, false);
+            __b.field::<::rowkey::codec::Natural, char>(&__v, 0u8);
             __b.complete();
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
@@ -1236,8 +1233,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let __m = ::core::option::Option::None;
-            let __s = self.0.range::<::rowkey::codec::Natural, char, __R>(__r, 0u8, __m);
+            let __s = self.0.range::<::rowkey::codec::Natural, char, __R>(__r, 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -2049,7 +2045,11 @@ const _: () = {
             __outer: &[::core::primitive::u8],
         ) -> __Wide16Scan<__Wide16Fields::f00> {
             __Wide16Scan(
-                __rk::ScanBuilder::new(__outer, &[], ::core::option::Option::None),
+                __rk::ScanBuilder::new(
+                    __outer,
+                    <Self as __rk::KeyFields>::PREFIX,
+                    <Self as __rk::KeyFields>::SALT,
+                ),
                 ::core::marker::PhantomData,
             )
         }

@@ -33,7 +33,7 @@ const _: () = {
     impl ::rowkey::RowKey for Wide8 {
         const LAYOUT: &'static ::rowkey::layout::Layout = &::rowkey::layout::Layout {
             name: "Wide8",
-            prefix: &[],
+            prefix: <Self as ::rowkey::__private::KeyFields>::PREFIX,
             fields: &[
                 ::rowkey::layout::FieldLayout {
                     name: "f00",
@@ -120,10 +120,12 @@ const _: () = {
                     hash_prefix: ::core::option::Option::None,
                 },
             ],
-            salt: ::core::option::Option::None,
+            salt: <Self as ::rowkey::__private::KeyFields>::SALT,
             fixed_width: ::rowkey::__private::sum_widths(
                 &[
-                    ::core::option::Option::Some(0usize + 0),
+                    ::core::option::Option::Some(
+                        ::rowkey::__private::head_len::<Self>(),
+                    ),
                     <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::WIDTH,
                     <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::WIDTH,
                     <::rowkey::codec::Natural as ::rowkey::__private::Codec<i32>>::WIDTH,
@@ -158,6 +160,44 @@ const _: () = {
             ::rowkey::__private::describe::<Wide8>(__bytes)
         }
     }
+    impl ::rowkey::__private::KeyFields for Wide8 {
+        #[inline(always)]
+        fn put_fields<__S: ::rowkey::__private::FieldSink>(
+            &self,
+            __sink: &mut __S,
+            __mask: ::core::primitive::u8,
+        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
+            __sink
+                .put::<::rowkey::codec::Natural, u64, 0usize>(&self.f00, __mask, "f00")?;
+            __sink
+                .put::<::rowkey::codec::Sep, String, 1usize>(&self.f01, __mask, "f01")?;
+            __sink
+                .put::<::rowkey::codec::Natural, i32, 2usize>(&self.f02, __mask, "f02")?;
+            __sink
+                .put::<::rowkey::codec::Sep, Vec<u8>, 3usize>(&self.f03, __mask, "f03")?;
+            __sink
+                .put::<::rowkey::codec::Natural, u16, 4usize>(&self.f04, __mask, "f04")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::Natural,
+                    bool,
+                    5usize,
+                >(&self.f05, __mask, "f05")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::Pad<8usize, 0u8>,
+                    String,
+                    6usize,
+                >(&self.f06, __mask, "f06")?;
+            __sink
+                .put::<
+                    ::rowkey::codec::Natural,
+                    char,
+                    7usize,
+                >(&self.f07, __mask, "f07")?;
+            ::core::result::Result::Ok(())
+        }
+    }
     impl ::rowkey::__private::KeyParts for Wide8 {
         #[inline(always)]
         fn encode_masked<__B: ::rowkey::__private::bytes::BufMut>(
@@ -165,73 +205,33 @@ const _: () = {
             __buf: &mut __B,
             __mask: ::core::primitive::u8,
         ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                u64,
-                _,
-            >(&self.f00, __buf, __mask, "f00")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Sep,
-                String,
-                _,
-            >(&self.f01, __buf, __mask, "f01")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                i32,
-                _,
-            >(&self.f02, __buf, __mask, "f02")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Sep,
-                Vec<u8>,
-                _,
-            >(&self.f03, __buf, __mask, "f03")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                u16,
-                _,
-            >(&self.f04, __buf, __mask, "f04")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                bool,
-                _,
-            >(&self.f05, __buf, __mask, "f05")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Pad<8usize, 0u8>,
-                String,
-                _,
-            >(&self.f06, __buf, __mask, "f06")?;
-            ::rowkey::__private::put_field::<
-                ::rowkey::codec::Natural,
-                char,
-                _,
-            >(&self.f07, __buf, __mask, "f07")?;
-            ::core::result::Result::Ok(())
+            ::rowkey::__private::encode_parts(self, __buf, __mask)
         }
         #[inline(always)]
         fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-            0usize + 0 + 0usize
+            ::rowkey::__private::head_len::<Self>()
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     u64,
-                >>::len(&self.f00, __mask) + 0usize
+                >>::len(&self.f00, __mask)
                 + <::rowkey::codec::Sep as ::rowkey::__private::Codec<
                     String,
-                >>::len(&self.f01, __mask) + 0usize
+                >>::len(&self.f01, __mask)
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     i32,
-                >>::len(&self.f02, __mask) + 0usize
+                >>::len(&self.f02, __mask)
                 + <::rowkey::codec::Sep as ::rowkey::__private::Codec<
                     Vec<u8>,
-                >>::len(&self.f03, __mask) + 0usize
+                >>::len(&self.f03, __mask)
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     u16,
-                >>::len(&self.f04, __mask) + 0usize
+                >>::len(&self.f04, __mask)
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     bool,
-                >>::len(&self.f05, __mask) + 0usize
+                >>::len(&self.f05, __mask)
                 + <::rowkey::codec::Pad<
                     8usize,
                     0u8,
-                > as ::rowkey::__private::Codec<String>>::len(&self.f06, __mask) + 0usize
+                > as ::rowkey::__private::Codec<String>>::len(&self.f06, __mask)
                 + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
                     char,
                 >>::len(&self.f07, __mask)
@@ -247,26 +247,31 @@ const _: () = {
             (Self, ::core::primitive::usize),
             ::rowkey::__private::DecodeError,
         > {
-            let mut __r = ::rowkey::__private::Reader::new(__input, __mask, __visit);
+            let mut __r = ::rowkey::__private::Reader::<
+                Self,
+                __V,
+            >::new(__input, __mask, __visit);
+            __r.head()?;
             let __f0 = __r
-                .field::<::rowkey::codec::Natural, u64>("f00", __r.mask(), false)?;
+                .field::<::rowkey::codec::Natural, u64, 0usize>("f00", __r.mask())?;
             let __f1 = __r
-                .field::<::rowkey::codec::Sep, String>("f01", __r.mask(), false)?;
+                .field::<::rowkey::codec::Sep, String, 1usize>("f01", __r.mask())?;
             let __f2 = __r
-                .field::<::rowkey::codec::Natural, i32>("f02", __r.mask(), false)?;
+                .field::<::rowkey::codec::Natural, i32, 2usize>("f02", __r.mask())?;
             let __f3 = __r
-                .field::<::rowkey::codec::Sep, Vec<u8>>("f03", __r.mask(), false)?;
+                .field::<::rowkey::codec::Sep, Vec<u8>, 3usize>("f03", __r.mask())?;
             let __f4 = __r
-                .field::<::rowkey::codec::Natural, u16>("f04", __r.mask(), false)?;
+                .field::<::rowkey::codec::Natural, u16, 4usize>("f04", __r.mask())?;
             let __f5 = __r
-                .field::<::rowkey::codec::Natural, bool>("f05", __r.mask(), false)?;
+                .field::<::rowkey::codec::Natural, bool, 5usize>("f05", __r.mask())?;
             let __f6 = __r
                 .field::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     String,
-                >("f06", __r.mask(), false)?;
+                    6usize,
+                >("f06", __r.mask())?;
             let __f7 = __r
-                .field::<::rowkey::codec::Natural, char>("f07", __r.mask(), false)?;
+                .field::<::rowkey::codec::Natural, char, 7usize>("f07", __r.mask())?;
             ::core::result::Result::Ok((
                 Self {
                     f00: __f0,
@@ -425,7 +430,7 @@ const _: () = {
         #[inline(always)]
         pub fn f00(self, __v: u64) -> __Wide8Scan<__Wide8Fields::f01> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8, false);
+            __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8);
             __Wide8Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f00` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -434,8 +439,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide8ScanEnd {
-            let __m = ::core::option::Option::None;
-            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8, __m);
+            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8);
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -457,7 +461,7 @@ const _: () = {
             __b.field::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
             __Wide8Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f01` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -472,7 +476,7 @@ const _: () = {
                 .range_bounds::<
                     ::rowkey::codec::Sep,
                     &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
+                >(__lo.as_ref(), __hi.as_ref(), 0u8);
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `f01` to values starting with `p` and end the scan.
@@ -499,7 +503,7 @@ const _: () = {
         #[inline(always)]
         pub fn f02(self, __v: i32) -> __Wide8Scan<__Wide8Fields::f03> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, i32>(&__v, 0u8, false);
+            __b.field::<::rowkey::codec::Natural, i32>(&__v, 0u8);
             __Wide8Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f02` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -508,8 +512,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide8ScanEnd {
-            let __m = ::core::option::Option::None;
-            let __s = self.0.range::<::rowkey::codec::Natural, i32, __R>(__r, 0u8, __m);
+            let __s = self.0.range::<::rowkey::codec::Natural, i32, __R>(__r, 0u8);
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -531,7 +534,7 @@ const _: () = {
             __b.field::<
                     ::rowkey::codec::Sep,
                     &[::core::primitive::u8],
-                >(&__rk::FormOf::<__rk::BytesForms>::canon(&__v), 0u8, false);
+                >(&__rk::FormOf::<__rk::BytesForms>::canon(&__v), 0u8);
             __Wide8Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f03` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -546,7 +549,7 @@ const _: () = {
                 .range_bounds::<
                     ::rowkey::codec::Sep,
                     &[::core::primitive::u8],
-                >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
+                >(__lo.as_ref(), __hi.as_ref(), 0u8);
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `f03` to values starting with `p` and end the scan.
@@ -568,7 +571,7 @@ const _: () = {
         #[inline(always)]
         pub fn f04(self, __v: u16) -> __Wide8Scan<__Wide8Fields::f05> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, u16>(&__v, 0u8, false);
+            __b.field::<::rowkey::codec::Natural, u16>(&__v, 0u8);
             __Wide8Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f04` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -577,8 +580,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide8ScanEnd {
-            let __m = ::core::option::Option::None;
-            let __s = self.0.range::<::rowkey::codec::Natural, u16, __R>(__r, 0u8, __m);
+            let __s = self.0.range::<::rowkey::codec::Natural, u16, __R>(__r, 0u8);
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -594,7 +596,7 @@ const _: () = {
         #[inline(always)]
         pub fn f05(self, __v: bool) -> __Wide8Scan<__Wide8Fields::f06> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, bool>(&__v, 0u8, false);
+            __b.field::<::rowkey::codec::Natural, bool>(&__v, 0u8);
             __Wide8Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f05` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -603,8 +605,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide8ScanEnd {
-            let __m = ::core::option::Option::None;
-            let __s = self.0.range::<::rowkey::codec::Natural, bool, __R>(__r, 0u8, __m);
+            let __s = self.0.range::<::rowkey::codec::Natural, bool, __R>(__r, 0u8);
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -626,7 +627,7 @@ const _: () = {
             __b.field::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8, false);
+                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
             __Wide8Scan(__b, ::core::marker::PhantomData)
         }
         ///Constrain `f06` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -641,7 +642,7 @@ const _: () = {
                 .range_bounds::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8, ::core::option::Option::None);
+                >(__lo.as_ref(), __hi.as_ref(), 0u8);
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         ///Constrain `f06` to values starting with `p` and end the scan.
@@ -668,7 +669,7 @@ const _: () = {
         #[inline(always)]
         pub fn f07(self, __v: char) -> __Wide8Scan<()> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, char>(&__v, 0u8, false);
+            __b.field::<::rowkey::codec::Natural, char>(&__v, 0u8);
             __b.complete();
             __Wide8Scan(__b, ::core::marker::PhantomData)
         }
@@ -678,8 +679,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide8ScanEnd {
-            let __m = ::core::option::Option::None;
-            let __s = self.0.range::<::rowkey::codec::Natural, char, __R>(__r, 0u8, __m);
+            let __s = self.0.range::<::rowkey::codec::Natural, char, __R>(__r, 0u8);
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -1138,7 +1138,11 @@ const _: () = {
             __outer: &[::core::primitive::u8],
         ) -> __Wide8Scan<__Wide8Fields::f00> {
             __Wide8Scan(
-                __rk::ScanBuilder::new(__outer, &[], ::core::option::Option::None),
+                __rk::ScanBuilder::new(
+                    __outer,
+                    <Self as __rk::KeyFields>::PREFIX,
+                    <Self as __rk::KeyFields>::SALT,
+                ),
                 ::core::marker::PhantomData,
             )
         }

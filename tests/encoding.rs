@@ -9,7 +9,7 @@ mod common;
 use std::fmt::Debug;
 
 use rowkey::layout::{FieldEncoding, HashPrefix, SaltKind, SaltLayout};
-use rowkey::{Bytes, DecodeRowKey, EncodeErrorKind, RowKey};
+use rowkey::{Bytes, DecodeRowKeyOwned, EncodeErrorKind, RowKey};
 
 use common::{Budget, OrderBySeller, Salt1000, SaltField, SaltWhole, TimeBucket};
 
@@ -37,7 +37,7 @@ fn enc<K: RowKey + Debug>(k: &K) -> Vec<u8> {
 #[track_caller]
 fn check<K>(k: &K, expected: &[u8])
 where
-    K: RowKey + for<'de> DecodeRowKey<'de> + PartialEq + Debug,
+    K: RowKey + DecodeRowKeyOwned + PartialEq + Debug,
 {
     let bytes = enc(k);
     assert_eq!(hex(&bytes), hex(expected), "encoding of {k:?}");
@@ -1683,7 +1683,7 @@ struct FixedNested {
 #[track_caller]
 fn into_every_buffer<K>(k: &K) -> Vec<u8>
 where
-    K: RowKey + for<'de> DecodeRowKey<'de> + PartialEq + Debug,
+    K: RowKey + DecodeRowKeyOwned + PartialEq + Debug,
 {
     use bytes::BufMut;
     let want = k.to_row_key().unwrap().to_vec();

@@ -5,7 +5,9 @@ mod common;
 
 use std::fmt::Debug;
 
-use rowkey::{DecodeError, DecodeErrorKind, DecodeRowKey, EncodeError, EncodeErrorKind, RowKey};
+use rowkey::{
+    DecodeError, DecodeErrorKind, DecodeRowKeyOwned, EncodeError, EncodeErrorKind, RowKey,
+};
 
 use common::{Budget, Salt1000, SaltField, SaltWhole, TimeBucket};
 
@@ -13,7 +15,7 @@ use common::{Budget, Salt1000, SaltField, SaltWhole, TimeBucket};
 #[track_caller]
 fn decode_err<K>(bytes: &[u8]) -> DecodeError
 where
-    K: RowKey + for<'de> DecodeRowKey<'de> + Debug,
+    K: RowKey + DecodeRowKeyOwned + Debug,
 {
     match K::from_row_key(bytes) {
         Ok(v) => panic!("{bytes:02X?} must not decode, got {v:?}"),

@@ -18,7 +18,7 @@ use rowkey::migrate::redb::RedbStore;
 use rowkey::migrate::{
     all_ranges, Batch, Checkpoint, MigrateError, Migration, Phase, Row, Side, Store, Verified,
 };
-use rowkey::{DecodeRowKey, RowKey};
+use rowkey::{DecodeRowKeyOwned, RowKey};
 
 // ---- layouts -------------------------------------------------------------------------------
 
@@ -297,8 +297,8 @@ impl Store for Crashy<'_> {
 
 // ---- the check -----------------------------------------------------------------------------
 
-trait Key: RowKey + for<'de> DecodeRowKey<'de> + Debug + Clone + PartialEq {}
-impl<T: RowKey + for<'de> DecodeRowKey<'de> + Debug + Clone + PartialEq> Key for T {}
+trait Key: RowKey + DecodeRowKeyOwned + Debug + Clone + PartialEq {}
+impl<T: RowKey + DecodeRowKeyOwned + Debug + Clone + PartialEq> Key for T {}
 
 /// A source layout that a destination key maps back to (for paged dual reads).
 trait Old<B>: Key + From<B> {}

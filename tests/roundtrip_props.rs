@@ -19,7 +19,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
 use proptest::test_runner::{RngSeed, TestCaseError};
-use rowkey::{Bytes, DecodeErrorKind, DecodeRowKey, EncodeErrorKind, RowKey};
+use rowkey::{Bytes, DecodeErrorKind, DecodeRowKeyOwned, EncodeErrorKind, RowKey};
 
 // ---------------------------------------------------------------------------------------------
 // configuration
@@ -871,7 +871,7 @@ fn java_keys() -> BoxedStrategy<JavaKey> {
 // per-layout expectations: equality (floats by bits), encode validity, field order
 
 /// Keys the properties run on.
-trait Case: RowKey + for<'de> DecodeRowKey<'de> + Clone + Debug {
+trait Case: RowKey + DecodeRowKeyOwned + Clone + Debug {
     /// Equality, floats compared by bits.
     fn same(&self, other: &Self) -> bool;
     /// The first field (in key order) that cannot be encoded, if any: `Some("")` for a whole-key

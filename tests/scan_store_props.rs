@@ -56,7 +56,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
-use rowkey::{DecodeRowKey, RowKey, ScanRanges};
+use rowkey::{DecodeRowKeyOwned, RowKey, ScanRanges};
 use support::Store;
 
 // ---------------------------------------------------------------------------------------------
@@ -246,7 +246,7 @@ impl<L: Debug> Debug for Query<'_, L> {
     }
 }
 
-trait Case: RowKey + for<'de> DecodeRowKey<'de> + Clone + Debug + PartialEq {
+trait Case: RowKey + DecodeRowKeyOwned + Clone + Debug + PartialEq {
     const NAME: &'static str;
     const N: usize;
     const SALT: Salt;

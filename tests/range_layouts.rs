@@ -337,7 +337,7 @@ fn paged_reads_behind_a_prefix_and_a_wide_salt() {
                         read = read.reverse();
                     }
                     if let Some(l) = &last {
-                        read = read.after(l);
+                        read = read.after_key(l);
                     }
                     let read = read.limit(page);
                     let iters = read.ranges().iter().map(|r| {

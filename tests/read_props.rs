@@ -104,7 +104,7 @@ fn paged(
             read = read.reverse();
         }
         if let Some(l) = &last {
-            read = read.after(l);
+            read = read.after_key(l);
         }
         let rows = read_page(read.limit(page));
         prop_assert!(rows.len() <= page, "{}: limit", what);
@@ -325,7 +325,7 @@ fn build(
     for c in calls {
         read = match c {
             Call::After => match after {
-                Some(a) => read.after(a),
+                Some(a) => read.after_key(a),
                 None => read,
             },
             Call::Reverse if reverse => read.reverse(),
@@ -458,7 +458,7 @@ fn builder_call_order_does_not_matter() {
                         variants.push((
                             "after(stale) then after(k)".into(),
                             build(
-                                new().after(&stale),
+                                new().after_key(&stale),
                                 &[Call::Reverse, Call::After, Call::Limit],
                                 Some(a),
                                 reverse,
@@ -467,7 +467,7 @@ fn builder_call_order_does_not_matter() {
                         ));
                     }
                     // a clone, resumed and turned afterwards, next to the untouched original
-                    let base = new().after(&stale);
+                    let base = new().after_key(&stale);
                     let turned = build(
                         base.clone(),
                         &[Call::After, Call::Limit, Call::Reverse],
@@ -542,9 +542,9 @@ fn after_then_reverse_is_reverse_then_after() {
     };
     let k = Job { id: 5 }.to_row_key().unwrap();
     let all = || Read::<Job>::new(Job::scan().ranges());
-    assert_eq!(page(all().after(&k).reverse().limit(3)), [4, 3, 2]);
-    assert_eq!(page(all().reverse().after(&k).limit(3)), [4, 3, 2]);
-    assert_eq!(page(all().limit(3).after(&k).reverse()), [4, 3, 2]);
+    assert_eq!(page(all().after_key(&k).reverse().limit(3)), [4, 3, 2]);
+    assert_eq!(page(all().reverse().after_key(&k).limit(3)), [4, 3, 2]);
+    assert_eq!(page(all().limit(3).after_key(&k).reverse()), [4, 3, 2]);
 }
 
 /// `after` stays exact for a hand-made range whose start does not carry each row's salt (one
@@ -564,7 +564,7 @@ fn after_is_exact_for_a_range_over_several_buckets() {
     let two_buckets = ScanRanges::new(vec![ScanRange::new(b"\x00", Some(b"\x02"))]);
     let k = Job { id: 20 }.to_row_key().unwrap();
     for reverse in [false, true] {
-        let mut read = Read::<Job>::new(two_buckets.clone()).after(&k);
+        let mut read = Read::<Job>::new(two_buckets.clone()).after_key(&k);
         if reverse {
             read = read.reverse();
         }

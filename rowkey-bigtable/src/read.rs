@@ -83,9 +83,9 @@ impl<T: TypedKey> Read<T> {
     }
 
     /// At most `n` rows in all (each range's request is limited to `n` too).
-    pub fn limit(mut self, n: u64) -> Self {
-        self.limit = Some(n);
-        self.read = self.read.limit(usize::try_from(n).unwrap_or(usize::MAX));
+    pub fn limit(mut self, n: usize) -> Self {
+        self.limit = Some(u64::try_from(n).unwrap_or(u64::MAX));
+        self.read = self.read.limit(n);
         self
     }
 
@@ -112,7 +112,7 @@ impl<T: TypedKey> Read<T> {
 
     /// [`after`](Read::after) with the encoded row key.
     pub fn after_key(mut self, key: &[u8]) -> Self {
-        self.read = self.read.after(key);
+        self.read = self.read.after_key(key);
         self
     }
 

@@ -209,7 +209,7 @@ async fn run<T: Case>(seed: u64, rows: usize) -> Stats {
             loop {
                 // the options in either order: `after` applies to the final direction
                 let reverse_first = rng.below(2) == 0;
-                let mut read = table.read::<T>(&query.ranges).limit(page as u64);
+                let mut read = table.read::<T>(&query.ranges).limit(page);
                 if reverse && reverse_first {
                     read = read.reverse();
                 }

@@ -6,7 +6,7 @@
 //!
 //! The steps, for a store of your own:
 //!
-//! 1. `let read = Read::<T>::new(ranges)` (then `.reverse()`, `.after(&last_key)`,
+//! 1. `let read = Read::<T>::new(ranges)` (then `.reverse()`, `.after(&last)?` or `.after_key(bytes)`,
 //!    `.limit(n)` as needed, in any order);
 //! 2. open one iterator per range of [`read.ranges()`](Read::ranges) — in **descending** key
 //!    order when [`read.is_reverse()`](Read::is_reverse) (a store's reverse scan; with a
@@ -46,8 +46,7 @@
 //! assert_eq!(page[3], (Event { host: "c".into(), seq: 6 }, 60));
 //!
 //! // The next page: resume after the last key (across every salt bucket).
-//! let last = page[3].0.to_row_key()?;
-//! let read = Read::<Event>::new(Event::scan().ranges()).reverse().after(&last).limit(4);
+//! let read = Read::<Event>::new(Event::scan().ranges()).reverse().after(&page[3].0)?.limit(4);
 //! let iters = read.ranges().iter().map(|r| {
 //!     Directed::new(table.range::<[u8], _>(r.bounds()), read.is_reverse())
 //! });
@@ -193,8 +192,8 @@ impl<T: RowKey> Read<T> {
     /// bucket.
     ///
     /// The builder's calls may come in any order: the key is kept and the ranges are cut for
-    /// the read's final direction, so `.after(k).reverse()` and `.reverse().after(k)` are the
-    /// same read. Calling `after` again replaces the key (the last call wins).
+    /// the read's final direction, so `.after_key(k).reverse()` and `.reverse().after_key(k)` are the
+    /// same read. Calling it again replaces the key (the last call wins).
     ///
     /// ```
     /// use std::collections::BTreeMap;
@@ -217,19 +216,44 @@ impl<T: RowKey> Read<T> {
     /// };
     /// let five = Job { id: 5 }.to_row_key()?;
     /// let all = || Read::<Job>::new(Job::scan().ranges());
-    /// assert_eq!(page(all().after(&five).reverse().limit(3)), [4, 3, 2]);
-    /// assert_eq!(page(all().limit(3).reverse().after(&five)), [4, 3, 2]);
-    /// assert_eq!(page(all().after(&five).limit(3)), [6, 7, 8]);
+    /// assert_eq!(page(all().after_key(&five).reverse().limit(3)), [4, 3, 2]);
+    /// assert_eq!(page(all().limit(3).reverse().after_key(&five)), [4, 3, 2]);
+    /// assert_eq!(page(all().after_key(&five).limit(3)), [6, 7, 8]);
     /// // the last `after` wins
     /// let one = Job { id: 1 }.to_row_key()?;
-    /// assert_eq!(page(all().after(&five).after(&one).limit(3)), [2, 3, 4]);
+    /// assert_eq!(page(all().after_key(&five).after_key(&one).limit(3)), [2, 3, 4]);
     /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
     #[must_use]
-    pub fn after(mut self, key: impl AsRef<[u8]>) -> Self {
+    pub fn after_key(mut self, key: impl AsRef<[u8]>) -> Self {
         self.after = Some(key.as_ref().to_vec());
         self.cut();
         self
+    }
+
+    /// [`after_key`](Self::after_key) with the key value (typically the last row of the
+    /// previous page): the same spelling as the store crates' reads.
+    ///
+    /// ```
+    /// use rowkey::read::Read;
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// struct Job {
+    ///     id: u32,
+    /// }
+    ///
+    /// let read = Read::<Job>::new(Job::scan().ranges()).after(&Job { id: 7 })?;
+    /// assert_eq!(read.resume_key(), Some(&[0, 0, 0, 7][..]));
+    /// # Ok::<(), rowkey::EncodeError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The key does not encode.
+    pub fn after(self, key: &T) -> Result<Self, crate::EncodeError> {
+        let bytes = key.to_row_key()?;
+        Ok(self.after_key(bytes))
     }
 
     /// Recompute [`ranges`](Self::ranges) from the scan's ranges, the resume key and the
@@ -261,7 +285,7 @@ impl<T: RowKey> Read<T> {
     /// let read = read.byte_order();
     /// assert_eq!(read.salt_width(), 0);
     /// // resuming after a key of bucket 2 leaves the rest of bucket 2 and bucket 3
-    /// let read = read.after(b"\x02\0\0\0\x09");
+    /// let read = read.after_key(b"\x02\0\0\0\x09");
     /// assert_eq!(read.ranges().len(), 2);
     /// ```
     #[must_use]
@@ -311,7 +335,7 @@ impl<T: RowKey> Read<T> {
     ///     id: u32,
     /// }
     ///
-    /// let read = Read::<Job>::new(Job::scan().ranges()).limit(10).after(b"\x01\0\0\0\x07");
+    /// let read = Read::<Job>::new(Job::scan().ranges()).limit(10).after_key(b"\x01\0\0\0\x07");
     /// assert_eq!(read.resume_key(), Some(&b"\x01\0\0\0\x07"[..]));
     /// assert_eq!(read.row_limit(), Some(10));
     /// assert!(!read.is_reverse());
@@ -835,7 +859,7 @@ pub mod redb {
     /// let read = || Read::<Log>::new(Log::scan().ranges()).reverse().limit(3);
     /// let page: Vec<Log> = keys(&t, read())?;
     /// assert_eq!(page.iter().map(|k| (k.host.as_str(), k.ts)).collect::<Vec<_>>(), [("web2", 9), ("web2", 8), ("web2", 7)]);
-    /// let next = keys(&t, read().after(page[2].to_row_key()?))?;
+    /// let next = keys(&t, read().after(&page[2])?)?;
     /// assert_eq!((next[0].host.as_str(), next[0].ts), ("web2", 6));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

@@ -220,7 +220,7 @@ impl Store for HBaseStore {
         limit: usize,
     ) -> Result<Vec<Row>, Error> {
         let scan = RawScan::new(self.table(side), ScanRange::new(start, stop))
-            .limit(limit as u64)
+            .limit(limit)
             .page_rows(limit.clamp(1, 5000));
         scan.rows()?
             .map(|r| r.map(|row| (row.key, encode_cells(&row.cells))))

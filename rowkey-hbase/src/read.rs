@@ -141,8 +141,8 @@ impl<T: RowKey> Read<T> {
 
     /// Yield at most `n` rows (each scanner also asks HBase for at most `n`).
     #[must_use]
-    pub fn limit(mut self, n: u64) -> Self {
-        self.spec.limit = Some(usize::try_from(n).unwrap_or(usize::MAX));
+    pub fn limit(mut self, n: usize) -> Self {
+        self.spec.limit = Some(n);
         self
     }
 
@@ -210,7 +210,7 @@ impl<T: RowKey> Read<T> {
             read = read.reverse();
         }
         if let Some(k) = &self.after {
-            read = read.after(k);
+            read = read.after_key(k);
         }
         if let Some(n) = self.spec.limit {
             read = read.limit(n);
@@ -615,8 +615,8 @@ impl RawScan {
 
     /// At most `n` rows.
     #[must_use]
-    pub fn limit(mut self, n: u64) -> Self {
-        self.spec.limit = Some(usize::try_from(n).unwrap_or(usize::MAX));
+    pub fn limit(mut self, n: usize) -> Self {
+        self.spec.limit = Some(n);
         self
     }
 

@@ -181,7 +181,7 @@ fn run<T: Case>(seed: u64, rows: usize) -> Stats {
             let reverse = n % 10 == 0;
             let mut paged: Vec<T> = Vec::new();
             loop {
-                let mut read = table.read::<T>(&query.ranges).limit(page as u64);
+                let mut read = table.read::<T>(&query.ranges).limit(page);
                 // resume before or after choosing the direction: the same read
                 if let Some(last) = paged.last() {
                     read = read.after(last).expect("encode");

@@ -88,8 +88,8 @@ where
         let mut read_a = Read::<A>::new(old_ranges);
         let mut floor = None;
         if let Some((new_key, old_key)) = after {
-            read_b = read_b.after(&new_key);
-            read_a = read_a.after(&old_key);
+            read_b = read_b.after_key(&new_key);
+            read_a = read_a.after_key(&old_key);
             floor = Some(new_key);
         }
         let skip_b = self.skip_for(Side::Destination);

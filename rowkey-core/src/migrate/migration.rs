@@ -277,7 +277,7 @@ where
     ) -> impl Iterator<Item = Result<Mapped, MigrateError<S::Error>>> + 's {
         let mut read = Read::<A>::new(all_ranges(A::LAYOUT));
         if let Some(k) = after {
-            read = read.after(k);
+            read = read.after_key(k);
         }
         if let Some(n) = limit {
             read = read.limit(n);

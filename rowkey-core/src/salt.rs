@@ -154,24 +154,24 @@ pub(crate) const fn completes(salt: Option<SaltLayout>, i: usize) -> bool {
     matches!(salt, Some(s) if s.through_field == i)
 }
 
-/// The salt of key `k`, computed from its layout's data ([`KeyFields::SALT`]): the fields it
-/// hashes are encoded into a [`PhoenixHash`], or the modulo field's value taken `% N`.
-/// `None` for an unsalted key.
+/// The salt of key `k` under its layout's salt `s` (its [`KeyFields::SALT`], data): the fields
+/// it hashes are encoded into a [`PhoenixHash`], or the modulo field's value taken `% N`.
 #[inline(always)]
-pub(crate) fn of_key<K: KeyFields + ?Sized>(k: &K, mask: u8) -> Result<Option<u32>, EncodeError> {
-    let Some(s) = K::SALT else {
-        return Ok(None);
-    };
+pub(crate) fn of_key<K: KeyFields + ?Sized>(
+    k: &K,
+    s: SaltLayout,
+    mask: u8,
+) -> Result<u32, EncodeError> {
     let mut sink = SaltSink::<K> {
         hash: PhoenixHash::new(),
         value: 0,
         key: core::marker::PhantomData,
     };
     k.put_fields(&mut sink, mask)?;
-    Ok(Some(match s.kind {
+    Ok(match s.kind {
         SaltKind::Phoenix => sink.hash.bucket(s.buckets),
         SaltKind::Modulo => sink.value,
-    }))
+    })
 }
 
 /// The field sink that computes a key's salt: the salted fields' bytes into the Phoenix hash,

@@ -31,10 +31,9 @@ pub fn encode_parts<K: KeyFields, B: BufMut>(
     mask: u8,
 ) -> Result<(), EncodeError> {
     put_prefix(buf, K::PREFIX, mask);
-    if let Some(s) = K::SALT {
-        if let Some(v) = crate::salt::of_key(k, mask)? {
-            crate::salt::put(buf, v, s.buckets, mask);
-        }
+    if let Some(s) = const { K::SALT } {
+        let v = crate::salt::of_key(k, s, mask)?;
+        crate::salt::put(buf, v, s.buckets, mask);
     }
     k.put_fields(&mut Out(buf), mask)
 }

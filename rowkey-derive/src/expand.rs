@@ -32,16 +32,16 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     let body = match &p.body {
         Body::Struct { fields, tuple } => {
             let key = KeyProp::of(&p, fields, &krate);
-            let bounds = codegen::generic_bounds(&p, &key, &krate);
+            let bounds = codegen::generic_bounds(&p, &key);
             let impls = codegen::key::expand(&p, &key, &krate, *tuple);
             let scan = codegen::scan::expand(&p, &key, &krate, &bounds.enc);
             let text = codegen::text::expand_struct(&p, &krate, &key, *tuple, &bounds.all);
-            let text = gate_text(&krate, text);
+            let text = gate_text(text);
             quote!(#impls #scan #text)
         }
         Body::Enum { variants, repr } => {
             let text = codegen::text::expand_enum(&p, &krate, variants);
-            let text = gate_text(&krate, text);
+            let text = gate_text(text);
             let impls = codegen::enums::expand(&p, &krate, variants, repr.as_ref());
             quote!(#impls #text)
         }
@@ -49,7 +49,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             let impls = codegen::tagged::expand(&p, &krate, variants);
             // its text form: `variant=…`, then the variant key's fields
             let text = codegen::text::expand_tagged(&p, &krate, variants);
-            let text = gate_text(&krate, text);
+            let text = gate_text(text);
             quote!(#impls #text)
         }
     };
@@ -68,6 +68,8 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
             clippy::nursery
         )]
         const _: () = {
+            // the runtime's `__private`, under one short name for every generated path
+            use #krate::__private as __rk;
             #body
         };
     }
@@ -76,6 +78,6 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
 /// The key tool's text impls, kept by `__private::text_impls!` only when rowkey-core has its
 /// `tool` feature (a derive cannot see the user's features; the macro expands with the
 /// runtime's).
-fn gate_text(krate: &TokenStream, text: TokenStream) -> TokenStream {
-    quote!(#krate::__private::text_impls! { #text })
+fn gate_text(text: TokenStream) -> TokenStream {
+    quote!(__rk::text_impls! { #text })
 }

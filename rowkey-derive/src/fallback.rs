@@ -100,22 +100,26 @@ fn scan_stub(input: &DeriveInput, krate: &TokenStream) -> TokenStream {
     let name = &input.ident;
     let (impl_g, ty_g, where_c) = input.generics.split_for_impl();
     let stub = quote::format_ident!("__{}ScanStub", name);
-    let mut names = std::collections::BTreeSet::new();
+    let mut names = std::collections::BTreeMap::new();
     for (i, f) in data.fields.iter().enumerate() {
         let base = f
             .ident
             .as_ref()
             .map_or_else(|| format!("field_{i}"), crate::ast::unraw);
-        for suffix in ["", "_range", "_starts_with"] {
+        for suffix in ["", "_range", "_starts_with", "_in", "_any"] {
             let m = format!("{base}{suffix}");
             if m != "ranges" && m != "into_scan" {
-                names.insert(m);
+                names.entry(m).or_insert(suffix);
             }
         }
     }
-    let methods = names.iter().map(|m| {
+    let methods = names.iter().map(|(m, suffix)| {
         let m = syn::Ident::new_raw(m, proc_macro2::Span::call_site());
-        quote!(pub fn #m<__A>(self, _: __A) -> Self { self })
+        match *suffix {
+            "_in" => quote!(pub fn #m<__A>(self, _: __A) -> ::core::result::Result<Self, #krate::scan::TooManyRanges> { ::core::result::Result::Ok(self) }),
+            "_any" => quote!(pub fn #m(self) -> Self { self }),
+            _ => quote!(pub fn #m<__A>(self, _: __A) -> Self { self }),
+        }
     });
     quote! {
         pub struct #stub;

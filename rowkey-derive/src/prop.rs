@@ -217,6 +217,13 @@ impl<'a> FieldProp<'a> {
             && matches!(self.f.kind.inner(), TyKind::Other)
     }
 
+    /// Whether the field may have a finite domain (`.field_any()`): a `bool`, a type the derive
+    /// cannot see into (a fieldless enum — or a nested key, which the method's bound then
+    /// refuses), or an `Option` of those.
+    pub fn finite(&self) -> bool {
+        matches!(self.f.kind.inner(), TyKind::Bool | TyKind::Other)
+    }
+
     /// The mask expression relative to the key's mask `__mask` (encode) or a reader's.
     pub fn mask_expr(&self, key_mask: TokenStream) -> TokenStream {
         if self.desc {
@@ -242,7 +249,7 @@ impl<'a> FieldProp<'a> {
             let padded = matches!(self.base, Encoding::Pad { .. });
             let (codec, ty) = (&self.value_codec, self.f.ty);
             return quote!(#e::Reverse {
-                len: match <#codec as #krate::__private::Codec<#ty>>::WIDTH { ::core::option::Option::Some(__w) => __w, ::core::option::Option::None => 0 },
+                len: match <#codec as __rk::Codec<#ty>>::WIDTH { ::core::option::Option::Some(__w) => __w, ::core::option::Option::None => 0 },
                 padded: #padded,
             });
         }

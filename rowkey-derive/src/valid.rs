@@ -276,8 +276,8 @@ fn check_field(cx: &Ctxt, input: &Input, f: &Field, count: usize) {
     let _ = input;
 }
 
-/// The scan builder's method names (`.f(v)`, `.f_range(r)`, `.f_starts_with(p)`, `.ranges()`)
-/// must be unambiguous: with fields `id` and `id_range`, `.id_range(..)` would be a range on
+/// The scan builder's method names (`.f(v)`, `.f_range(r)`, `.f_starts_with(p)`, `.f_in(vs)`,
+/// `.f_any()`, `.ranges()`) must be unambiguous: with fields `id` and `id_range`, `.id_range(..)` would be a range on
 /// `id` at one stage and equality on `id_range` at the next.
 fn check_scan_names(cx: &Ctxt, fields: &[Field]) {
     let mut taken: Vec<(String, &Field, &str)> = Vec::new();
@@ -293,6 +293,8 @@ fn check_scan_names(cx: &Ctxt, fields: &[Field]) {
             ("", "equality on"),
             ("_range", "the range scan on"),
             ("_starts_with", "the starts-with scan on"),
+            ("_in", "the IN-list on"),
+            ("_any", "every value of"),
         ] {
             let name = crate::ast::unraw(&crate::prop::method_ident(f, suffix));
             if let Some((_, g, g_what)) = taken.iter().find(|(n, _, _)| *n == name) {

@@ -65,7 +65,7 @@ pub trait NoStartsWithOnReversed<Key: ?Sized, Field> {}
 #[diagnostic::on_unimplemented(
     message = "rowkey: `{Key}::scan()` fixes fields in key order, and `{Later}` comes after `{Earlier}`, which is not fixed yet: keys with `{Later}` fixed but `{Earlier}` free are spread over the whole table, not one range",
     label = "`{Earlier}` is skipped",
-    note = "fix `{Earlier}` first (`.{Earlier}(v)`), or scan an index table whose key starts with `{Later}`"
+    note = "fix `{Earlier}` first: by a value (`.{Earlier}(v)`), by a list of values (`.{Earlier}_in(values)`, one range per value), or by every value of a finite domain (`.{Earlier}_any()` on a bool or fieldless enum); or scan an index table whose key starts with `{Later}`"
 )]
 pub trait NoSkippedField<Key: ?Sized, Later, Earlier> {}
 

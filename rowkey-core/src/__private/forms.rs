@@ -131,3 +131,126 @@ impl<F: FormFamily> RangeOf<F> for core::ops::RangeFull {
         (core::ops::Bound::Unbounded, core::ops::Bound::Unbounded)
     }
 }
+
+/// The values of a field whose argument is the field's type itself (or anything that borrows
+/// as it): integers, `bool`, enums, nested keys.
+pub struct Plain<T>(core::marker::PhantomData<T>);
+
+/// The result of an IN-list method: the next stage, or too many alternatives.
+pub type In<S> = Result<S, crate::scan::TooManyRanges>;
+
+/// An IN-list (`.field_in(values)`): any iterator or collection of the field's argument forms
+/// (`F`: a form family, or [`Plain`]), each fixed with the field's codec `C`.
+#[diagnostic::on_unimplemented(
+    message = "rowkey: `{Self}` is not a list of values of this scan field",
+    note = "pass an iterator or collection of the field's values: an array, a Vec, a slice, a range of integers (`0..10`); a string field takes any string form (&str, String, …), a bytes field any bytes form, an Option field Options of those"
+)]
+pub trait ListOf<F, C> {
+    /// Fix the field to each value, in every alternative of `a`.
+    fn add_to(self, a: &mut crate::scan::builder::Alternatives, mask: u8) -> In<()>;
+}
+
+impl<I, T, C> ListOf<Plain<T>, C> for I
+where
+    I: IntoIterator,
+    I::Item: core::borrow::Borrow<T>,
+    C: crate::codec::Codec<T>,
+{
+    #[inline]
+    fn add_to(self, a: &mut crate::scan::builder::Alternatives, mask: u8) -> In<()> {
+        for v in self {
+            a.add::<C, T>(core::borrow::Borrow::borrow(&v), mask)?;
+        }
+        Ok(())
+    }
+}
+
+impl<I, F, C> ListOf<F, C> for I
+where
+    I: IntoIterator,
+    I::Item: FormOf<F>,
+    F: FormFamily,
+    C: for<'a> crate::codec::Codec<F::Canon<'a>>,
+{
+    #[inline]
+    fn add_to(self, a: &mut crate::scan::builder::Alternatives, mask: u8) -> In<()> {
+        for v in self {
+            a.add::<C, F::Canon<'_>>(&v.canon(), mask)?;
+        }
+        Ok(())
+    }
+}
+
+/// `.field_in(values)`: fix the next field to each value of the list, in every alternative of
+/// `b` (`last`: the key's last field).
+#[inline]
+pub fn list<F, C, L: ListOf<F, C>>(
+    b: crate::scan::builder::ScanBuilder,
+    field: &'static str,
+    mask: u8,
+    last: bool,
+    values: L,
+) -> In<crate::scan::builder::ScanBuilder> {
+    let mut a = b.alternatives(field);
+    values.add_to(&mut a, mask)?;
+    a.done(last)
+}
+
+/// Equality on a string or bytes field, from any of its argument forms.
+#[inline(always)]
+pub fn fix_form<F, C, Q>(b: &mut crate::scan::builder::ScanBuilder, q: &Q, mask: u8)
+where
+    F: FormFamily,
+    C: for<'a> crate::codec::Codec<F::Canon<'a>>,
+    Q: FormOf<F> + ?Sized,
+{
+    b.field::<C, F::Canon<'_>>(&q.canon(), mask);
+}
+
+/// A range on a string or bytes field (or an `Option` of one), from any range of its forms.
+#[inline(always)]
+pub fn range_form<F, C, R>(
+    b: crate::scan::builder::ScanBuilder,
+    r: &R,
+    mask: u8,
+) -> crate::scan::Scan
+where
+    F: FormFamily,
+    C: for<'a> crate::codec::Codec<F::Canon<'a>>,
+    R: RangeOf<F>,
+{
+    let (lo, hi) = r.bounds();
+    b.range_bounds::<C, F::Canon<'_>>(lo.as_ref(), hi.as_ref(), mask)
+}
+
+/// The content bytes of a form (what a starts-with scan compares).
+pub trait ContentForm: FormFamily {
+    fn bytes<'a>(c: Self::Canon<'a>) -> &'a [u8];
+}
+impl ContentForm for TextForms {
+    #[inline(always)]
+    fn bytes<'a>(c: Self::Canon<'a>) -> &'a [u8] {
+        c.as_bytes()
+    }
+}
+impl ContentForm for BytesForms {
+    #[inline(always)]
+    fn bytes<'a>(c: Self::Canon<'a>) -> &'a [u8] {
+        c
+    }
+}
+
+/// A starts-with scan on a string or bytes field, from any of its forms.
+#[inline(always)]
+pub fn starts_form<F, C, Q>(
+    b: crate::scan::builder::ScanBuilder,
+    q: &Q,
+    mask: u8,
+) -> crate::scan::Scan
+where
+    F: ContentForm,
+    C: crate::scan::builder::ContentPrefix,
+    Q: FormOf<F> + ?Sized,
+{
+    b.starts_with::<C>(F::bytes(q.canon()), mask)
+}

@@ -38,7 +38,7 @@ pub use crate::bound::{Lower, Pieces, Upper};
 pub use crate::codec::{Codec, Decode, Edge};
 pub use crate::describe::{describe, NoVisit, Show, Visit};
 pub use crate::error::{DecodeError, EncodeError};
-pub use crate::scan::builder::{ContentPrefix, ScanBuilder};
+pub use crate::scan::builder::{Alternatives, ContentPrefix, ScanBuilder};
 
 pub use bytes;
 pub use core;

@@ -42,3 +42,64 @@ pub fn nested_last_bound<C: Codec<T>, T>(
         e => prefix_edge(out, start, at, e, upper == (mask != 0)),
     }
 }
+
+/// A derived key's range bound, field by field (the generated `bound_into` of a nested key):
+/// [`field`](Self::field) for every field but the last — it breaks with the bound when that
+/// field decides it — then [`last`](Self::last).
+#[doc(hidden)]
+pub struct NestedBound<'a> {
+    mask: u8,
+    upper: bool,
+    inclusive: bool,
+    start: usize,
+    out: &'a mut Vec<u8>,
+}
+
+impl<'a> NestedBound<'a> {
+    /// The bound of a key written into `out` from `start`.
+    #[inline(always)]
+    pub fn new(mask: u8, upper: bool, inclusive: bool, start: usize, out: &'a mut Vec<u8>) -> Self {
+        Self {
+            mask,
+            upper,
+            inclusive,
+            start,
+            out,
+        }
+    }
+
+    /// [`nested_field_bound`]: continue with the next field, or break with the bound.
+    #[inline(always)]
+    pub fn field<C: Codec<T>, T>(&mut self, v: &T) -> core::ops::ControlFlow<Edge> {
+        match nested_field_bound::<C, T>(v, self.mask, self.upper, self.start, self.out) {
+            Some(e) => core::ops::ControlFlow::Break(e),
+            None => core::ops::ControlFlow::Continue(()),
+        }
+    }
+
+    /// [`nested_last_bound`].
+    #[inline(always)]
+    pub fn last<C: Codec<T>, T>(&mut self, v: &T) -> Edge {
+        nested_last_bound::<C, T>(
+            v,
+            self.mask,
+            self.upper,
+            self.inclusive,
+            self.start,
+            self.out,
+        )
+    }
+
+    /// The bound: `fields` (every field but the last), then `last` unless a field decided it.
+    #[inline(always)]
+    pub fn bound(
+        mut self,
+        fields: impl FnOnce(&mut Self) -> core::ops::ControlFlow<Edge>,
+        last: impl FnOnce(&mut Self) -> Edge,
+    ) -> Edge {
+        match fields(&mut self) {
+            core::ops::ControlFlow::Break(e) => e,
+            core::ops::ControlFlow::Continue(()) => last(&mut self),
+        }
+    }
+}

@@ -69,6 +69,11 @@ pub struct ScanBuilder {
     buckets: Option<Vec<u32>>,
     impossible: bool,
     complete: bool,
+    /// The other alternatives of an IN-list (`.field_in(..)`): each a builder like this one
+    /// (with none of its own); the scan is the union of all. `None` for a plain chain.
+    // boxed: one pointer in the builder that every stage moves (a `Vec` would be three words)
+    #[allow(clippy::box_collection)]
+    others: Option<Box<Vec<ScanBuilder>>>,
 }
 
 /// A finished scan, untyped: call [`ranges`](Scan::ranges).
@@ -227,6 +232,7 @@ impl ScanBuilder {
             buckets: None,
             impossible: false,
             complete: false,
+            others: None,
         }
     }
 
@@ -256,6 +262,17 @@ impl ScanBuilder {
     /// and whether it is the last salted one: then the salt is known.
     #[inline(always)]
     pub fn field<C: Codec<T>, T>(&mut self, v: &T, mask: u8) {
+        if let Some(others) = self.others.as_deref_mut() {
+            for b in others {
+                b.field_one::<C, T>(v, mask);
+            }
+        }
+        self.field_one::<C, T>(v, mask);
+    }
+
+    /// [`field`](Self::field) on this alternative only.
+    #[inline(always)]
+    fn field_one<C: Codec<T>, T>(&mut self, v: &T, mask: u8) {
         let start = self.buf.len();
         if C::encode(v, &mut self.buf, mask).is_err() {
             self.impossible = true;
@@ -280,6 +297,59 @@ impl ScanBuilder {
     #[inline(always)]
     pub fn complete(&mut self) {
         self.complete = true;
+        if let Some(others) = self.others.as_deref_mut() {
+            for b in others {
+                b.complete = true;
+            }
+        }
+    }
+
+    /// Start an IN-list on the next field: every alternative so far, once per value
+    /// ([`Alternatives::add`]), then [`Alternatives::finish`].
+    #[inline]
+    pub fn alternatives(mut self, field: &'static str) -> Alternatives {
+        let mut bases = match self.others.take() {
+            Some(o) => *o,
+            None => Vec::new(),
+        };
+        bases.insert(0, self);
+        Alternatives {
+            field,
+            bases,
+            out: Vec::new(),
+        }
+    }
+
+    /// `.field_any()`: the IN-list of every value of the field's finite domain.
+    ///
+    /// # Errors
+    ///
+    /// [`TooManyRanges`] past [`MAX_ALTERNATIVES`].
+    #[inline]
+    pub fn any<C: Codec<T>, T: FiniteDomain>(
+        self,
+        field: &'static str,
+        mask: u8,
+        last: bool,
+    ) -> Result<ScanBuilder, TooManyRanges> {
+        let mut a = self.alternatives(field);
+        for v in T::domain() {
+            a.add::<C, T>(&v, mask)?;
+        }
+        a.done(last)
+    }
+
+    /// The scan of every alternative, each by `f`, as one union of ranges (cold: IN-lists).
+    #[inline(never)]
+    fn each(mut self, f: impl Fn(ScanBuilder) -> ScanRanges) -> Scan {
+        let others = match self.others.take() {
+            Some(o) => *o,
+            None => Vec::new(),
+        };
+        let mut all = Vec::with_capacity(others.len() + 1);
+        all.push(f(self));
+        all.extend(others.into_iter().map(&f));
+        Scan { ranges: union(all) }
     }
 
     /// End with a range over the next field, in the value's natural order: see
@@ -289,6 +359,12 @@ impl ScanBuilder {
     /// buckets its values can have.
     #[inline(always)]
     pub fn range<C: Codec<T>, T, R: RangeBounds<T>>(mut self, r: R, mask: u8) -> Scan {
+        if self.others.is_some() {
+            return self.each(|b| {
+                b.range::<C, T, _>((r.start_bound(), r.end_bound()), mask)
+                    .ranges
+            });
+        }
         if let Some(s) = self.salt {
             if s.modulo && self.next == s.through {
                 // an open upper end is the type's maximum, so that a range near it touches
@@ -311,6 +387,9 @@ impl ScanBuilder {
     /// [`range`](Self::range) from the two bounds.
     #[inline(always)]
     pub fn range_bounds<C: Codec<T>, T>(mut self, lo: Bound<&T>, hi: Bound<&T>, mask: u8) -> Scan {
+        if self.others.is_some() {
+            return self.each(|b| b.range_bounds::<C, T>(lo, hi, mask).ranges);
+        }
         if let (true, false, Some(salt)) = (C::MONOTONE, self.impossible, self.fixed_salt()) {
             return Scan {
                 ranges: self.monotone_range::<C, T>(salt, lo, hi, mask),
@@ -382,6 +461,9 @@ impl ScanBuilder {
     /// otherwise the pieces path.
     #[inline(always)]
     pub fn starts_with<C: ContentPrefix>(mut self, p: &[u8], mask: u8) -> Scan {
+        if self.others.is_some() {
+            return self.each(|b| b.starts_with::<C>(p, mask).ranges);
+        }
         if let (false, Some(salt)) = (self.impossible, self.fixed_salt()) {
             // One range, `[head ++ e, successor(head ++ e))`, written in place.
             let head_len = self.buf.len();
@@ -437,6 +519,9 @@ impl ScanBuilder {
     /// forwarding) and only the buffer goes on.
     #[inline(always)]
     pub fn ranges(self) -> ScanRanges {
+        if self.others.is_some() {
+            return self.each(ScanBuilder::ranges).ranges;
+        }
         if let (false, None, Some(salt)) = (self.impossible, &self.buckets, self.fixed_salt()) {
             let complete = self.complete;
             let (buf, salt_end) = self.head_with_salt(salt);
@@ -464,6 +549,206 @@ impl ScanBuilder {
             (Lower::Prefix, Upper::PrefixEnd)
         };
         finish(self, Pieces::one(part.0, part.1))
+    }
+}
+
+/// A field type whose values rowkey can list: `.field_any()` on a key field of such a type
+/// scans every value of it (one alternative each), so that later fields can still be fixed.
+/// Implemented for `bool`, for fieldless enums deriving `RowKey`, and for `Option`s of those
+/// (`None` first).
+///
+/// ```
+/// use rowkey::scan::FiniteDomain;
+/// use rowkey::RowKey;
+///
+/// #[derive(RowKey, Debug, PartialEq, Clone, Copy)]
+/// enum Kind {
+///     Click,
+///     View,
+/// }
+///
+/// assert_eq!(Kind::domain(), [Kind::Click, Kind::View]);
+/// assert_eq!(<Option<bool>>::domain(), [None, Some(false), Some(true)]);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "rowkey: `{Self}` has no finite domain that rowkey knows, so `_any()` cannot list its values",
+    label = "not a bool, a fieldless enum deriving RowKey, or an Option of those",
+    note = "list the values instead with `_in(values)` (an integer range works: `.code_in(0..=9)`), or keep an index table keyed by the later field"
+)]
+pub trait FiniteDomain: Sized {
+    /// Every value, in key order.
+    fn domain() -> Vec<Self>;
+}
+
+impl FiniteDomain for bool {
+    fn domain() -> Vec<Self> {
+        vec![false, true]
+    }
+}
+
+impl<T: FiniteDomain> FiniteDomain for Option<T> {
+    fn domain() -> Vec<Self> {
+        let mut v = vec![None];
+        v.extend(T::domain().into_iter().map(Some));
+        v
+    }
+}
+
+/// The most alternatives an IN-list scan may build ([`TooManyRanges`] past it): the product of
+/// the lengths of its IN-lists (and finite domains). Each alternative is one range once its salt
+/// is known (or without a salt), else one range per salt bucket.
+pub const MAX_ALTERNATIVES: usize = 10_000;
+
+/// An IN-list (`.field_in(values)`, `.field_any()`) would make more than [`MAX_ALTERNATIVES`]
+/// alternatives: the product of the IN-lists' lengths is too large for one scan.
+///
+/// ```
+/// use rowkey::RowKey;
+///
+/// #[derive(RowKey)]
+/// struct Pair {
+///     a: u32,
+///     b: u32,
+/// }
+///
+/// let e = Pair::scan().a_in(0..200).unwrap().b_in(0..100).unwrap_err();
+/// assert_eq!((e.field(), e.alternatives()), ("b", 10_200));
+/// assert_eq!(
+///     e.to_string(),
+///     "the IN-list on `b` makes more than 10000 alternatives (10200 so far) in one scan: split the scan, or list fewer values"
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TooManyRanges {
+    field: &'static str,
+    alternatives: usize,
+}
+
+impl TooManyRanges {
+    /// The field whose IN-list went past the limit.
+    pub fn field(&self) -> &'static str {
+        self.field
+    }
+
+    /// How many alternatives the scan had reached when it stopped.
+    pub fn alternatives(&self) -> usize {
+        self.alternatives
+    }
+}
+
+impl core::fmt::Display for TooManyRanges {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "the IN-list on `{}` makes more than {MAX_ALTERNATIVES} alternatives ({} so far) in one scan: split the scan, or list fewer values",
+            self.field, self.alternatives
+        )
+    }
+}
+
+impl std::error::Error for TooManyRanges {}
+
+/// An IN-list being built on one field: every alternative of the scan so far (`bases`), once
+/// per value added.
+#[derive(Debug)]
+pub struct Alternatives {
+    field: &'static str,
+    bases: Vec<ScanBuilder>,
+    out: Vec<ScanBuilder>,
+}
+
+impl Alternatives {
+    /// Every alternative so far with the field fixed to `v` (a value that cannot be encoded
+    /// adds nothing: no key holds it).
+    ///
+    /// # Errors
+    ///
+    /// [`TooManyRanges`] when the scan would have more than [`MAX_ALTERNATIVES`].
+    #[inline]
+    pub fn add<C: Codec<T>, T>(&mut self, v: &T, mask: u8) -> Result<(), TooManyRanges> {
+        for b in &self.bases {
+            let mut nb = b.clone();
+            nb.field_one::<C, T>(v, mask);
+            if !nb.impossible {
+                self.out.push(nb);
+            }
+        }
+        if self.out.len() > MAX_ALTERNATIVES {
+            return Err(TooManyRanges {
+                field: self.field,
+                alternatives: self.out.len(),
+            });
+        }
+        Ok(())
+    }
+
+    /// [`finish`](Self::finish) as the result of an IN-list method: `last` when the field is
+    /// the key's last (every alternative is then one key).
+    #[inline]
+    pub fn done(self, last: bool) -> Result<ScanBuilder, TooManyRanges> {
+        let mut b = self.finish();
+        if last {
+            b.complete();
+        }
+        Ok(b)
+    }
+
+    /// The builder of every alternative (a scan of nothing when none is left).
+    #[inline]
+    pub fn finish(self) -> ScanBuilder {
+        let mut out = self.out.into_iter();
+        match out.next() {
+            Some(mut first) => {
+                let rest: Vec<ScanBuilder> = out.collect();
+                if !rest.is_empty() {
+                    first.others = Some(Box::new(rest));
+                }
+                first
+            }
+            None => {
+                let mut none = self
+                    .bases
+                    .into_iter()
+                    .next()
+                    .unwrap_or_else(|| ScanBuilder::new(&[], &[], None));
+                none.impossible = true;
+                none
+            }
+        }
+    }
+}
+
+/// The union of the ranges of several alternatives of one scan (one layout, so one
+/// `salt_end`): sorted, overlapping ranges joined, and ranges that touch joined when they lie
+/// in the same salt bucket (a merged read needs each bucket's keys as a stream of their own,
+/// so ranges of two buckets stay apart even when they touch).
+fn union(parts: Vec<ScanRanges>) -> ScanRanges {
+    let salt_end = parts.iter().map(ScanRanges::salt_end).max().unwrap_or(0);
+    let mut ranges: Vec<ScanRange> = parts.into_iter().flatten().collect();
+    ranges.sort_by(|a, b| a.start().cmp(b.start()));
+    let mut out: Vec<ScanRange> = Vec::with_capacity(ranges.len());
+    for r in ranges {
+        match out.last_mut() {
+            Some(prev) if joins(prev, &r, salt_end) => {
+                let stop = match (prev.stop(), r.stop()) {
+                    (Some(a), Some(b)) => Some(a.max(b).to_vec()),
+                    _ => None,
+                };
+                *prev = ScanRange::new(prev.start(), stop.as_deref());
+            }
+            _ => out.push(r),
+        }
+    }
+    ScanRanges::sorted_nonempty(out).with_salt_end(salt_end)
+}
+
+/// Whether `b` (starting at or after `a`) overlaps `a`, or touches it within one salt bucket.
+fn joins(a: &ScanRange, b: &ScanRange, salt_end: usize) -> bool {
+    match a.stop() {
+        None => true,
+        Some(stop) if stop > b.start() => true,
+        Some(stop) if stop == b.start() => a.start().get(..salt_end) == b.start().get(..salt_end),
+        Some(_) => false,
     }
 }
 

@@ -21,7 +21,7 @@ use core::ops::Bound;
 
 pub(crate) mod builder;
 
-pub use builder::Scan;
+pub use builder::{FiniteDomain, Scan, TooManyRanges, MAX_ALTERNATIVES};
 
 pub use crate::bound::prefix_successor;
 pub(crate) use crate::bound::{bump_last, successor_in_place, successor_len};

@@ -15,7 +15,7 @@ pub fn expand(
 ) -> TokenStream {
     let name = p.name();
     let name_str = crate::ast::unraw(name);
-    let pv = quote!(#krate::__private);
+    let pv = quote!(__rk);
     let (impl_g, ty_g, where_c) = p.original.generics.split_for_impl();
     let repr_ty = match repr {
         Some((id, _)) => quote!(::core::primitive::#id),
@@ -130,6 +130,15 @@ pub fn expand(
         impl #impl_g #pv::Show for #name #ty_g #where_c {
             fn show(&self, __out: &mut #pv::std::string::String) {
                 __out.push_str(match self { #(#name::#idents => #names,)* });
+            }
+        }
+
+        impl #impl_g #krate::scan::FiniteDomain for #name #ty_g #where_c {
+            fn domain() -> #pv::std::vec::Vec<Self> {
+                let mut __all = #pv::std::vec![#(#name::#idents),*];
+                // in key order (the codes')
+                __all.sort_by_key(|__v| match __v { #(#name::#idents => #codes,)* });
+                __all
             }
         }
     }

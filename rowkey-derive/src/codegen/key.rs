@@ -12,8 +12,8 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
     let name = p.name();
     let name_str = crate::ast::unraw(name);
     let (impl_g, ty_g, _) = p.original.generics.split_for_impl();
-    let pv = quote!(#krate::__private);
-    let Bounds { enc, dec, all } = super::generic_bounds(p, key, krate);
+    let pv = quote!(__rk);
+    let Bounds { enc, dec, all } = super::generic_bounds(p, key);
     let checks = layout::checks(p, key, krate);
     let item_checks = &checks.items;
     let inline_checks = &checks.inline;
@@ -121,27 +121,11 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
         let last = key.last();
         let steps = key.fields.iter().take(key.fields.len() - 1).map(|fp| {
             let (codec, ty, member) = (&fp.codec, fp.f.ty, &fp.f.member);
-            respan(
-                quote! {
-                    if let ::core::option::Option::Some(__e) = #pv::nested_field_bound::<#codec, #ty>(
-                        &__v.#member, __mask, __upper, __start, __out,
-                    ) {
-                        return __e;
-                    }
-                },
-                fp.span,
-            )
+            respan(quote!(__c.field::<#codec, #ty>(&__v.#member)?;), fp.span)
         });
         let last_step = {
             let (codec, ty, member) = (&last.codec, last.f.ty, &last.f.member);
-            respan(
-                quote! {
-                    #pv::nested_last_bound::<#codec, #ty>(
-                        &__v.#member, __mask, __upper, __inclusive, __start, __out,
-                    )
-                },
-                last.span,
-            )
+            respan(quote!(__c.last::<#codec, #ty>(&__v.#member)), last.span)
         };
         let prefix_put = p.attrs.prefix.as_ref().map(
             |_| quote!(#pv::put_prefix(__out, <#name #ty_g as #pv::KeyFields>::PREFIX, __mask);),
@@ -156,8 +140,13 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
             ) -> #pv::Edge {
                 let __start = __out.len();
                 #prefix_put
-                #(#steps)*
-                #last_step
+                #pv::NestedBound::new(__mask, __upper, __inclusive, __start, __out).bound(
+                    |__c| {
+                        #(#steps)*
+                        ::core::ops::ControlFlow::Continue(())
+                    },
+                    |__c| #last_step,
+                )
             }
         }
     };

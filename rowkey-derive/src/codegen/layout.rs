@@ -10,7 +10,7 @@ use crate::prop::{method_ident, syntactic_width, KeyProp};
 
 /// The `Layout` value.
 pub fn layout(p: &Input, key: &KeyProp, krate: &TokenStream) -> TokenStream {
-    let pv = quote!(#krate::__private);
+    let pv = quote!(__rk);
     let name_str = crate::ast::unraw(p.name());
     let fields: Vec<_> = key
         .fields
@@ -42,7 +42,7 @@ pub fn layout(p: &Input, key: &KeyProp, krate: &TokenStream) -> TokenStream {
             )
         })
         .collect();
-    let width_sum = width_sum(p, key, krate);
+    let width_sum = width_sum(p, key);
     let salt = quote!(<Self as #pv::KeyFields>::SALT);
     let max_len = match p.attrs.max_len.as_ref().map(|m| m.value.0) {
         Some(m) => quote!(::core::option::Option::Some(#m)),
@@ -63,8 +63,8 @@ pub fn layout(p: &Input, key: &KeyProp, krate: &TokenStream) -> TokenStream {
 
 /// The key's fixed width as an `Option<usize>` constant expression (`None`: variable), from
 /// the fields' codecs: usable where only the codec bounds hold (the checks of a generic key).
-fn width_sum(p: &Input, key: &KeyProp, krate: &TokenStream) -> TokenStream {
-    let pv = quote!(#krate::__private);
+fn width_sum(p: &Input, key: &KeyProp) -> TokenStream {
+    let pv = quote!(__rk);
     // one flat sum (a nested `add_width` per field grew the expansion's indentation with the
     // field count)
     let _ = p;
@@ -84,7 +84,7 @@ pub struct Checks {
 }
 
 pub fn checks(p: &Input, key: &KeyProp, krate: &TokenStream) -> Checks {
-    let pv = quote!(#krate::__private);
+    let pv = quote!(__rk);
     let name = p.name();
     let name_str = crate::ast::unraw(name);
     let generic = super::is_generic(p);
@@ -141,7 +141,7 @@ pub fn checks(p: &Input, key: &KeyProp, krate: &TokenStream) -> Checks {
         // a generic key's width is known once its type parameters are: from the codecs, at
         // monomorphization (its `LAYOUT` needs bounds the encoder does not have)
         let width = if generic {
-            width_sum(p, key, krate)
+            width_sum(p, key)
         } else {
             quote!(<#name as #krate::RowKey>::LAYOUT.fixed_width)
         };

@@ -88,7 +88,7 @@ pub struct Bounds {
 }
 
 /// For generic keys: the bounds each field's type needs, so that users write none.
-pub fn generic_bounds(p: &Input, key: &KeyProp, krate: &TokenStream) -> Bounds {
+pub fn generic_bounds(p: &Input, key: &KeyProp) -> Bounds {
     let generics = &p.original.generics;
     let params: Vec<String> = generics
         .type_params()
@@ -100,7 +100,7 @@ pub fn generic_bounds(p: &Input, key: &KeyProp, krate: &TokenStream) -> Bounds {
         .unwrap_or_else(|| syn::parse_quote!(where));
     let mut dec = enc.clone();
     let mut all = enc.clone();
-    let pv = quote!(#krate::__private);
+    let pv = quote!(__rk);
     for fp in &key.fields {
         if !mentions(fp.f.ty.to_token_stream(), &params) {
             continue;

@@ -140,7 +140,15 @@ pub fn expand(
                 quote!(::core::borrow::Borrow::<#ty>::borrow(&__v)),
             ),
         };
-        let fix = quote!(__b.field::<#codec, #enc_ty>(#val_ref, #mask););
+        let fix = match form {
+            Form::Text => {
+                quote!(#pv::fix_form::<#pv::TextForms, #codec, _>(&mut __b, &__v, #mask);)
+            }
+            Form::Bytes => {
+                quote!(#pv::fix_form::<#pv::BytesForms, #codec, _>(&mut __b, &__v, #mask);)
+            }
+            _ => quote!(__b.field::<#codec, #enc_ty>(#val_ref, #mask);),
+        };
         let complete = (i == last).then(|| quote!(__b.complete();));
         let eq_name = method_ident(f, "");
         let eq_doc = format!("Fix `{fname}` to a value (equality) and go on to the next field.");
@@ -163,6 +171,43 @@ pub fn expand(
             span,
         )];
 
+        // IN-lists: `.f_in(values)` — every alternative so far, once per value; `.f_any()` —
+        // every value of a finite domain. Both go on to the next field.
+        let in_name = method_ident(f, "_in");
+        let any_name = method_ident(f, "_any");
+        let fam = match form {
+            Form::Text => quote!(#pv::TextForms),
+            Form::Bytes => quote!(#pv::BytesForms),
+            Form::OptText => quote!(#pv::OptionForms<#pv::TextForms>),
+            Form::OptBytes => quote!(#pv::OptionForms<#pv::BytesForms>),
+            Form::Plain | Form::Borrowed => quote!(#pv::Plain<#ty>),
+        };
+        let in_doc = format!("Fix `{fname}` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.");
+        let is_last = i == last;
+        methods.push(respan(
+            quote! {
+                #[doc = #in_doc]
+                #[inline]
+                pub fn #in_name(self, __vs: impl #pv::ListOf<#fam, #codec>) -> #pv::In<#next> {
+                    #pv::list(self.0, #fname, #mask, #is_last, __vs).map(#scan_ty::new)
+                }
+            },
+            span,
+        ));
+        if fp.finite() {
+            let any_doc = format!("Scan every value of `{fname}` (a `bool`, a fieldless enum, an `Option` of those) and go on to the next field: the IN-list of all its values. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.");
+            methods.push(respan(
+                quote! {
+                    #[doc = #any_doc]
+                    #[inline]
+                    pub fn #any_name(self) -> #pv::In<#next> where for<'__x> #ty: #sc::FiniteDomain, for<'__x> #codec: #pv::Codec<#ty> {
+                        self.0.any::<#codec, #ty>(#fname, #mask, #is_last).map(#scan_ty::new)
+                    }
+                },
+                span,
+            ));
+        }
+
         let range_name = method_ident(f, "_range");
         let range_cell = match fp.range {
             Ok(()) => {
@@ -170,11 +215,9 @@ pub fn expand(
                     "Constrain `{fname}` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan."
                 );
                 let body = match form.family(&pv) {
-                    Some((fam, canon)) => quote! {
+                    Some((fam, _)) => quote! {
                         pub fn #range_name<__R: #pv::RangeOf<#fam>>(self, __r: __R) -> #end #ty_g {
-                            let (__lo, __hi) = #pv::RangeOf::<#fam>::bounds(&__r);
-                            let __s = self.0.range_bounds::<#codec, #canon>(__lo.as_ref(), __hi.as_ref(), #mask);
-                            #end(__s, ::core::marker::PhantomData)
+                            #end(#pv::range_form::<#fam, #codec, __R>(self.0, &__r, #mask), ::core::marker::PhantomData)
                         }
                     },
                     None => {
@@ -243,15 +286,9 @@ pub fn expand(
         let sw = method_ident(f, "_starts_with");
         let sw_cell = match fp.starts_with {
             Ok(()) => {
-                let (fam, bytes) = match form {
-                    Form::Text => (
-                        quote!(#pv::TextForms),
-                        quote!(::core::primitive::str::as_bytes(#pv::FormOf::<#pv::TextForms>::canon(&__p))),
-                    ),
-                    _ => (
-                        quote!(#pv::BytesForms),
-                        quote!(#pv::FormOf::<#pv::BytesForms>::canon(&__p)),
-                    ),
+                let fam = match form {
+                    Form::Text => quote!(#pv::TextForms),
+                    _ => quote!(#pv::BytesForms),
                 };
                 let doc =
                     format!("Constrain `{fname}` to values starting with `p` and end the scan.");
@@ -260,7 +297,7 @@ pub fn expand(
                         #[doc = #doc]
                         #[inline(always)]
                         pub fn #sw(self, __p: impl #pv::FormOf<#fam>) -> #end #ty_g {
-                            let __s = self.0.starts_with::<#codec>(#bytes, #mask);
+                            let __s = #pv::starts_form::<#fam, #codec, _>(self.0, &__p, #mask);
                             #end(__s, ::core::marker::PhantomData)
                         }
                     },
@@ -319,7 +356,6 @@ pub fn expand(
     chain_doc.push("A dash marks a scan that would not be one byte range per salt bucket; calling it is a compile error that says why. With every field fixed, `.ranges()` is the one key.".to_owned());
     let scan_doc = chain_doc.iter().map(|l| quote!(#[doc = #l]));
     quote! {
-        use #krate::__private as __rk;
         #[doc(hidden)]
         pub mod #fields_mod {
             #(pub struct #markers;)*
@@ -340,6 +376,11 @@ pub fn expand(
             }
         }
         impl #impl_f #scan_ty #ty_f #where_c {
+            #[inline(always)]
+            fn new(__b: #pv::ScanBuilder) -> Self {
+                #scan_ty(__b, ::core::marker::PhantomData)
+            }
+
             /// The ranges of every key matching the fields fixed so far (with every field
             /// fixed, the range holding exactly the one key).
             #[inline(always)]
@@ -453,15 +494,39 @@ fn misuse_chain(
             });
         }
         let methods = |bound: TokenStream| {
-            ["", "_range", "_starts_with"].map(|suffix| {
-                let mut name = method_ident(fp.f, suffix);
+            // the names a field has in some stage: `_range` and `_starts_with` only where the
+            // field takes them (elsewhere the name exists nowhere)
+            let mut suffixes = vec![""];
+            if fp.range.is_ok() {
+                suffixes.push("_range");
+            }
+            if fp.starts_with.is_ok() {
+                suffixes.push("_starts_with");
+            }
+            suffixes.push("_in");
+            let mut ms: Vec<TokenStream> = suffixes
+                .iter()
+                .map(|suffix| {
+                    let mut name = method_ident(fp.f, suffix);
+                    name.set_span(Span::call_site());
+                    quote! {
+                        pub fn #name(&self, _: impl #bound) -> #pv::Misused {
+                            #pv::Misused
+                        }
+                    }
+                })
+                .collect();
+            // `_any()` takes no argument: the refusal is a bound on the method
+            if fp.finite() {
+                let mut name = method_ident(fp.f, "_any");
                 name.set_span(Span::call_site());
-                quote! {
-                    pub fn #name(&self, _: impl #bound) -> #pv::Misused {
+                ms.push(quote! {
+                    pub fn #name(&self) -> #pv::Misused where for<'__x> #pv::Misused: #bound {
                         #pv::Misused
                     }
-                }
-            })
+                });
+            }
+            ms
         };
         let skipped = methods(quote!(#pv::NoSkippedField<#key_ty, #m, __E>));
         let ended = methods(quote!(#pv::NothingAfterRange<#key_ty, #m>));

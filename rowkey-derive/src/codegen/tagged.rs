@@ -27,7 +27,7 @@ fn snake(id: &syn::Ident) -> String {
 pub fn expand(p: &Input, krate: &TokenStream, variants: &[TaggedVariant]) -> TokenStream {
     let name = p.name();
     let name_str = crate::ast::unraw(name);
-    let pv = quote!(#krate::__private);
+    let pv = quote!(__rk);
     let (impl_g, ty_g, where_c) = p.original.generics.split_for_impl();
     let tags: Vec<syn::LitByteStr> = variants
         .iter()

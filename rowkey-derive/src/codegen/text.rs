@@ -33,10 +33,10 @@ pub fn expand_enum(p: &Input, krate: &TokenStream, variants: &[Variant]) -> Toke
     quote! {
         impl #impl_g #tx::FromText for #name #ty_g #where_c {
             const EXPECTED: &'static ::core::primitive::str = #expected;
-            fn parse_text(__s: &::core::primitive::str) -> ::core::result::Result<Self, #krate::__private::std::string::String> {
+            fn parse_text(__s: &::core::primitive::str) -> ::core::result::Result<Self, __rk::std::string::String> {
                 match #tx::enum_index(__s, &[#(#names),*], &[#(#name::#idents as ::core::primitive::i128),*])? {
                     #(#idx => ::core::result::Result::Ok(#name::#idents),)*
-                    _ => ::core::result::Result::Err(#krate::__private::std::string::String::new()),
+                    _ => ::core::result::Result::Err(__rk::std::string::String::new()),
                 }
             }
         }
@@ -61,7 +61,7 @@ pub fn expand_struct(
     let name = p.name();
     let name_str = crate::ast::unraw(name);
     let tx = quote!(#krate::text);
-    let string = quote!(#krate::__private::std::string::String);
+    let string = quote!(__rk::std::string::String);
     let result = quote!(::core::result::Result);
     let expected_nested = format!("a nested key ({name_str}): give its fields as field.sub=value");
     let (impl_g, ty_g, where_c) = p.original.generics.split_for_impl();
@@ -201,11 +201,11 @@ pub fn expand_struct(
         const __NAMES: &[&::core::primitive::str] = &[#(#names),*];
 
         impl #impl_g #tx::TextFields for #name #ty_g #where_fields {
-            fn fields() -> #krate::__private::std::vec::Vec<(&'static ::core::primitive::str, #string)> {
+            fn fields() -> __rk::std::vec::Vec<(&'static ::core::primitive::str, #string)> {
                 ::core::convert::From::from([#(#field_rows),*])
             }
 
-            fn encode_text(__a: &mut #tx::TextArgs) -> #result<#krate::__private::std::vec::Vec<::core::primitive::u8>, #tx::TextError> {
+            fn encode_text(__a: &mut #tx::TextArgs) -> #result<__rk::std::vec::Vec<::core::primitive::u8>, #tx::TextError> {
                 let __k = <Self as #tx::FromText>::from_args(__a, "")?;
                 __a.finish(__NAMES)?;
                 #tx::encode_key(&__k)
@@ -228,8 +228,8 @@ pub fn expand_tagged(p: &Input, krate: &TokenStream, variants: &[TaggedVariant])
     let name = p.name();
     let name_str = crate::ast::unraw(name);
     let tx = quote!(#krate::text);
-    let string = quote!(#krate::__private::std::string::String);
-    let vec = quote!(#krate::__private::std::vec::Vec);
+    let string = quote!(__rk::std::string::String);
+    let vec = quote!(__rk::std::vec::Vec);
     let result = quote!(::core::result::Result);
     let expected = format!(
         "a key of the keyspace {name_str}: give variant=… and that variant's fields as field.sub=value"

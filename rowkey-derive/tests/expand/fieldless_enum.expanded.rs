@@ -22,11 +22,12 @@ enum Status {
     clippy::nursery
 )]
 const _: () = {
+    use ::rowkey::__private as __rk;
     const __CODE_0: ::core::primitive::u16 = Status::Pending as ::core::primitive::u16;
     const __CODE_1: ::core::primitive::u16 = Status::Shipped as ::core::primitive::u16;
     const __CODE_2: ::core::primitive::u16 = Status::Delivered as ::core::primitive::u16;
-    impl ::rowkey::__private::Codec<Status> for ::rowkey::codec::Natural {
-        const WIDTH: ::core::option::Option<::core::primitive::usize> = <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+    impl __rk::Codec<Status> for ::rowkey::codec::Natural {
+        const WIDTH: ::core::option::Option<::core::primitive::usize> = <::rowkey::codec::Natural as __rk::Codec<
             ::core::primitive::u16,
         >>::WIDTH;
         const PREFIX_FREE: ::core::primitive::bool = true;
@@ -36,31 +37,31 @@ const _: () = {
             ::core::mem::size_of::<::core::primitive::u16>()
         }
         #[inline]
-        fn encode<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode<__B: __rk::bytes::BufMut>(
             __v: &Status,
             __buf: &mut __B,
             __mask: ::core::primitive::u8,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
             let __code: ::core::primitive::u16 = match __v {
                 Status::Pending => __CODE_0,
                 Status::Shipped => __CODE_1,
                 Status::Delivered => __CODE_2,
             };
-            <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+            <::rowkey::codec::Natural as __rk::Codec<
                 ::core::primitive::u16,
             >>::encode(&__code, __buf, __mask)
         }
     }
-    impl<'__de> ::rowkey::__private::Decode<'__de, Status> for ::rowkey::codec::Natural {
+    impl<'__de> __rk::Decode<'__de, Status> for ::rowkey::codec::Natural {
         #[inline]
         fn decode(
             __input: &'__de [::core::primitive::u8],
             __mask: ::core::primitive::u8,
         ) -> ::core::result::Result<
             (Status, ::core::primitive::usize),
-            ::rowkey::__private::DecodeError,
+            __rk::DecodeError,
         > {
-            let (__code, __n) = <::rowkey::codec::Natural as ::rowkey::__private::Decode<
+            let (__code, __n) = <::rowkey::codec::Natural as __rk::Decode<
                 '__de,
                 ::core::primitive::u16,
             >>::decode(__input, __mask)?;
@@ -74,7 +75,7 @@ const _: () = {
                 return ::core::result::Result::Ok((Status::Delivered, __n));
             }
             ::core::result::Result::Err(
-                ::rowkey::__private::unknown_variant(__code as ::core::primitive::u64),
+                __rk::unknown_variant(__code as ::core::primitive::u64),
             )
         }
     }
@@ -87,7 +88,7 @@ const _: () = {
                     name: "code",
                     ty: "u16",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+                    width: <::rowkey::codec::Natural as __rk::Codec<
                         ::core::primitive::u16,
                     >>::WIDTH,
                     desc: false,
@@ -95,41 +96,37 @@ const _: () = {
                 },
             ],
             salt: ::core::option::Option::None,
-            fixed_width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+            fixed_width: <::rowkey::codec::Natural as __rk::Codec<
                 ::core::primitive::u16,
             >>::WIDTH,
             max_len: ::core::option::Option::None,
         };
         #[inline]
-        fn encode_into<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode_into<__B: __rk::bytes::BufMut>(
             &self,
             __buf: &mut __B,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                Self,
-            >>::encode(self, __buf, 0)
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
+            <::rowkey::codec::Natural as __rk::Codec<Self>>::encode(self, __buf, 0)
         }
         #[inline]
         fn encoded_len(&self) -> ::core::primitive::usize {
             ::core::mem::size_of::<::core::primitive::u16>()
         }
-        fn describe(
-            __bytes: &[::core::primitive::u8],
-        ) -> ::rowkey::__private::std::string::String {
-            ::rowkey::__private::describe::<Self>(__bytes)
+        fn describe(__bytes: &[::core::primitive::u8]) -> __rk::std::string::String {
+            __rk::describe::<Self>(__bytes)
         }
     }
     impl<'__de> ::rowkey::DecodeRowKey<'__de> for Status {
         #[inline]
-        fn decode_visit<__V: ::rowkey::__private::Visit>(
+        fn decode_visit<__V: __rk::Visit>(
             __input: &'__de [::core::primitive::u8],
             __mask: ::core::primitive::u8,
             __visit: &mut __V,
         ) -> ::core::result::Result<
             (Self, ::core::primitive::usize),
-            ::rowkey::__private::DecodeError,
+            __rk::DecodeError,
         > {
-            let (__v, __n) = <::rowkey::codec::Natural as ::rowkey::__private::Decode<
+            let (__v, __n) = <::rowkey::codec::Natural as __rk::Decode<
                 '__de,
                 Self,
             >>::decode(__input, __mask)
@@ -138,8 +135,8 @@ const _: () = {
             ::core::result::Result::Ok((__v, __n))
         }
     }
-    impl ::rowkey::__private::Show for Status {
-        fn show(&self, __out: &mut ::rowkey::__private::std::string::String) {
+    impl __rk::Show for Status {
+        fn show(&self, __out: &mut __rk::std::string::String) {
             __out
                 .push_str(
                     match self {
@@ -150,7 +147,21 @@ const _: () = {
                 );
         }
     }
-    ::rowkey::__private::text_impls! {}
+    impl ::rowkey::scan::FiniteDomain for Status {
+        fn domain() -> __rk::std::vec::Vec<Self> {
+            let mut __all = __rk::std::vec![
+                Status::Pending, Status::Shipped, Status::Delivered
+            ];
+            __all
+                .sort_by_key(|__v| match __v {
+                    Status::Pending => __CODE_0,
+                    Status::Shipped => __CODE_1,
+                    Status::Delivered => __CODE_2,
+                });
+            __all
+        }
+    }
+    __rk::text_impls! {}
 };
 
 // The items inside `__private::text_impls! { .. }` above (the key tool's impls, kept
@@ -160,7 +171,7 @@ impl ::rowkey::text::FromText for Status {
     const EXPECTED: &'static ::core::primitive::str = "a variant of Status: Pending, Shipped, Delivered (or its numeric code)";
     fn parse_text(
         __s: &::core::primitive::str,
-    ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
+    ) -> ::core::result::Result<Self, __rk::std::string::String> {
         match ::rowkey::text::enum_index(
             __s,
             &["Pending", "Shipped", "Delivered"],
@@ -173,11 +184,7 @@ impl ::rowkey::text::FromText for Status {
             0usize => ::core::result::Result::Ok(Status::Pending),
             1usize => ::core::result::Result::Ok(Status::Shipped),
             2usize => ::core::result::Result::Ok(Status::Delivered),
-            _ => {
-                ::core::result::Result::Err(
-                    ::rowkey::__private::std::string::String::new(),
-                )
-            }
+            _ => ::core::result::Result::Err(__rk::std::string::String::new()),
         }
     }
 }

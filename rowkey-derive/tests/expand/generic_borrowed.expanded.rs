@@ -22,22 +22,21 @@ struct Tagged<'a, T> {
     clippy::nursery
 )]
 const _: () = {
+    use ::rowkey::__private as __rk;
     impl<'a, T> ::rowkey::RowKey for Tagged<'a, T>
     where
-        ::rowkey::codec::Natural: for<'__x> ::rowkey::__private::Decode<'__x, T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: for<'__x> __rk::Decode<'__x, T>,
+        T: __rk::Show,
     {
         const LAYOUT: &'static ::rowkey::layout::Layout = &::rowkey::layout::Layout {
             name: "Tagged",
-            prefix: <Self as ::rowkey::__private::KeyFields>::PREFIX,
+            prefix: <Self as __rk::KeyFields>::PREFIX,
             fields: &[
                 ::rowkey::layout::FieldLayout {
                     name: "tag",
                     ty: "T",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        T,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<T>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -45,9 +44,7 @@ const _: () = {
                     name: "name",
                     ty: "&'a str",
                     encoding: ::rowkey::layout::FieldEncoding::Sep,
-                    width: <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                        &'a str,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Sep as __rk::Codec<&'a str>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -55,54 +52,48 @@ const _: () = {
                     name: "id",
                     ty: "u64",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<u64>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
             ],
-            salt: <Self as ::rowkey::__private::KeyFields>::SALT,
-            fixed_width: ::rowkey::__private::sum_widths(
+            salt: <Self as __rk::KeyFields>::SALT,
+            fixed_width: __rk::sum_widths(
                 &[
-                    ::core::option::Option::Some(
-                        ::rowkey::__private::head_len::<Self>(),
-                    ),
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<T>>::WIDTH,
-                    <::rowkey::codec::Sep as ::rowkey::__private::Codec<&'a str>>::WIDTH,
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::WIDTH,
+                    ::core::option::Option::Some(__rk::head_len::<Self>()),
+                    <::rowkey::codec::Natural as __rk::Codec<T>>::WIDTH,
+                    <::rowkey::codec::Sep as __rk::Codec<&'a str>>::WIDTH,
+                    <::rowkey::codec::Natural as __rk::Codec<u64>>::WIDTH,
                 ],
             ),
             max_len: ::core::option::Option::None,
         };
         #[inline]
-        fn encode_into<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode_into<__B: __rk::bytes::BufMut>(
             &self,
             __buf: &mut __B,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            <Self as ::rowkey::__private::KeyParts>::encode_masked(self, __buf, 0)
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
+            <Self as __rk::KeyParts>::encode_masked(self, __buf, 0)
         }
         #[inline]
         fn encoded_len(&self) -> ::core::primitive::usize {
-            <Self as ::rowkey::__private::KeyParts>::len_masked(self, 0)
+            <Self as __rk::KeyParts>::len_masked(self, 0)
         }
-        fn describe(
-            __bytes: &[::core::primitive::u8],
-        ) -> ::rowkey::__private::std::string::String {
-            ::rowkey::__private::describe::<Tagged<'_, T>>(__bytes)
+        fn describe(__bytes: &[::core::primitive::u8]) -> __rk::std::string::String {
+            __rk::describe::<Tagged<'_, T>>(__bytes)
         }
     }
-    impl<'a, T> ::rowkey::__private::KeyFields for Tagged<'a, T>
+    impl<'a, T> __rk::KeyFields for Tagged<'a, T>
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show,
     {
         #[inline(always)]
-        fn put_fields<__S: ::rowkey::__private::FieldSink>(
+        fn put_fields<__S: __rk::FieldSink>(
             &self,
             __sink: &mut __S,
             __mask: ::core::primitive::u8,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
             __sink.put::<::rowkey::codec::Natural, T, 0usize>(&self.tag, __mask, "tag")?;
             __sink
                 .put::<
@@ -114,65 +105,54 @@ const _: () = {
             ::core::result::Result::Ok(())
         }
     }
-    impl<'a, T> ::rowkey::__private::KeyParts for Tagged<'a, T>
+    impl<'a, T> __rk::KeyParts for Tagged<'a, T>
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show,
     {
         #[inline(always)]
-        fn encode_masked<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode_masked<__B: __rk::bytes::BufMut>(
             &self,
             __buf: &mut __B,
             __mask: ::core::primitive::u8,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
             const {
                 ::core::assert!(
-                    < ::rowkey::codec::Natural as ::rowkey::__private::Codec < T >>
-                    ::PREFIX_FREE,
+                    < ::rowkey::codec::Natural as __rk::Codec < T >> ::PREFIX_FREE,
                     "rowkey: field `tag` of `Tagged` is not the last field, but its type `T` does not mark its own end (a nested key whose last field is variable-length and unterminated): a prefix scan for `web1` would also return `web12`, and keys could not be decoded. Give the last field of that type #[sep] or #[pad(N)], or move `tag` last"
                 );
             }
-            ::rowkey::__private::encode_parts(self, __buf, __mask)
+            __rk::encode_parts(self, __buf, __mask)
         }
         #[inline(always)]
         fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-            ::rowkey::__private::head_len::<Self>()
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                    T,
-                >>::len(&self.tag, __mask)
-                + <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                    &'a str,
-                >>::len(&self.name, __mask)
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                    u64,
-                >>::len(&self.id, __mask)
+            __rk::head_len::<Self>()
+                + <::rowkey::codec::Natural as __rk::Codec<T>>::len(&self.tag, __mask)
+                + <::rowkey::codec::Sep as __rk::Codec<&'a str>>::len(&self.name, __mask)
+                + <::rowkey::codec::Natural as __rk::Codec<u64>>::len(&self.id, __mask)
         }
     }
     impl<'__de: 'a, 'a, T> ::rowkey::DecodeRowKey<'__de> for Tagged<'a, T>
     where
-        ::rowkey::codec::Natural: for<'__x> ::rowkey::__private::Decode<'__x, T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: for<'__x> __rk::Decode<'__x, T>,
+        T: __rk::Show,
     {
         #[inline(always)]
-        fn decode_visit<__V: ::rowkey::__private::Visit>(
+        fn decode_visit<__V: __rk::Visit>(
             __input: &'__de [::core::primitive::u8],
             __mask: ::core::primitive::u8,
             __visit: &mut __V,
         ) -> ::core::result::Result<
             (Self, ::core::primitive::usize),
-            ::rowkey::__private::DecodeError,
+            __rk::DecodeError,
         > {
             const {
                 ::core::assert!(
-                    < ::rowkey::codec::Natural as ::rowkey::__private::Codec < T >>
-                    ::PREFIX_FREE,
+                    < ::rowkey::codec::Natural as __rk::Codec < T >> ::PREFIX_FREE,
                     "rowkey: field `tag` of `Tagged` is not the last field, but its type `T` does not mark its own end (a nested key whose last field is variable-length and unterminated): a prefix scan for `web1` would also return `web12`, and keys could not be decoded. Give the last field of that type #[sep] or #[pad(N)], or move `tag` last"
                 );
             }
-            let mut __r = ::rowkey::__private::Reader::<
-                Self,
-                __V,
-            >::new(__input, __mask, __visit);
+            let mut __r = __rk::Reader::<Self, __V>::new(__input, __mask, __visit);
             __r.head()?;
             let __f0 = __r
                 .field::<::rowkey::codec::Natural, T, 0usize>("tag", __r.mask())?;
@@ -190,74 +170,62 @@ const _: () = {
             ))
         }
     }
-    impl<'a, T> ::rowkey::__private::Codec<Tagged<'a, T>> for ::rowkey::codec::Natural
+    impl<'a, T> __rk::Codec<Tagged<'a, T>> for ::rowkey::codec::Natural
     where
-        ::rowkey::codec::Natural: for<'__x> ::rowkey::__private::Decode<'__x, T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: for<'__x> __rk::Decode<'__x, T>,
+        T: __rk::Show,
     {
         const WIDTH: ::core::option::Option<::core::primitive::usize> = <Tagged<
             'a,
             T,
         > as ::rowkey::RowKey>::LAYOUT
             .fixed_width;
-        const PREFIX_FREE: ::core::primitive::bool = <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+        const PREFIX_FREE: ::core::primitive::bool = <::rowkey::codec::Natural as __rk::Codec<
             u64,
         >>::PREFIX_FREE;
         const RANGE_EXACT: ::core::primitive::bool = true
-            && <::rowkey::codec::Natural as ::rowkey::__private::Codec<T>>::RANGE_EXACT
-            && <::rowkey::codec::Sep as ::rowkey::__private::Codec<&'a str>>::RANGE_EXACT
-            && <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                u64,
-            >>::RANGE_EXACT;
+            && <::rowkey::codec::Natural as __rk::Codec<T>>::RANGE_EXACT
+            && <::rowkey::codec::Sep as __rk::Codec<&'a str>>::RANGE_EXACT
+            && <::rowkey::codec::Natural as __rk::Codec<u64>>::RANGE_EXACT;
         fn bound_into(
             __v: &Tagged<'a, T>,
             __mask: ::core::primitive::u8,
             __upper: ::core::primitive::bool,
             __inclusive: ::core::primitive::bool,
-            __out: &mut ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
-        ) -> ::rowkey::__private::Edge {
+            __out: &mut __rk::std::vec::Vec<::core::primitive::u8>,
+        ) -> __rk::Edge {
             let __start = __out.len();
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Natural,
-                T,
-            >(&__v.tag, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Sep,
-                &'a str,
-            >(&__v.name, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            ::rowkey::__private::nested_last_bound::<
-                ::rowkey::codec::Natural,
-                u64,
-            >(&__v.id, __mask, __upper, __inclusive, __start, __out)
+            __rk::NestedBound::new(__mask, __upper, __inclusive, __start, __out)
+                .bound(
+                    |__c| {
+                        __c.field::<::rowkey::codec::Natural, T>(&__v.tag)?;
+                        __c.field::<::rowkey::codec::Sep, &'a str>(&__v.name)?;
+                        ::core::ops::ControlFlow::Continue(())
+                    },
+                    |__c| __c.last::<::rowkey::codec::Natural, u64>(&__v.id),
+                )
         }
         #[inline]
         fn len(
             __v: &Tagged<'a, T>,
             __mask: ::core::primitive::u8,
         ) -> ::core::primitive::usize {
-            <Tagged<'a, T> as ::rowkey::__private::KeyParts>::len_masked(__v, __mask)
+            <Tagged<'a, T> as __rk::KeyParts>::len_masked(__v, __mask)
         }
         #[inline]
-        fn encode<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode<__B: __rk::bytes::BufMut>(
             __v: &Tagged<'a, T>,
             __buf: &mut __B,
             __mask: ::core::primitive::u8,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            <Tagged<
-                'a,
-                T,
-            > as ::rowkey::__private::KeyParts>::encode_masked(__v, __buf, __mask)
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
+            <Tagged<'a, T> as __rk::KeyParts>::encode_masked(__v, __buf, __mask)
         }
     }
-    impl<'__de: 'a, 'a, T> ::rowkey::__private::Decode<'__de, Tagged<'a, T>>
+    impl<'__de: 'a, 'a, T> __rk::Decode<'__de, Tagged<'a, T>>
     for ::rowkey::codec::Natural
     where
-        ::rowkey::codec::Natural: for<'__x> ::rowkey::__private::Decode<'__x, T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: for<'__x> __rk::Decode<'__x, T>,
+        T: __rk::Show,
     {
         #[inline]
         fn decode(
@@ -265,33 +233,32 @@ const _: () = {
             __mask: ::core::primitive::u8,
         ) -> ::core::result::Result<
             (Tagged<'a, T>, ::core::primitive::usize),
-            ::rowkey::__private::DecodeError,
+            __rk::DecodeError,
         > {
             <Tagged<
                 'a,
                 T,
             > as ::rowkey::DecodeRowKey<
                 '__de,
-            >>::decode_visit(__input, __mask, &mut ::rowkey::__private::NoVisit)
+            >>::decode_visit(__input, __mask, &mut __rk::NoVisit)
         }
     }
-    impl<'a, T> ::rowkey::__private::Show for Tagged<'a, T>
+    impl<'a, T> __rk::Show for Tagged<'a, T>
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show,
     {
-        fn show(&self, __out: &mut ::rowkey::__private::std::string::String) {
+        fn show(&self, __out: &mut __rk::std::string::String) {
             __out.push_str("Tagged { ");
             __out.push_str("tag: ");
-            ::rowkey::__private::Show::show(&self.tag, __out);
+            __rk::Show::show(&self.tag, __out);
             __out.push_str(", name: ");
-            ::rowkey::__private::Show::show(&self.name, __out);
+            __rk::Show::show(&self.name, __out);
             __out.push_str(", id: ");
-            ::rowkey::__private::Show::show(&self.id, __out);
+            __rk::Show::show(&self.id, __out);
             __out.push_str(" }");
         }
     }
-    use ::rowkey::__private as __rk;
     #[doc(hidden)]
     pub mod __TaggedFields {
         pub struct tag;
@@ -300,8 +267,8 @@ const _: () = {
     }
     impl<'a, T> __TaggedScan<'a, __TaggedFields::tag, T>
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show,
     {
         ///Fix `tag` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -315,6 +282,25 @@ const _: () = {
                     T,
                 >(::core::borrow::Borrow::<T>::borrow(&__v), 0u8);
             __TaggedScan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `tag` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn tag_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<T>, ::rowkey::codec::Natural>,
+        ) -> __rk::In<__TaggedScan<'a, __TaggedFields::name, T>> {
+            __rk::list(self.0, "tag", 0u8, false, __vs).map(__TaggedScan::new)
+        }
+        ///Scan every value of `tag` (a `bool`, a fieldless enum, an `Option` of those) and go on to the next field: the IN-list of all its values. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn tag_any(self) -> __rk::In<__TaggedScan<'a, __TaggedFields::name, T>>
+        where
+            for<'__x> T: ::rowkey::scan::FiniteDomain,
+            for<'__x> ::rowkey::codec::Natural: __rk::Codec<T>,
+        {
+            self.0
+                .any::<::rowkey::codec::Natural, T>("tag", 0u8, false)
+                .map(__TaggedScan::new)
         }
         ///Constrain `tag` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -350,8 +336,8 @@ const _: () = {
     }
     impl<'a, T> __TaggedScan<'a, __TaggedFields::name, T>
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show,
     {
         ///Fix `name` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -360,11 +346,20 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __TaggedScan<'a, __TaggedFields::id, T> {
             let mut __b = self.0;
-            __b.field::<
-                    ::rowkey::codec::Sep,
-                    &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
+            __rk::fix_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Sep,
+                _,
+            >(&mut __b, &__v, 0u8);
             __TaggedScan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `name` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn name_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Sep>,
+        ) -> __rk::In<__TaggedScan<'a, __TaggedFields::id, T>> {
+            __rk::list(self.0, "name", 0u8, false, __vs).map(__TaggedScan::new)
         }
         ///Constrain `name` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -372,14 +367,14 @@ const _: () = {
             self,
             __r: __R,
         ) -> __TaggedScanEnd<'a, T> {
-            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
-            let __s = self
-                .0
-                .range_bounds::<
+            __TaggedScanEnd(
+                __rk::range_form::<
+                    __rk::TextForms,
                     ::rowkey::codec::Sep,
-                    &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8);
-            __TaggedScanEnd(__s, ::core::marker::PhantomData)
+                    __R,
+                >(self.0, &__r, 0u8),
+                ::core::marker::PhantomData,
+            )
         }
         ///Constrain `name` to values starting with `p` and end the scan.
         #[inline(always)]
@@ -387,23 +382,18 @@ const _: () = {
             self,
             __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __TaggedScanEnd<'a, T> {
-            let __s = self
-                .0
-                .starts_with::<
-                    ::rowkey::codec::Sep,
-                >(
-                    ::core::primitive::str::as_bytes(
-                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
-                    ),
-                    0u8,
-                );
+            let __s = __rk::starts_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Sep,
+                _,
+            >(self.0, &__p, 0u8);
             __TaggedScanEnd(__s, ::core::marker::PhantomData)
         }
     }
     impl<'a, T> __TaggedScan<'a, __TaggedFields::id, T>
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show,
     {
         ///Fix `id` to a value (equality) and go on to the next field.
         #[inline(always)]
@@ -412,6 +402,14 @@ const _: () = {
             __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8);
             __b.complete();
             __TaggedScan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `id` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn id_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<u64>, ::rowkey::codec::Natural>,
+        ) -> __rk::In<__TaggedScan<'a, (), T>> {
+            __rk::list(self.0, "id", 0u8, true, __vs).map(__TaggedScan::new)
         }
         ///Constrain `id` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -437,12 +435,12 @@ const _: () = {
         ::core::marker::PhantomData<(fn() -> Tagged<'a, T>, __F)>,
     )
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show;
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show;
     impl<'a, __F, T> ::core::clone::Clone for __TaggedScan<'a, __F, T>
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show,
     {
         #[inline(always)]
         fn clone(&self) -> Self {
@@ -454,8 +452,8 @@ const _: () = {
     }
     impl<'a, __F, T> ::core::fmt::Debug for __TaggedScan<'a, __F, T>
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show,
     {
         fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             ::core::fmt::Debug::fmt(&self.0, __f)
@@ -463,9 +461,13 @@ const _: () = {
     }
     impl<'a, __F, T> __TaggedScan<'a, __F, T>
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show,
     {
+        #[inline(always)]
+        fn new(__b: __rk::ScanBuilder) -> Self {
+            __TaggedScan(__b, ::core::marker::PhantomData)
+        }
         /// The ranges of every key matching the fields fixed so far (with every field
         /// fixed, the range holding exactly the one key).
         #[inline(always)]
@@ -475,8 +477,8 @@ const _: () = {
     }
     impl<'a, __F: __rk::NextField, T> ::core::ops::Deref for __TaggedScan<'a, __F, T>
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show,
     {
         type Target = __TaggedScanRefused<
             'a,
@@ -497,12 +499,12 @@ const _: () = {
         ::core::marker::PhantomData<fn() -> Tagged<'a, T>>,
     )
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show;
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show;
     impl<'a, T> ::core::ops::Deref for __TaggedScanEnd<'a, T>
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show,
     {
         type Target = __TaggedScanRefused<'a, __TaggedFields::tag, __rk::Ended, T>;
         #[inline(always)]
@@ -515,13 +517,13 @@ const _: () = {
         ::core::marker::PhantomData<(fn() -> Tagged<'a, T>, __F, __S)>,
     )
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show;
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show;
     impl<'a, __F: __rk::NextField, __S, T> ::core::ops::Deref
     for __TaggedScanRefused<'a, __F, __S, T>
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show,
     {
         type Target = __TaggedScanRefused<'a, <__F as __rk::NextField>::Next, __S, T>;
         #[inline(always)]
@@ -534,8 +536,8 @@ const _: () = {
     }
     impl<'a, __E, T> __TaggedScanRefused<'a, __TaggedFields::tag, __rk::Skipping<__E>, T>
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show,
     {
         pub fn tag(
             &self,
@@ -549,17 +551,27 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn tag_starts_with(
+        pub fn tag_in(
             &self,
             _: impl __rk::NoSkippedField<Tagged<'a, T>, __TaggedFields::tag, __E>,
         ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn tag_any(&self) -> __rk::Misused
+        where
+            for<'__x> __rk::Misused: __rk::NoSkippedField<
+                Tagged<'a, T>,
+                __TaggedFields::tag,
+                __E,
+            >,
+        {
             __rk::Misused
         }
     }
     impl<'a, T> __TaggedScanRefused<'a, __TaggedFields::tag, __rk::Ended, T>
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show,
     {
         pub fn tag(
             &self,
@@ -573,10 +585,19 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn tag_starts_with(
+        pub fn tag_in(
             &self,
             _: impl __rk::NothingAfterRange<Tagged<'a, T>, __TaggedFields::tag>,
         ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn tag_any(&self) -> __rk::Misused
+        where
+            for<'__x> __rk::Misused: __rk::NothingAfterRange<
+                Tagged<'a, T>,
+                __TaggedFields::tag,
+            >,
+        {
             __rk::Misused
         }
     }
@@ -589,8 +610,8 @@ const _: () = {
         T,
     > __TaggedScanRefused<'a, __TaggedFields::name, __rk::Skipping<__E>, T>
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show,
     {
         pub fn name(
             &self,
@@ -605,6 +626,12 @@ const _: () = {
             __rk::Misused
         }
         pub fn name_starts_with(
+            &self,
+            _: impl __rk::NoSkippedField<Tagged<'a, T>, __TaggedFields::name, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn name_in(
             &self,
             _: impl __rk::NoSkippedField<Tagged<'a, T>, __TaggedFields::name, __E>,
         ) -> __rk::Misused {
@@ -613,8 +640,8 @@ const _: () = {
     }
     impl<'a, T> __TaggedScanRefused<'a, __TaggedFields::name, __rk::Ended, T>
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show,
     {
         pub fn name(
             &self,
@@ -634,11 +661,17 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
+        pub fn name_in(
+            &self,
+            _: impl __rk::NothingAfterRange<Tagged<'a, T>, __TaggedFields::name>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     impl<'a, __E, T> __TaggedScanRefused<'a, __TaggedFields::id, __rk::Skipping<__E>, T>
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show,
     {
         pub fn id(
             &self,
@@ -652,7 +685,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn id_starts_with(
+        pub fn id_in(
             &self,
             _: impl __rk::NoSkippedField<Tagged<'a, T>, __TaggedFields::id, __E>,
         ) -> __rk::Misused {
@@ -661,8 +694,8 @@ const _: () = {
     }
     impl<'a, T> __TaggedScanRefused<'a, __TaggedFields::id, __rk::Ended, T>
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show,
     {
         pub fn id(
             &self,
@@ -676,7 +709,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn id_starts_with(
+        pub fn id_in(
             &self,
             _: impl __rk::NothingAfterRange<Tagged<'a, T>, __TaggedFields::id>,
         ) -> __rk::Misused {
@@ -685,8 +718,8 @@ const _: () = {
     }
     impl<'a, T> __TaggedScanEnd<'a, T>
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show,
     {
         /// The `[start, stop)` ranges, in key order: one per salt bucket the scan can touch
         /// (one in all when the salted prefix is fixed).
@@ -702,8 +735,8 @@ const _: () = {
     }
     impl<'a, T> Tagged<'a, T>
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show,
     {
         /// A typed scan over this key layout: one method per field, in key order.
         ///
@@ -725,8 +758,8 @@ const _: () = {
     }
     impl<'a, T> __rk::ScanKey for Tagged<'a, T>
     where
-        ::rowkey::codec::Natural: ::rowkey::__private::Codec<T>,
-        T: ::rowkey::__private::Show,
+        ::rowkey::codec::Natural: __rk::Codec<T>,
+        T: __rk::Show,
     {
         type Scan = __TaggedScan<'a, __TaggedFields::tag, T>;
         #[inline(always)]
@@ -743,7 +776,7 @@ const _: () = {
             )
         }
     }
-    ::rowkey::__private::text_impls! {}
+    __rk::text_impls! {}
 };
 
 // The items inside `__private::text_impls! { .. }` above (the key tool's impls, kept
@@ -753,7 +786,7 @@ impl<'a, T> ::rowkey::text::FromText for Tagged<'a, T> {
     const EXPECTED: &'static ::core::primitive::str = "a nested key (Tagged): give its fields as field.sub=value";
     fn parse_text(
         _: &::core::primitive::str,
-    ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
+    ) -> ::core::result::Result<Self, __rk::std::string::String> {
         ::core::result::Result::Err(::rowkey::text::nested_text("Tagged"))
     }
     fn from_args(

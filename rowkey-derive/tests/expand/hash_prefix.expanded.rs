@@ -25,18 +25,15 @@ struct EventKey {
     clippy::nursery
 )]
 const _: () = {
+    use ::rowkey::__private as __rk;
     const _: () = {
         const _: () = {
             #[allow(dead_code)]
             fn __rowkey_self_delimited()
             where
-                ::rowkey::__private::Bool<
-                    {
-                        <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                            EventType,
-                        >>::PREFIX_FREE
-                    },
-                >: ::rowkey::__private::SelfDelimited<
+                __rk::Bool<
+                    { <::rowkey::codec::Natural as __rk::Codec<EventType>>::PREFIX_FREE },
+                >: __rk::SelfDelimited<
                     EventKey,
                     __EventKeyFields::event_type,
                     EventType,
@@ -47,15 +44,13 @@ const _: () = {
     impl ::rowkey::RowKey for EventKey {
         const LAYOUT: &'static ::rowkey::layout::Layout = &::rowkey::layout::Layout {
             name: "EventKey",
-            prefix: <Self as ::rowkey::__private::KeyFields>::PREFIX,
+            prefix: <Self as __rk::KeyFields>::PREFIX,
             fields: &[
                 ::rowkey::layout::FieldLayout {
                     name: "uid",
                     ty: "u64",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<u64>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::Some(::rowkey::layout::HashPrefix {
                         width: 4usize,
@@ -66,9 +61,7 @@ const _: () = {
                     name: "event_type",
                     ty: "EventType",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        EventType,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<EventType>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -76,9 +69,7 @@ const _: () = {
                     name: "biz_type",
                     ty: "String",
                     encoding: ::rowkey::layout::FieldEncoding::Sep,
-                    width: <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                        String,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Sep as __rk::Codec<String>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -86,59 +77,49 @@ const _: () = {
                     name: "ts_ms",
                     ty: "i64",
                     encoding: ::rowkey::layout::FieldEncoding::ReverseTs,
-                    width: <::rowkey::codec::ReverseTs as ::rowkey::__private::Codec<
-                        i64,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::ReverseTs as __rk::Codec<i64>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
             ],
-            salt: <Self as ::rowkey::__private::KeyFields>::SALT,
-            fixed_width: ::rowkey::__private::sum_widths(
+            salt: <Self as __rk::KeyFields>::SALT,
+            fixed_width: __rk::sum_widths(
                 &[
-                    ::core::option::Option::Some(
-                        ::rowkey::__private::head_len::<Self>(),
-                    ),
+                    ::core::option::Option::Some(__rk::head_len::<Self>()),
                     <::rowkey::hash_prefix::Hashed<
                         ::rowkey::codec::Natural,
                         4usize,
                         false,
-                    > as ::rowkey::__private::Codec<u64>>::WIDTH,
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        EventType,
-                    >>::WIDTH,
-                    <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::WIDTH,
-                    <::rowkey::codec::ReverseTs as ::rowkey::__private::Codec<
-                        i64,
-                    >>::WIDTH,
+                    > as __rk::Codec<u64>>::WIDTH,
+                    <::rowkey::codec::Natural as __rk::Codec<EventType>>::WIDTH,
+                    <::rowkey::codec::Sep as __rk::Codec<String>>::WIDTH,
+                    <::rowkey::codec::ReverseTs as __rk::Codec<i64>>::WIDTH,
                 ],
             ),
             max_len: ::core::option::Option::None,
         };
         #[inline]
-        fn encode_into<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode_into<__B: __rk::bytes::BufMut>(
             &self,
             __buf: &mut __B,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            ::rowkey::__private::encode_key(self, __buf)
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
+            __rk::encode_key(self, __buf)
         }
         #[inline]
         fn encoded_len(&self) -> ::core::primitive::usize {
-            <Self as ::rowkey::__private::KeyParts>::len_masked(self, 0)
+            <Self as __rk::KeyParts>::len_masked(self, 0)
         }
-        fn describe(
-            __bytes: &[::core::primitive::u8],
-        ) -> ::rowkey::__private::std::string::String {
-            ::rowkey::__private::describe::<EventKey>(__bytes)
+        fn describe(__bytes: &[::core::primitive::u8]) -> __rk::std::string::String {
+            __rk::describe::<EventKey>(__bytes)
         }
     }
-    impl ::rowkey::__private::KeyFields for EventKey {
+    impl __rk::KeyFields for EventKey {
         #[inline(always)]
-        fn put_fields<__S: ::rowkey::__private::FieldSink>(
+        fn put_fields<__S: __rk::FieldSink>(
             &self,
             __sink: &mut __S,
             __mask: ::core::primitive::u8,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
             __sink
                 .put::<
                     ::rowkey::hash_prefix::Hashed<
@@ -170,48 +151,45 @@ const _: () = {
             ::core::result::Result::Ok(())
         }
     }
-    impl ::rowkey::__private::KeyParts for EventKey {
+    impl __rk::KeyParts for EventKey {
         #[inline(always)]
-        fn encode_masked<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode_masked<__B: __rk::bytes::BufMut>(
             &self,
             __buf: &mut __B,
             __mask: ::core::primitive::u8,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            ::rowkey::__private::encode_parts(self, __buf, __mask)
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
+            __rk::encode_parts(self, __buf, __mask)
         }
         #[inline(always)]
         fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-            ::rowkey::__private::head_len::<Self>()
+            __rk::head_len::<Self>()
                 + <::rowkey::hash_prefix::Hashed<
                     ::rowkey::codec::Natural,
                     4usize,
                     false,
-                > as ::rowkey::__private::Codec<u64>>::len(&self.uid, __mask)
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+                > as __rk::Codec<u64>>::len(&self.uid, __mask)
+                + <::rowkey::codec::Natural as __rk::Codec<
                     EventType,
                 >>::len(&self.event_type, __mask)
-                + <::rowkey::codec::Sep as ::rowkey::__private::Codec<
+                + <::rowkey::codec::Sep as __rk::Codec<
                     String,
                 >>::len(&self.biz_type, __mask)
-                + <::rowkey::codec::ReverseTs as ::rowkey::__private::Codec<
+                + <::rowkey::codec::ReverseTs as __rk::Codec<
                     i64,
                 >>::len(&self.ts_ms, __mask)
         }
     }
     impl<'__de> ::rowkey::DecodeRowKey<'__de> for EventKey {
         #[inline(always)]
-        fn decode_visit<__V: ::rowkey::__private::Visit>(
+        fn decode_visit<__V: __rk::Visit>(
             __input: &'__de [::core::primitive::u8],
             __mask: ::core::primitive::u8,
             __visit: &mut __V,
         ) -> ::core::result::Result<
             (Self, ::core::primitive::usize),
-            ::rowkey::__private::DecodeError,
+            __rk::DecodeError,
         > {
-            let mut __r = ::rowkey::__private::Reader::<
-                Self,
-                __V,
-            >::new(__input, __mask, __visit);
+            let mut __r = __rk::Reader::<Self, __V>::new(__input, __mask, __visit);
             __r.head()?;
             let __f0 = __r
                 .field::<
@@ -244,10 +222,10 @@ const _: () = {
             ))
         }
     }
-    impl ::rowkey::__private::Codec<EventKey> for ::rowkey::codec::Natural {
+    impl __rk::Codec<EventKey> for ::rowkey::codec::Natural {
         const WIDTH: ::core::option::Option<::core::primitive::usize> = <EventKey as ::rowkey::RowKey>::LAYOUT
             .fixed_width;
-        const PREFIX_FREE: ::core::primitive::bool = <::rowkey::codec::ReverseTs as ::rowkey::__private::Codec<
+        const PREFIX_FREE: ::core::primitive::bool = <::rowkey::codec::ReverseTs as __rk::Codec<
             i64,
         >>::PREFIX_FREE;
         const RANGE_EXACT: ::core::primitive::bool = false;
@@ -256,51 +234,45 @@ const _: () = {
             __v: &EventKey,
             __mask: ::core::primitive::u8,
         ) -> ::core::primitive::usize {
-            <EventKey as ::rowkey::__private::KeyParts>::len_masked(__v, __mask)
+            <EventKey as __rk::KeyParts>::len_masked(__v, __mask)
         }
         #[inline]
-        fn encode<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode<__B: __rk::bytes::BufMut>(
             __v: &EventKey,
             __buf: &mut __B,
             __mask: ::core::primitive::u8,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            <EventKey as ::rowkey::__private::KeyParts>::encode_masked(
-                __v,
-                __buf,
-                __mask,
-            )
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
+            <EventKey as __rk::KeyParts>::encode_masked(__v, __buf, __mask)
         }
     }
-    impl<'__de> ::rowkey::__private::Decode<'__de, EventKey>
-    for ::rowkey::codec::Natural {
+    impl<'__de> __rk::Decode<'__de, EventKey> for ::rowkey::codec::Natural {
         #[inline]
         fn decode(
             __input: &'__de [::core::primitive::u8],
             __mask: ::core::primitive::u8,
         ) -> ::core::result::Result<
             (EventKey, ::core::primitive::usize),
-            ::rowkey::__private::DecodeError,
+            __rk::DecodeError,
         > {
             <EventKey as ::rowkey::DecodeRowKey<
                 '__de,
-            >>::decode_visit(__input, __mask, &mut ::rowkey::__private::NoVisit)
+            >>::decode_visit(__input, __mask, &mut __rk::NoVisit)
         }
     }
-    impl ::rowkey::__private::Show for EventKey {
-        fn show(&self, __out: &mut ::rowkey::__private::std::string::String) {
+    impl __rk::Show for EventKey {
+        fn show(&self, __out: &mut __rk::std::string::String) {
             __out.push_str("EventKey { ");
             __out.push_str("uid: ");
-            ::rowkey::__private::Show::show(&self.uid, __out);
+            __rk::Show::show(&self.uid, __out);
             __out.push_str(", event_type: ");
-            ::rowkey::__private::Show::show(&self.event_type, __out);
+            __rk::Show::show(&self.event_type, __out);
             __out.push_str(", biz_type: ");
-            ::rowkey::__private::Show::show(&self.biz_type, __out);
+            __rk::Show::show(&self.biz_type, __out);
             __out.push_str(", ts_ms: ");
-            ::rowkey::__private::Show::show(&self.ts_ms, __out);
+            __rk::Show::show(&self.ts_ms, __out);
             __out.push_str(" }");
         }
     }
-    use ::rowkey::__private as __rk;
     #[doc(hidden)]
     pub mod __EventKeyFields {
         pub struct uid;
@@ -322,6 +294,17 @@ const _: () = {
                     u64,
                 >(&__v, 0u8);
             __EventKeyScan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `uid` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn uid_in(
+            self,
+            __vs: impl __rk::ListOf<
+                __rk::Plain<u64>,
+                ::rowkey::hash_prefix::Hashed<::rowkey::codec::Natural, 4usize, false>,
+            >,
+        ) -> __rk::In<__EventKeyScan<__EventKeyFields::event_type>> {
+            __rk::list(self.0, "uid", 0u8, false, __vs).map(__EventKeyScan::new)
         }
         #[doc(hidden)]
         pub fn uid_range(
@@ -351,6 +334,27 @@ const _: () = {
                     EventType,
                 >(::core::borrow::Borrow::<EventType>::borrow(&__v), 0u8);
             __EventKeyScan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `event_type` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn event_type_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<EventType>, ::rowkey::codec::Natural>,
+        ) -> __rk::In<__EventKeyScan<__EventKeyFields::biz_type>> {
+            __rk::list(self.0, "event_type", 0u8, false, __vs).map(__EventKeyScan::new)
+        }
+        ///Scan every value of `event_type` (a `bool`, a fieldless enum, an `Option` of those) and go on to the next field: the IN-list of all its values. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn event_type_any(
+            self,
+        ) -> __rk::In<__EventKeyScan<__EventKeyFields::biz_type>>
+        where
+            for<'__x> EventType: ::rowkey::scan::FiniteDomain,
+            for<'__x> ::rowkey::codec::Natural: __rk::Codec<EventType>,
+        {
+            self.0
+                .any::<::rowkey::codec::Natural, EventType>("event_type", 0u8, false)
+                .map(__EventKeyScan::new)
         }
         ///Constrain `event_type` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -393,11 +397,20 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __EventKeyScan<__EventKeyFields::ts_ms> {
             let mut __b = self.0;
-            __b.field::<
-                    ::rowkey::codec::Sep,
-                    &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
+            __rk::fix_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Sep,
+                _,
+            >(&mut __b, &__v, 0u8);
             __EventKeyScan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `biz_type` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn biz_type_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Sep>,
+        ) -> __rk::In<__EventKeyScan<__EventKeyFields::ts_ms>> {
+            __rk::list(self.0, "biz_type", 0u8, false, __vs).map(__EventKeyScan::new)
         }
         ///Constrain `biz_type` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -405,14 +418,14 @@ const _: () = {
             self,
             __r: __R,
         ) -> __EventKeyScanEnd {
-            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
-            let __s = self
-                .0
-                .range_bounds::<
+            __EventKeyScanEnd(
+                __rk::range_form::<
+                    __rk::TextForms,
                     ::rowkey::codec::Sep,
-                    &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8);
-            __EventKeyScanEnd(__s, ::core::marker::PhantomData)
+                    __R,
+                >(self.0, &__r, 0u8),
+                ::core::marker::PhantomData,
+            )
         }
         ///Constrain `biz_type` to values starting with `p` and end the scan.
         #[inline(always)]
@@ -420,16 +433,11 @@ const _: () = {
             self,
             __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __EventKeyScanEnd {
-            let __s = self
-                .0
-                .starts_with::<
-                    ::rowkey::codec::Sep,
-                >(
-                    ::core::primitive::str::as_bytes(
-                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
-                    ),
-                    0u8,
-                );
+            let __s = __rk::starts_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Sep,
+                _,
+            >(self.0, &__p, 0u8);
             __EventKeyScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -441,6 +449,14 @@ const _: () = {
             __b.field::<::rowkey::codec::ReverseTs, i64>(&__v, 0u8);
             __b.complete();
             __EventKeyScan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `ts_ms` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn ts_ms_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<i64>, ::rowkey::codec::ReverseTs>,
+        ) -> __rk::In<__EventKeyScan<()>> {
+            __rk::list(self.0, "ts_ms", 0u8, true, __vs).map(__EventKeyScan::new)
         }
         ///Constrain `ts_ms` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -480,6 +496,10 @@ const _: () = {
         }
     }
     impl<__F> __EventKeyScan<__F> {
+        #[inline(always)]
+        fn new(__b: __rk::ScanBuilder) -> Self {
+            __EventKeyScan(__b, ::core::marker::PhantomData)
+        }
         /// The ranges of every key matching the fields fixed so far (with every field
         /// fixed, the range holding exactly the one key).
         #[inline(always)]
@@ -533,13 +553,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn uid_range(
-            &self,
-            _: impl __rk::NoSkippedField<EventKey, __EventKeyFields::uid, __E>,
-        ) -> __rk::Misused {
-            __rk::Misused
-        }
-        pub fn uid_starts_with(
+        pub fn uid_in(
             &self,
             _: impl __rk::NoSkippedField<EventKey, __EventKeyFields::uid, __E>,
         ) -> __rk::Misused {
@@ -553,13 +567,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn uid_range(
-            &self,
-            _: impl __rk::NothingAfterRange<EventKey, __EventKeyFields::uid>,
-        ) -> __rk::Misused {
-            __rk::Misused
-        }
-        pub fn uid_starts_with(
+        pub fn uid_in(
             &self,
             _: impl __rk::NothingAfterRange<EventKey, __EventKeyFields::uid>,
         ) -> __rk::Misused {
@@ -582,10 +590,20 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn event_type_starts_with(
+        pub fn event_type_in(
             &self,
             _: impl __rk::NoSkippedField<EventKey, __EventKeyFields::event_type, __E>,
         ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn event_type_any(&self) -> __rk::Misused
+        where
+            for<'__x> __rk::Misused: __rk::NoSkippedField<
+                EventKey,
+                __EventKeyFields::event_type,
+                __E,
+            >,
+        {
             __rk::Misused
         }
     }
@@ -602,10 +620,19 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn event_type_starts_with(
+        pub fn event_type_in(
             &self,
             _: impl __rk::NothingAfterRange<EventKey, __EventKeyFields::event_type>,
         ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn event_type_any(&self) -> __rk::Misused
+        where
+            for<'__x> __rk::Misused: __rk::NothingAfterRange<
+                EventKey,
+                __EventKeyFields::event_type,
+            >,
+        {
             __rk::Misused
         }
     }
@@ -631,6 +658,12 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
+        pub fn biz_type_in(
+            &self,
+            _: impl __rk::NoSkippedField<EventKey, __EventKeyFields::biz_type, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     impl __EventKeyScanRefused<__EventKeyFields::biz_type, __rk::Ended> {
         pub fn biz_type(
@@ -651,6 +684,12 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
+        pub fn biz_type_in(
+            &self,
+            _: impl __rk::NothingAfterRange<EventKey, __EventKeyFields::biz_type>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     impl<__E> __EventKeyScanRefused<__EventKeyFields::ts_ms, __rk::Skipping<__E>> {
         pub fn ts_ms(
@@ -665,7 +704,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn ts_ms_starts_with(
+        pub fn ts_ms_in(
             &self,
             _: impl __rk::NoSkippedField<EventKey, __EventKeyFields::ts_ms, __E>,
         ) -> __rk::Misused {
@@ -685,7 +724,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn ts_ms_starts_with(
+        pub fn ts_ms_in(
             &self,
             _: impl __rk::NothingAfterRange<EventKey, __EventKeyFields::ts_ms>,
         ) -> __rk::Misused {
@@ -741,7 +780,7 @@ const _: () = {
             )
         }
     }
-    ::rowkey::__private::text_impls! {}
+    __rk::text_impls! {}
 };
 
 // The items inside `__private::text_impls! { .. }` above (the key tool's impls, kept
@@ -757,7 +796,7 @@ where
     const EXPECTED: &'static ::core::primitive::str = "a nested key (EventKey): give its fields as field.sub=value";
     fn parse_text(
         _: &::core::primitive::str,
-    ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
+    ) -> ::core::result::Result<Self, __rk::std::string::String> {
         ::core::result::Result::Err(::rowkey::text::nested_text("EventKey"))
     }
     fn from_args(
@@ -780,8 +819,8 @@ where
     for<'__t> String: ::rowkey::text::FromText,
     for<'__t> i64: ::rowkey::text::FromText,
 {
-    fn fields() -> ::rowkey::__private::std::vec::Vec<
-        (&'static ::core::primitive::str, ::rowkey::__private::std::string::String),
+    fn fields() -> __rk::std::vec::Vec<
+        (&'static ::core::primitive::str, __rk::std::string::String),
     > {
         ::core::convert::From::from([
             ("uid", <u64 as ::rowkey::text::FromText>::expected()),
@@ -793,7 +832,7 @@ where
     fn encode_text(
         __a: &mut ::rowkey::text::TextArgs,
     ) -> ::core::result::Result<
-        ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
+        __rk::std::vec::Vec<::core::primitive::u8>,
         ::rowkey::text::TextError,
     > {
         let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;

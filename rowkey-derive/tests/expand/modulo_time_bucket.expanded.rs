@@ -24,19 +24,18 @@ struct LogByTime {
     clippy::nursery
 )]
 const _: () = {
+    use ::rowkey::__private as __rk;
     const _: () = {};
     impl ::rowkey::RowKey for LogByTime {
         const LAYOUT: &'static ::rowkey::layout::Layout = &::rowkey::layout::Layout {
             name: "LogByTime",
-            prefix: <Self as ::rowkey::__private::KeyFields>::PREFIX,
+            prefix: <Self as __rk::KeyFields>::PREFIX,
             fields: &[
                 ::rowkey::layout::FieldLayout {
                     name: "ts_ms",
                     ty: "u64",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<u64>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -44,9 +43,7 @@ const _: () = {
                     name: "host",
                     ty: "String",
                     encoding: ::rowkey::layout::FieldEncoding::Sep,
-                    width: <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                        String,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Sep as __rk::Codec<String>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -54,44 +51,38 @@ const _: () = {
                     name: "event",
                     ty: "String",
                     encoding: ::rowkey::layout::FieldEncoding::Sep,
-                    width: <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                        String,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Sep as __rk::Codec<String>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
             ],
-            salt: <Self as ::rowkey::__private::KeyFields>::SALT,
-            fixed_width: ::rowkey::__private::sum_widths(
+            salt: <Self as __rk::KeyFields>::SALT,
+            fixed_width: __rk::sum_widths(
                 &[
-                    ::core::option::Option::Some(
-                        ::rowkey::__private::head_len::<Self>(),
-                    ),
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::WIDTH,
-                    <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::WIDTH,
-                    <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::WIDTH,
+                    ::core::option::Option::Some(__rk::head_len::<Self>()),
+                    <::rowkey::codec::Natural as __rk::Codec<u64>>::WIDTH,
+                    <::rowkey::codec::Sep as __rk::Codec<String>>::WIDTH,
+                    <::rowkey::codec::Sep as __rk::Codec<String>>::WIDTH,
                 ],
             ),
             max_len: ::core::option::Option::None,
         };
         #[inline]
-        fn encode_into<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode_into<__B: __rk::bytes::BufMut>(
             &self,
             __buf: &mut __B,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            ::rowkey::__private::encode_key(self, __buf)
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
+            __rk::encode_key(self, __buf)
         }
         #[inline]
         fn encoded_len(&self) -> ::core::primitive::usize {
-            <Self as ::rowkey::__private::KeyParts>::len_masked(self, 0)
+            <Self as __rk::KeyParts>::len_masked(self, 0)
         }
-        fn describe(
-            __bytes: &[::core::primitive::u8],
-        ) -> ::rowkey::__private::std::string::String {
-            ::rowkey::__private::describe::<LogByTime>(__bytes)
+        fn describe(__bytes: &[::core::primitive::u8]) -> __rk::std::string::String {
+            __rk::describe::<LogByTime>(__bytes)
         }
     }
-    impl ::rowkey::__private::KeyFields for LogByTime {
+    impl __rk::KeyFields for LogByTime {
         const SALT: ::core::option::Option<::rowkey::layout::SaltLayout> = ::core::option::Option::Some(::rowkey::layout::SaltLayout {
             buckets: 16u32,
             width: ::rowkey::layout::SaltLayout::width_for(16u32),
@@ -101,11 +92,11 @@ const _: () = {
         });
         const SALT_NAME: &'static ::core::primitive::str = "ts_ms";
         #[inline(always)]
-        fn put_fields<__S: ::rowkey::__private::FieldSink>(
+        fn put_fields<__S: __rk::FieldSink>(
             &self,
             __sink: &mut __S,
             __mask: ::core::primitive::u8,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
             __sink
                 .put::<
                     ::rowkey::codec::Natural,
@@ -127,43 +118,36 @@ const _: () = {
             ::core::result::Result::Ok(())
         }
     }
-    impl ::rowkey::__private::KeyParts for LogByTime {
+    impl __rk::KeyParts for LogByTime {
         #[inline(always)]
-        fn encode_masked<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode_masked<__B: __rk::bytes::BufMut>(
             &self,
             __buf: &mut __B,
             __mask: ::core::primitive::u8,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            ::rowkey::__private::encode_parts(self, __buf, __mask)
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
+            __rk::encode_parts(self, __buf, __mask)
         }
         #[inline(always)]
         fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-            ::rowkey::__private::head_len::<Self>()
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+            __rk::head_len::<Self>()
+                + <::rowkey::codec::Natural as __rk::Codec<
                     u64,
                 >>::len(&self.ts_ms, __mask)
-                + <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                    String,
-                >>::len(&self.host, __mask)
-                + <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                    String,
-                >>::len(&self.event, __mask)
+                + <::rowkey::codec::Sep as __rk::Codec<String>>::len(&self.host, __mask)
+                + <::rowkey::codec::Sep as __rk::Codec<String>>::len(&self.event, __mask)
         }
     }
     impl<'__de> ::rowkey::DecodeRowKey<'__de> for LogByTime {
         #[inline(always)]
-        fn decode_visit<__V: ::rowkey::__private::Visit>(
+        fn decode_visit<__V: __rk::Visit>(
             __input: &'__de [::core::primitive::u8],
             __mask: ::core::primitive::u8,
             __visit: &mut __V,
         ) -> ::core::result::Result<
             (Self, ::core::primitive::usize),
-            ::rowkey::__private::DecodeError,
+            __rk::DecodeError,
         > {
-            let mut __r = ::rowkey::__private::Reader::<
-                Self,
-                __V,
-            >::new(__input, __mask, __visit);
+            let mut __r = __rk::Reader::<Self, __V>::new(__input, __mask, __visit);
             __r.head()?;
             let __f0 = __r
                 .field::<::rowkey::codec::Natural, u64, 0usize>("ts_ms", __r.mask())?;
@@ -181,10 +165,10 @@ const _: () = {
             ))
         }
     }
-    impl ::rowkey::__private::Codec<LogByTime> for ::rowkey::codec::Natural {
+    impl __rk::Codec<LogByTime> for ::rowkey::codec::Natural {
         const WIDTH: ::core::option::Option<::core::primitive::usize> = <LogByTime as ::rowkey::RowKey>::LAYOUT
             .fixed_width;
-        const PREFIX_FREE: ::core::primitive::bool = <::rowkey::codec::Sep as ::rowkey::__private::Codec<
+        const PREFIX_FREE: ::core::primitive::bool = <::rowkey::codec::Sep as __rk::Codec<
             String,
         >>::PREFIX_FREE;
         const RANGE_EXACT: ::core::primitive::bool = false;
@@ -193,49 +177,43 @@ const _: () = {
             __v: &LogByTime,
             __mask: ::core::primitive::u8,
         ) -> ::core::primitive::usize {
-            <LogByTime as ::rowkey::__private::KeyParts>::len_masked(__v, __mask)
+            <LogByTime as __rk::KeyParts>::len_masked(__v, __mask)
         }
         #[inline]
-        fn encode<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode<__B: __rk::bytes::BufMut>(
             __v: &LogByTime,
             __buf: &mut __B,
             __mask: ::core::primitive::u8,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            <LogByTime as ::rowkey::__private::KeyParts>::encode_masked(
-                __v,
-                __buf,
-                __mask,
-            )
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
+            <LogByTime as __rk::KeyParts>::encode_masked(__v, __buf, __mask)
         }
     }
-    impl<'__de> ::rowkey::__private::Decode<'__de, LogByTime>
-    for ::rowkey::codec::Natural {
+    impl<'__de> __rk::Decode<'__de, LogByTime> for ::rowkey::codec::Natural {
         #[inline]
         fn decode(
             __input: &'__de [::core::primitive::u8],
             __mask: ::core::primitive::u8,
         ) -> ::core::result::Result<
             (LogByTime, ::core::primitive::usize),
-            ::rowkey::__private::DecodeError,
+            __rk::DecodeError,
         > {
             <LogByTime as ::rowkey::DecodeRowKey<
                 '__de,
-            >>::decode_visit(__input, __mask, &mut ::rowkey::__private::NoVisit)
+            >>::decode_visit(__input, __mask, &mut __rk::NoVisit)
         }
     }
-    impl ::rowkey::__private::Show for LogByTime {
-        fn show(&self, __out: &mut ::rowkey::__private::std::string::String) {
+    impl __rk::Show for LogByTime {
+        fn show(&self, __out: &mut __rk::std::string::String) {
             __out.push_str("LogByTime { ");
             __out.push_str("ts_ms: ");
-            ::rowkey::__private::Show::show(&self.ts_ms, __out);
+            __rk::Show::show(&self.ts_ms, __out);
             __out.push_str(", host: ");
-            ::rowkey::__private::Show::show(&self.host, __out);
+            __rk::Show::show(&self.host, __out);
             __out.push_str(", event: ");
-            ::rowkey::__private::Show::show(&self.event, __out);
+            __rk::Show::show(&self.event, __out);
             __out.push_str(" }");
         }
     }
-    use ::rowkey::__private as __rk;
     #[doc(hidden)]
     pub mod __LogByTimeFields {
         pub struct ts_ms;
@@ -249,6 +227,14 @@ const _: () = {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8);
             __LogByTimeScan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `ts_ms` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn ts_ms_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<u64>, ::rowkey::codec::Natural>,
+        ) -> __rk::In<__LogByTimeScan<__LogByTimeFields::host>> {
+            __rk::list(self.0, "ts_ms", 0u8, false, __vs).map(__LogByTimeScan::new)
         }
         ///Constrain `ts_ms` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -275,11 +261,20 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __LogByTimeScan<__LogByTimeFields::event> {
             let mut __b = self.0;
-            __b.field::<
-                    ::rowkey::codec::Sep,
-                    &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
+            __rk::fix_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Sep,
+                _,
+            >(&mut __b, &__v, 0u8);
             __LogByTimeScan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `host` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn host_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Sep>,
+        ) -> __rk::In<__LogByTimeScan<__LogByTimeFields::event>> {
+            __rk::list(self.0, "host", 0u8, false, __vs).map(__LogByTimeScan::new)
         }
         ///Constrain `host` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -287,14 +282,14 @@ const _: () = {
             self,
             __r: __R,
         ) -> __LogByTimeScanEnd {
-            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
-            let __s = self
-                .0
-                .range_bounds::<
+            __LogByTimeScanEnd(
+                __rk::range_form::<
+                    __rk::TextForms,
                     ::rowkey::codec::Sep,
-                    &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8);
-            __LogByTimeScanEnd(__s, ::core::marker::PhantomData)
+                    __R,
+                >(self.0, &__r, 0u8),
+                ::core::marker::PhantomData,
+            )
         }
         ///Constrain `host` to values starting with `p` and end the scan.
         #[inline(always)]
@@ -302,16 +297,11 @@ const _: () = {
             self,
             __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __LogByTimeScanEnd {
-            let __s = self
-                .0
-                .starts_with::<
-                    ::rowkey::codec::Sep,
-                >(
-                    ::core::primitive::str::as_bytes(
-                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
-                    ),
-                    0u8,
-                );
+            let __s = __rk::starts_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Sep,
+                _,
+            >(self.0, &__p, 0u8);
             __LogByTimeScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -323,12 +313,21 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __LogByTimeScan<()> {
             let mut __b = self.0;
-            __b.field::<
-                    ::rowkey::codec::Sep,
-                    &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
+            __rk::fix_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Sep,
+                _,
+            >(&mut __b, &__v, 0u8);
             __b.complete();
             __LogByTimeScan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `event` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn event_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Sep>,
+        ) -> __rk::In<__LogByTimeScan<()>> {
+            __rk::list(self.0, "event", 0u8, true, __vs).map(__LogByTimeScan::new)
         }
         ///Constrain `event` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -336,14 +335,14 @@ const _: () = {
             self,
             __r: __R,
         ) -> __LogByTimeScanEnd {
-            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
-            let __s = self
-                .0
-                .range_bounds::<
+            __LogByTimeScanEnd(
+                __rk::range_form::<
+                    __rk::TextForms,
                     ::rowkey::codec::Sep,
-                    &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8);
-            __LogByTimeScanEnd(__s, ::core::marker::PhantomData)
+                    __R,
+                >(self.0, &__r, 0u8),
+                ::core::marker::PhantomData,
+            )
         }
         ///Constrain `event` to values starting with `p` and end the scan.
         #[inline(always)]
@@ -351,16 +350,11 @@ const _: () = {
             self,
             __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __LogByTimeScanEnd {
-            let __s = self
-                .0
-                .starts_with::<
-                    ::rowkey::codec::Sep,
-                >(
-                    ::core::primitive::str::as_bytes(
-                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
-                    ),
-                    0u8,
-                );
+            let __s = __rk::starts_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Sep,
+                _,
+            >(self.0, &__p, 0u8);
             __LogByTimeScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -385,6 +379,10 @@ const _: () = {
         }
     }
     impl<__F> __LogByTimeScan<__F> {
+        #[inline(always)]
+        fn new(__b: __rk::ScanBuilder) -> Self {
+            __LogByTimeScan(__b, ::core::marker::PhantomData)
+        }
         /// The ranges of every key matching the fields fixed so far (with every field
         /// fixed, the range holding exactly the one key).
         #[inline(always)]
@@ -444,7 +442,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn ts_ms_starts_with(
+        pub fn ts_ms_in(
             &self,
             _: impl __rk::NoSkippedField<LogByTime, __LogByTimeFields::ts_ms, __E>,
         ) -> __rk::Misused {
@@ -464,7 +462,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn ts_ms_starts_with(
+        pub fn ts_ms_in(
             &self,
             _: impl __rk::NothingAfterRange<LogByTime, __LogByTimeFields::ts_ms>,
         ) -> __rk::Misused {
@@ -493,6 +491,12 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
+        pub fn host_in(
+            &self,
+            _: impl __rk::NoSkippedField<LogByTime, __LogByTimeFields::host, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     impl __LogByTimeScanRefused<__LogByTimeFields::host, __rk::Ended> {
         pub fn host(
@@ -508,6 +512,12 @@ const _: () = {
             __rk::Misused
         }
         pub fn host_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<LogByTime, __LogByTimeFields::host>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn host_in(
             &self,
             _: impl __rk::NothingAfterRange<LogByTime, __LogByTimeFields::host>,
         ) -> __rk::Misused {
@@ -533,6 +543,12 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
+        pub fn event_in(
+            &self,
+            _: impl __rk::NoSkippedField<LogByTime, __LogByTimeFields::event, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     impl __LogByTimeScanRefused<__LogByTimeFields::event, __rk::Ended> {
         pub fn event(
@@ -548,6 +564,12 @@ const _: () = {
             __rk::Misused
         }
         pub fn event_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<LogByTime, __LogByTimeFields::event>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn event_in(
             &self,
             _: impl __rk::NothingAfterRange<LogByTime, __LogByTimeFields::event>,
         ) -> __rk::Misused {
@@ -602,7 +624,7 @@ const _: () = {
             )
         }
     }
-    ::rowkey::__private::text_impls! {}
+    __rk::text_impls! {}
 };
 
 // The items inside `__private::text_impls! { .. }` above (the key tool's impls, kept
@@ -616,7 +638,7 @@ where
     const EXPECTED: &'static ::core::primitive::str = "a nested key (LogByTime): give its fields as field.sub=value";
     fn parse_text(
         _: &::core::primitive::str,
-    ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
+    ) -> ::core::result::Result<Self, __rk::std::string::String> {
         ::core::result::Result::Err(::rowkey::text::nested_text("LogByTime"))
     }
     fn from_args(
@@ -636,8 +658,8 @@ where
     for<'__t> u64: ::rowkey::text::FromText,
     for<'__t> String: ::rowkey::text::FromText,
 {
-    fn fields() -> ::rowkey::__private::std::vec::Vec<
-        (&'static ::core::primitive::str, ::rowkey::__private::std::string::String),
+    fn fields() -> __rk::std::vec::Vec<
+        (&'static ::core::primitive::str, __rk::std::string::String),
     > {
         ::core::convert::From::from([
             ("ts_ms", <u64 as ::rowkey::text::FromText>::expected()),
@@ -648,7 +670,7 @@ where
     fn encode_text(
         __a: &mut ::rowkey::text::TextArgs,
     ) -> ::core::result::Result<
-        ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
+        __rk::std::vec::Vec<::core::primitive::u8>,
         ::rowkey::text::TextError,
     > {
         let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;

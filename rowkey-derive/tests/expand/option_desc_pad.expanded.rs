@@ -28,22 +28,19 @@ struct Profile {
     clippy::nursery
 )]
 const _: () = {
+    use ::rowkey::__private as __rk;
     const _: () = {
         const _: () = {
             #[allow(dead_code)]
             fn __rowkey_self_delimited()
             where
-                ::rowkey::__private::Bool<
+                __rk::Bool<
                     {
-                        <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+                        <::rowkey::codec::Natural as __rk::Codec<
                             Option<i32>,
                         >>::PREFIX_FREE
                     },
-                >: ::rowkey::__private::SelfDelimited<
-                    Profile,
-                    __ProfileFields::score,
-                    Option<i32>,
-                >,
+                >: __rk::SelfDelimited<Profile, __ProfileFields::score, Option<i32>>,
             {}
         };
         if let ::core::option::Option::Some(__w) = <Profile as ::rowkey::RowKey>::LAYOUT
@@ -58,7 +55,7 @@ const _: () = {
     impl ::rowkey::RowKey for Profile {
         const LAYOUT: &'static ::rowkey::layout::Layout = &::rowkey::layout::Layout {
             name: "Profile",
-            prefix: <Self as ::rowkey::__private::KeyFields>::PREFIX,
+            prefix: <Self as __rk::KeyFields>::PREFIX,
             fields: &[
                 ::rowkey::layout::FieldLayout {
                     name: "region",
@@ -70,7 +67,7 @@ const _: () = {
                     width: <::rowkey::codec::Pad<
                         8usize,
                         0u8,
-                    > as ::rowkey::__private::Codec<String>>::WIDTH,
+                    > as __rk::Codec<String>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -84,7 +81,7 @@ const _: () = {
                     width: <::rowkey::codec::Pad<
                         6usize,
                         0u8,
-                    > as ::rowkey::__private::Codec<u32>>::WIDTH,
+                    > as __rk::Codec<u32>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -92,9 +89,7 @@ const _: () = {
                     name: "score",
                     ty: "Option<i32>",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        Option<i32>,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<Option<i32>>>::WIDTH,
                     desc: true,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -104,7 +99,7 @@ const _: () = {
                     encoding: ::rowkey::layout::FieldEncoding::Reverse {
                         len: match <::rowkey::codec::Reverse<
                             ::rowkey::codec::Natural,
-                        > as ::rowkey::__private::Codec<u64>>::WIDTH {
+                        > as __rk::Codec<u64>>::WIDTH {
                             ::core::option::Option::Some(__w) => __w,
                             ::core::option::Option::None => 0,
                         },
@@ -112,7 +107,7 @@ const _: () = {
                     },
                     width: <::rowkey::codec::Reverse<
                         ::rowkey::codec::Natural,
-                    > as ::rowkey::__private::Codec<u64>>::WIDTH,
+                    > as __rk::Codec<u64>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -120,71 +115,55 @@ const _: () = {
                     name: "name",
                     ty: "String",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        String,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<String>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
             ],
-            salt: <Self as ::rowkey::__private::KeyFields>::SALT,
-            fixed_width: ::rowkey::__private::sum_widths(
+            salt: <Self as __rk::KeyFields>::SALT,
+            fixed_width: __rk::sum_widths(
                 &[
-                    ::core::option::Option::Some(
-                        ::rowkey::__private::head_len::<Self>(),
-                    ),
-                    <::rowkey::codec::Pad<
-                        8usize,
-                        0u8,
-                    > as ::rowkey::__private::Codec<String>>::WIDTH,
-                    <::rowkey::codec::Pad<
-                        6usize,
-                        0u8,
-                    > as ::rowkey::__private::Codec<u32>>::WIDTH,
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        Option<i32>,
-                    >>::WIDTH,
+                    ::core::option::Option::Some(__rk::head_len::<Self>()),
+                    <::rowkey::codec::Pad<8usize, 0u8> as __rk::Codec<String>>::WIDTH,
+                    <::rowkey::codec::Pad<6usize, 0u8> as __rk::Codec<u32>>::WIDTH,
+                    <::rowkey::codec::Natural as __rk::Codec<Option<i32>>>::WIDTH,
                     <::rowkey::codec::Reverse<
                         ::rowkey::codec::Natural,
-                    > as ::rowkey::__private::Codec<u64>>::WIDTH,
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        String,
-                    >>::WIDTH,
+                    > as __rk::Codec<u64>>::WIDTH,
+                    <::rowkey::codec::Natural as __rk::Codec<String>>::WIDTH,
                 ],
             ),
             max_len: ::core::option::Option::Some(64usize),
         };
         #[inline]
-        fn encode_into<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode_into<__B: __rk::bytes::BufMut>(
             &self,
             __buf: &mut __B,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
             if <Self as ::rowkey::RowKey>::LAYOUT.fixed_width.is_none() {
-                ::rowkey::__private::check_max_len(
-                    <Self as ::rowkey::__private::KeyParts>::len_masked(self, 0),
+                __rk::check_max_len(
+                    <Self as __rk::KeyParts>::len_masked(self, 0),
                     64usize,
                     <Self as ::rowkey::RowKey>::LAYOUT.name,
                 )?;
             }
-            ::rowkey::__private::encode_key(self, __buf)
+            __rk::encode_key(self, __buf)
         }
         #[inline]
         fn encoded_len(&self) -> ::core::primitive::usize {
-            <Self as ::rowkey::__private::KeyParts>::len_masked(self, 0)
+            <Self as __rk::KeyParts>::len_masked(self, 0)
         }
-        fn describe(
-            __bytes: &[::core::primitive::u8],
-        ) -> ::rowkey::__private::std::string::String {
-            ::rowkey::__private::describe::<Profile>(__bytes)
+        fn describe(__bytes: &[::core::primitive::u8]) -> __rk::std::string::String {
+            __rk::describe::<Profile>(__bytes)
         }
     }
-    impl ::rowkey::__private::KeyFields for Profile {
+    impl __rk::KeyFields for Profile {
         #[inline(always)]
-        fn put_fields<__S: ::rowkey::__private::FieldSink>(
+        fn put_fields<__S: __rk::FieldSink>(
             &self,
             __sink: &mut __S,
             __mask: ::core::primitive::u8,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
             __sink
                 .put::<
                     ::rowkey::codec::Pad<8usize, 0u8>,
@@ -218,51 +197,48 @@ const _: () = {
             ::core::result::Result::Ok(())
         }
     }
-    impl ::rowkey::__private::KeyParts for Profile {
+    impl __rk::KeyParts for Profile {
         #[inline(always)]
-        fn encode_masked<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode_masked<__B: __rk::bytes::BufMut>(
             &self,
             __buf: &mut __B,
             __mask: ::core::primitive::u8,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            ::rowkey::__private::encode_parts(self, __buf, __mask)
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
+            __rk::encode_parts(self, __buf, __mask)
         }
         #[inline(always)]
         fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-            ::rowkey::__private::head_len::<Self>()
+            __rk::head_len::<Self>()
                 + <::rowkey::codec::Pad<
                     8usize,
                     0u8,
-                > as ::rowkey::__private::Codec<String>>::len(&self.region, __mask)
+                > as __rk::Codec<String>>::len(&self.region, __mask)
                 + <::rowkey::codec::Pad<
                     6usize,
                     0u8,
-                > as ::rowkey::__private::Codec<u32>>::len(&self.shard, __mask)
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+                > as __rk::Codec<u32>>::len(&self.shard, __mask)
+                + <::rowkey::codec::Natural as __rk::Codec<
                     Option<i32>,
                 >>::len(&self.score, __mask ^ 0xFF)
                 + <::rowkey::codec::Reverse<
                     ::rowkey::codec::Natural,
-                > as ::rowkey::__private::Codec<u64>>::len(&self.account, __mask)
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+                > as __rk::Codec<u64>>::len(&self.account, __mask)
+                + <::rowkey::codec::Natural as __rk::Codec<
                     String,
                 >>::len(&self.name, __mask)
         }
     }
     impl<'__de> ::rowkey::DecodeRowKey<'__de> for Profile {
         #[inline(always)]
-        fn decode_visit<__V: ::rowkey::__private::Visit>(
+        fn decode_visit<__V: __rk::Visit>(
             __input: &'__de [::core::primitive::u8],
             __mask: ::core::primitive::u8,
             __visit: &mut __V,
         ) -> ::core::result::Result<
             (Self, ::core::primitive::usize),
-            ::rowkey::__private::DecodeError,
+            __rk::DecodeError,
         > {
-            let mut __r = ::rowkey::__private::Reader::<
-                Self,
-                __V,
-            >::new(__input, __mask, __visit);
+            let mut __r = __rk::Reader::<Self, __V>::new(__input, __mask, __visit);
             __r.head()?;
             let __f0 = __r
                 .field::<
@@ -302,10 +278,10 @@ const _: () = {
             ))
         }
     }
-    impl ::rowkey::__private::Codec<Profile> for ::rowkey::codec::Natural {
+    impl __rk::Codec<Profile> for ::rowkey::codec::Natural {
         const WIDTH: ::core::option::Option<::core::primitive::usize> = <Profile as ::rowkey::RowKey>::LAYOUT
             .fixed_width;
-        const PREFIX_FREE: ::core::primitive::bool = <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+        const PREFIX_FREE: ::core::primitive::bool = <::rowkey::codec::Natural as __rk::Codec<
             String,
         >>::PREFIX_FREE;
         const RANGE_EXACT: ::core::primitive::bool = false;
@@ -314,49 +290,47 @@ const _: () = {
             __v: &Profile,
             __mask: ::core::primitive::u8,
         ) -> ::core::primitive::usize {
-            <Profile as ::rowkey::__private::KeyParts>::len_masked(__v, __mask)
+            <Profile as __rk::KeyParts>::len_masked(__v, __mask)
         }
         #[inline]
-        fn encode<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode<__B: __rk::bytes::BufMut>(
             __v: &Profile,
             __buf: &mut __B,
             __mask: ::core::primitive::u8,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            <Profile as ::rowkey::__private::KeyParts>::encode_masked(__v, __buf, __mask)
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
+            <Profile as __rk::KeyParts>::encode_masked(__v, __buf, __mask)
         }
     }
-    impl<'__de> ::rowkey::__private::Decode<'__de, Profile>
-    for ::rowkey::codec::Natural {
+    impl<'__de> __rk::Decode<'__de, Profile> for ::rowkey::codec::Natural {
         #[inline]
         fn decode(
             __input: &'__de [::core::primitive::u8],
             __mask: ::core::primitive::u8,
         ) -> ::core::result::Result<
             (Profile, ::core::primitive::usize),
-            ::rowkey::__private::DecodeError,
+            __rk::DecodeError,
         > {
             <Profile as ::rowkey::DecodeRowKey<
                 '__de,
-            >>::decode_visit(__input, __mask, &mut ::rowkey::__private::NoVisit)
+            >>::decode_visit(__input, __mask, &mut __rk::NoVisit)
         }
     }
-    impl ::rowkey::__private::Show for Profile {
-        fn show(&self, __out: &mut ::rowkey::__private::std::string::String) {
+    impl __rk::Show for Profile {
+        fn show(&self, __out: &mut __rk::std::string::String) {
             __out.push_str("Profile { ");
             __out.push_str("region: ");
-            ::rowkey::__private::Show::show(&self.region, __out);
+            __rk::Show::show(&self.region, __out);
             __out.push_str(", shard: ");
-            ::rowkey::__private::Show::show(&self.shard, __out);
+            __rk::Show::show(&self.shard, __out);
             __out.push_str(", score: ");
-            ::rowkey::__private::Show::show(&self.score, __out);
+            __rk::Show::show(&self.score, __out);
             __out.push_str(", account: ");
-            ::rowkey::__private::Show::show(&self.account, __out);
+            __rk::Show::show(&self.account, __out);
             __out.push_str(", name: ");
-            ::rowkey::__private::Show::show(&self.name, __out);
+            __rk::Show::show(&self.name, __out);
             __out.push_str(" }");
         }
     }
-    use ::rowkey::__private as __rk;
     #[doc(hidden)]
     pub mod __ProfileFields {
         pub struct region;
@@ -373,11 +347,20 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __ProfileScan<__ProfileFields::shard> {
             let mut __b = self.0;
-            __b.field::<
-                    ::rowkey::codec::Pad<8usize, 0u8>,
-                    &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
+            __rk::fix_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Pad<8usize, 0u8>,
+                _,
+            >(&mut __b, &__v, 0u8);
             __ProfileScan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `region` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn region_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Pad<8usize, 0u8>>,
+        ) -> __rk::In<__ProfileScan<__ProfileFields::shard>> {
+            __rk::list(self.0, "region", 0u8, false, __vs).map(__ProfileScan::new)
         }
         ///Constrain `region` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -385,14 +368,14 @@ const _: () = {
             self,
             __r: __R,
         ) -> __ProfileScanEnd {
-            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
-            let __s = self
-                .0
-                .range_bounds::<
+            __ProfileScanEnd(
+                __rk::range_form::<
+                    __rk::TextForms,
                     ::rowkey::codec::Pad<8usize, 0u8>,
-                    &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8);
-            __ProfileScanEnd(__s, ::core::marker::PhantomData)
+                    __R,
+                >(self.0, &__r, 0u8),
+                ::core::marker::PhantomData,
+            )
         }
         ///Constrain `region` to values starting with `p` and end the scan.
         #[inline(always)]
@@ -400,16 +383,11 @@ const _: () = {
             self,
             __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __ProfileScanEnd {
-            let __s = self
-                .0
-                .starts_with::<
-                    ::rowkey::codec::Pad<8usize, 0u8>,
-                >(
-                    ::core::primitive::str::as_bytes(
-                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
-                    ),
-                    0u8,
-                );
+            let __s = __rk::starts_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Pad<8usize, 0u8>,
+                _,
+            >(self.0, &__p, 0u8);
             __ProfileScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -420,6 +398,14 @@ const _: () = {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Pad<6usize, 0u8>, u32>(&__v, 0u8);
             __ProfileScan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `shard` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn shard_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<u32>, ::rowkey::codec::Pad<6usize, 0u8>>,
+        ) -> __rk::In<__ProfileScan<__ProfileFields::score>> {
+            __rk::list(self.0, "shard", 0u8, false, __vs).map(__ProfileScan::new)
         }
         ///Constrain `shard` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -447,6 +433,14 @@ const _: () = {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, Option<i32>>(&__v, 255u8);
             __ProfileScan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `score` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn score_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<Option<i32>>, ::rowkey::codec::Natural>,
+        ) -> __rk::In<__ProfileScan<__ProfileFields::account>> {
+            __rk::list(self.0, "score", 255u8, false, __vs).map(__ProfileScan::new)
         }
         ///Constrain `score` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -478,6 +472,17 @@ const _: () = {
                 >(&__v, 0u8);
             __ProfileScan(__b, ::core::marker::PhantomData)
         }
+        ///Fix `account` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn account_in(
+            self,
+            __vs: impl __rk::ListOf<
+                __rk::Plain<u64>,
+                ::rowkey::codec::Reverse<::rowkey::codec::Natural>,
+            >,
+        ) -> __rk::In<__ProfileScan<__ProfileFields::name>> {
+            __rk::list(self.0, "account", 0u8, false, __vs).map(__ProfileScan::new)
+        }
         #[doc(hidden)]
         pub fn account_range(
             self,
@@ -498,12 +503,21 @@ const _: () = {
         #[inline(always)]
         pub fn name(self, __v: impl __rk::FormOf<__rk::TextForms>) -> __ProfileScan<()> {
             let mut __b = self.0;
-            __b.field::<
-                    ::rowkey::codec::Natural,
-                    &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
+            __rk::fix_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Natural,
+                _,
+            >(&mut __b, &__v, 0u8);
             __b.complete();
             __ProfileScan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `name` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn name_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Natural>,
+        ) -> __rk::In<__ProfileScan<()>> {
+            __rk::list(self.0, "name", 0u8, true, __vs).map(__ProfileScan::new)
         }
         ///Constrain `name` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -511,14 +525,14 @@ const _: () = {
             self,
             __r: __R,
         ) -> __ProfileScanEnd {
-            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
-            let __s = self
-                .0
-                .range_bounds::<
+            __ProfileScanEnd(
+                __rk::range_form::<
+                    __rk::TextForms,
                     ::rowkey::codec::Natural,
-                    &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8);
-            __ProfileScanEnd(__s, ::core::marker::PhantomData)
+                    __R,
+                >(self.0, &__r, 0u8),
+                ::core::marker::PhantomData,
+            )
         }
         ///Constrain `name` to values starting with `p` and end the scan.
         #[inline(always)]
@@ -526,16 +540,11 @@ const _: () = {
             self,
             __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __ProfileScanEnd {
-            let __s = self
-                .0
-                .starts_with::<
-                    ::rowkey::codec::Natural,
-                >(
-                    ::core::primitive::str::as_bytes(
-                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
-                    ),
-                    0u8,
-                );
+            let __s = __rk::starts_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Natural,
+                _,
+            >(self.0, &__p, 0u8);
             __ProfileScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -560,6 +569,10 @@ const _: () = {
         }
     }
     impl<__F> __ProfileScan<__F> {
+        #[inline(always)]
+        fn new(__b: __rk::ScanBuilder) -> Self {
+            __ProfileScan(__b, ::core::marker::PhantomData)
+        }
         /// The ranges of every key matching the fields fixed so far (with every field
         /// fixed, the range holding exactly the one key).
         #[inline(always)]
@@ -625,6 +638,12 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
+        pub fn region_in(
+            &self,
+            _: impl __rk::NoSkippedField<Profile, __ProfileFields::region, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     impl __ProfileScanRefused<__ProfileFields::region, __rk::Ended> {
         pub fn region(
@@ -640,6 +659,12 @@ const _: () = {
             __rk::Misused
         }
         pub fn region_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Profile, __ProfileFields::region>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn region_in(
             &self,
             _: impl __rk::NothingAfterRange<Profile, __ProfileFields::region>,
         ) -> __rk::Misused {
@@ -662,7 +687,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn shard_starts_with(
+        pub fn shard_in(
             &self,
             _: impl __rk::NoSkippedField<Profile, __ProfileFields::shard, __E>,
         ) -> __rk::Misused {
@@ -682,7 +707,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn shard_starts_with(
+        pub fn shard_in(
             &self,
             _: impl __rk::NothingAfterRange<Profile, __ProfileFields::shard>,
         ) -> __rk::Misused {
@@ -705,7 +730,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn score_starts_with(
+        pub fn score_in(
             &self,
             _: impl __rk::NoSkippedField<Profile, __ProfileFields::score, __E>,
         ) -> __rk::Misused {
@@ -725,7 +750,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn score_starts_with(
+        pub fn score_in(
             &self,
             _: impl __rk::NothingAfterRange<Profile, __ProfileFields::score>,
         ) -> __rk::Misused {
@@ -742,13 +767,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn account_range(
-            &self,
-            _: impl __rk::NoSkippedField<Profile, __ProfileFields::account, __E>,
-        ) -> __rk::Misused {
-            __rk::Misused
-        }
-        pub fn account_starts_with(
+        pub fn account_in(
             &self,
             _: impl __rk::NoSkippedField<Profile, __ProfileFields::account, __E>,
         ) -> __rk::Misused {
@@ -762,13 +781,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn account_range(
-            &self,
-            _: impl __rk::NothingAfterRange<Profile, __ProfileFields::account>,
-        ) -> __rk::Misused {
-            __rk::Misused
-        }
-        pub fn account_starts_with(
+        pub fn account_in(
             &self,
             _: impl __rk::NothingAfterRange<Profile, __ProfileFields::account>,
         ) -> __rk::Misused {
@@ -794,6 +807,12 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
+        pub fn name_in(
+            &self,
+            _: impl __rk::NoSkippedField<Profile, __ProfileFields::name, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     impl __ProfileScanRefused<__ProfileFields::name, __rk::Ended> {
         pub fn name(
@@ -809,6 +828,12 @@ const _: () = {
             __rk::Misused
         }
         pub fn name_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Profile, __ProfileFields::name>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn name_in(
             &self,
             _: impl __rk::NothingAfterRange<Profile, __ProfileFields::name>,
         ) -> __rk::Misused {
@@ -865,7 +890,7 @@ const _: () = {
             )
         }
     }
-    ::rowkey::__private::text_impls! {}
+    __rk::text_impls! {}
 };
 
 // The items inside `__private::text_impls! { .. }` above (the key tool's impls, kept
@@ -881,7 +906,7 @@ where
     const EXPECTED: &'static ::core::primitive::str = "a nested key (Profile): give its fields as field.sub=value";
     fn parse_text(
         _: &::core::primitive::str,
-    ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
+    ) -> ::core::result::Result<Self, __rk::std::string::String> {
         ::core::result::Result::Err(::rowkey::text::nested_text("Profile"))
     }
     fn from_args(
@@ -911,8 +936,8 @@ where
     for<'__t> Option<i32>: ::rowkey::text::FromText,
     for<'__t> u64: ::rowkey::text::FromText,
 {
-    fn fields() -> ::rowkey::__private::std::vec::Vec<
-        (&'static ::core::primitive::str, ::rowkey::__private::std::string::String),
+    fn fields() -> __rk::std::vec::Vec<
+        (&'static ::core::primitive::str, __rk::std::string::String),
     > {
         ::core::convert::From::from([
             ("region", <String as ::rowkey::text::FromText>::expected()),
@@ -925,7 +950,7 @@ where
     fn encode_text(
         __a: &mut ::rowkey::text::TextArgs,
     ) -> ::core::result::Result<
-        ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
+        __rk::std::vec::Vec<::core::primitive::u8>,
         ::rowkey::text::TextError,
     > {
         let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;

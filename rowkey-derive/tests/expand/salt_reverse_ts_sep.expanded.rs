@@ -24,19 +24,18 @@ struct OrderBySeller {
     clippy::nursery
 )]
 const _: () = {
+    use ::rowkey::__private as __rk;
     const _: () = {};
     impl ::rowkey::RowKey for OrderBySeller {
         const LAYOUT: &'static ::rowkey::layout::Layout = &::rowkey::layout::Layout {
             name: "OrderBySeller",
-            prefix: <Self as ::rowkey::__private::KeyFields>::PREFIX,
+            prefix: <Self as __rk::KeyFields>::PREFIX,
             fields: &[
                 ::rowkey::layout::FieldLayout {
                     name: "seller_id",
                     ty: "u64",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<u64>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -44,9 +43,7 @@ const _: () = {
                     name: "created_ms",
                     ty: "i64",
                     encoding: ::rowkey::layout::FieldEncoding::ReverseTs,
-                    width: <::rowkey::codec::ReverseTs as ::rowkey::__private::Codec<
-                        i64,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::ReverseTs as __rk::Codec<i64>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -54,46 +51,38 @@ const _: () = {
                     name: "order_no",
                     ty: "String",
                     encoding: ::rowkey::layout::FieldEncoding::Sep,
-                    width: <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                        String,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Sep as __rk::Codec<String>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
             ],
-            salt: <Self as ::rowkey::__private::KeyFields>::SALT,
-            fixed_width: ::rowkey::__private::sum_widths(
+            salt: <Self as __rk::KeyFields>::SALT,
+            fixed_width: __rk::sum_widths(
                 &[
-                    ::core::option::Option::Some(
-                        ::rowkey::__private::head_len::<Self>(),
-                    ),
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::WIDTH,
-                    <::rowkey::codec::ReverseTs as ::rowkey::__private::Codec<
-                        i64,
-                    >>::WIDTH,
-                    <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::WIDTH,
+                    ::core::option::Option::Some(__rk::head_len::<Self>()),
+                    <::rowkey::codec::Natural as __rk::Codec<u64>>::WIDTH,
+                    <::rowkey::codec::ReverseTs as __rk::Codec<i64>>::WIDTH,
+                    <::rowkey::codec::Sep as __rk::Codec<String>>::WIDTH,
                 ],
             ),
             max_len: ::core::option::Option::None,
         };
         #[inline]
-        fn encode_into<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode_into<__B: __rk::bytes::BufMut>(
             &self,
             __buf: &mut __B,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            ::rowkey::__private::encode_key(self, __buf)
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
+            __rk::encode_key(self, __buf)
         }
         #[inline]
         fn encoded_len(&self) -> ::core::primitive::usize {
-            <Self as ::rowkey::__private::KeyParts>::len_masked(self, 0)
+            <Self as __rk::KeyParts>::len_masked(self, 0)
         }
-        fn describe(
-            __bytes: &[::core::primitive::u8],
-        ) -> ::rowkey::__private::std::string::String {
-            ::rowkey::__private::describe::<OrderBySeller>(__bytes)
+        fn describe(__bytes: &[::core::primitive::u8]) -> __rk::std::string::String {
+            __rk::describe::<OrderBySeller>(__bytes)
         }
     }
-    impl ::rowkey::__private::KeyFields for OrderBySeller {
+    impl __rk::KeyFields for OrderBySeller {
         const SALT: ::core::option::Option<::rowkey::layout::SaltLayout> = ::core::option::Option::Some(::rowkey::layout::SaltLayout {
             buckets: 16u32,
             width: ::rowkey::layout::SaltLayout::width_for(16u32),
@@ -103,11 +92,11 @@ const _: () = {
         });
         const SALT_NAME: &'static ::core::primitive::str = "seller_id";
         #[inline(always)]
-        fn put_fields<__S: ::rowkey::__private::FieldSink>(
+        fn put_fields<__S: __rk::FieldSink>(
             &self,
             __sink: &mut __S,
             __mask: ::core::primitive::u8,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
             __sink
                 .put::<
                     ::rowkey::codec::Natural,
@@ -129,43 +118,40 @@ const _: () = {
             ::core::result::Result::Ok(())
         }
     }
-    impl ::rowkey::__private::KeyParts for OrderBySeller {
+    impl __rk::KeyParts for OrderBySeller {
         #[inline(always)]
-        fn encode_masked<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode_masked<__B: __rk::bytes::BufMut>(
             &self,
             __buf: &mut __B,
             __mask: ::core::primitive::u8,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            ::rowkey::__private::encode_parts(self, __buf, __mask)
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
+            __rk::encode_parts(self, __buf, __mask)
         }
         #[inline(always)]
         fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-            ::rowkey::__private::head_len::<Self>()
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+            __rk::head_len::<Self>()
+                + <::rowkey::codec::Natural as __rk::Codec<
                     u64,
                 >>::len(&self.seller_id, __mask)
-                + <::rowkey::codec::ReverseTs as ::rowkey::__private::Codec<
+                + <::rowkey::codec::ReverseTs as __rk::Codec<
                     i64,
                 >>::len(&self.created_ms, __mask)
-                + <::rowkey::codec::Sep as ::rowkey::__private::Codec<
+                + <::rowkey::codec::Sep as __rk::Codec<
                     String,
                 >>::len(&self.order_no, __mask)
         }
     }
     impl<'__de> ::rowkey::DecodeRowKey<'__de> for OrderBySeller {
         #[inline(always)]
-        fn decode_visit<__V: ::rowkey::__private::Visit>(
+        fn decode_visit<__V: __rk::Visit>(
             __input: &'__de [::core::primitive::u8],
             __mask: ::core::primitive::u8,
             __visit: &mut __V,
         ) -> ::core::result::Result<
             (Self, ::core::primitive::usize),
-            ::rowkey::__private::DecodeError,
+            __rk::DecodeError,
         > {
-            let mut __r = ::rowkey::__private::Reader::<
-                Self,
-                __V,
-            >::new(__input, __mask, __visit);
+            let mut __r = __rk::Reader::<Self, __V>::new(__input, __mask, __visit);
             __r.head()?;
             let __f0 = __r
                 .field::<
@@ -191,10 +177,10 @@ const _: () = {
             ))
         }
     }
-    impl ::rowkey::__private::Codec<OrderBySeller> for ::rowkey::codec::Natural {
+    impl __rk::Codec<OrderBySeller> for ::rowkey::codec::Natural {
         const WIDTH: ::core::option::Option<::core::primitive::usize> = <OrderBySeller as ::rowkey::RowKey>::LAYOUT
             .fixed_width;
-        const PREFIX_FREE: ::core::primitive::bool = <::rowkey::codec::Sep as ::rowkey::__private::Codec<
+        const PREFIX_FREE: ::core::primitive::bool = <::rowkey::codec::Sep as __rk::Codec<
             String,
         >>::PREFIX_FREE;
         const RANGE_EXACT: ::core::primitive::bool = false;
@@ -203,49 +189,43 @@ const _: () = {
             __v: &OrderBySeller,
             __mask: ::core::primitive::u8,
         ) -> ::core::primitive::usize {
-            <OrderBySeller as ::rowkey::__private::KeyParts>::len_masked(__v, __mask)
+            <OrderBySeller as __rk::KeyParts>::len_masked(__v, __mask)
         }
         #[inline]
-        fn encode<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode<__B: __rk::bytes::BufMut>(
             __v: &OrderBySeller,
             __buf: &mut __B,
             __mask: ::core::primitive::u8,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            <OrderBySeller as ::rowkey::__private::KeyParts>::encode_masked(
-                __v,
-                __buf,
-                __mask,
-            )
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
+            <OrderBySeller as __rk::KeyParts>::encode_masked(__v, __buf, __mask)
         }
     }
-    impl<'__de> ::rowkey::__private::Decode<'__de, OrderBySeller>
-    for ::rowkey::codec::Natural {
+    impl<'__de> __rk::Decode<'__de, OrderBySeller> for ::rowkey::codec::Natural {
         #[inline]
         fn decode(
             __input: &'__de [::core::primitive::u8],
             __mask: ::core::primitive::u8,
         ) -> ::core::result::Result<
             (OrderBySeller, ::core::primitive::usize),
-            ::rowkey::__private::DecodeError,
+            __rk::DecodeError,
         > {
             <OrderBySeller as ::rowkey::DecodeRowKey<
                 '__de,
-            >>::decode_visit(__input, __mask, &mut ::rowkey::__private::NoVisit)
+            >>::decode_visit(__input, __mask, &mut __rk::NoVisit)
         }
     }
-    impl ::rowkey::__private::Show for OrderBySeller {
-        fn show(&self, __out: &mut ::rowkey::__private::std::string::String) {
+    impl __rk::Show for OrderBySeller {
+        fn show(&self, __out: &mut __rk::std::string::String) {
             __out.push_str("OrderBySeller { ");
             __out.push_str("seller_id: ");
-            ::rowkey::__private::Show::show(&self.seller_id, __out);
+            __rk::Show::show(&self.seller_id, __out);
             __out.push_str(", created_ms: ");
-            ::rowkey::__private::Show::show(&self.created_ms, __out);
+            __rk::Show::show(&self.created_ms, __out);
             __out.push_str(", order_no: ");
-            ::rowkey::__private::Show::show(&self.order_no, __out);
+            __rk::Show::show(&self.order_no, __out);
             __out.push_str(" }");
         }
     }
-    use ::rowkey::__private as __rk;
     #[doc(hidden)]
     pub mod __OrderBySellerFields {
         pub struct seller_id;
@@ -262,6 +242,15 @@ const _: () = {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8);
             __OrderBySellerScan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `seller_id` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn seller_id_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<u64>, ::rowkey::codec::Natural>,
+        ) -> __rk::In<__OrderBySellerScan<__OrderBySellerFields::created_ms>> {
+            __rk::list(self.0, "seller_id", 0u8, false, __vs)
+                .map(__OrderBySellerScan::new)
         }
         ///Constrain `seller_id` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -294,6 +283,15 @@ const _: () = {
             __b.field::<::rowkey::codec::ReverseTs, i64>(&__v, 0u8);
             __OrderBySellerScan(__b, ::core::marker::PhantomData)
         }
+        ///Fix `created_ms` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn created_ms_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<i64>, ::rowkey::codec::ReverseTs>,
+        ) -> __rk::In<__OrderBySellerScan<__OrderBySellerFields::order_no>> {
+            __rk::list(self.0, "created_ms", 0u8, false, __vs)
+                .map(__OrderBySellerScan::new)
+        }
         ///Constrain `created_ms` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
         pub fn created_ms_range<__R: ::core::ops::RangeBounds<i64>>(
@@ -322,12 +320,21 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __OrderBySellerScan<()> {
             let mut __b = self.0;
-            __b.field::<
-                    ::rowkey::codec::Sep,
-                    &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
+            __rk::fix_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Sep,
+                _,
+            >(&mut __b, &__v, 0u8);
             __b.complete();
             __OrderBySellerScan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `order_no` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn order_no_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Sep>,
+        ) -> __rk::In<__OrderBySellerScan<()>> {
+            __rk::list(self.0, "order_no", 0u8, true, __vs).map(__OrderBySellerScan::new)
         }
         ///Constrain `order_no` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -335,14 +342,14 @@ const _: () = {
             self,
             __r: __R,
         ) -> __OrderBySellerScanEnd {
-            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
-            let __s = self
-                .0
-                .range_bounds::<
+            __OrderBySellerScanEnd(
+                __rk::range_form::<
+                    __rk::TextForms,
                     ::rowkey::codec::Sep,
-                    &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8);
-            __OrderBySellerScanEnd(__s, ::core::marker::PhantomData)
+                    __R,
+                >(self.0, &__r, 0u8),
+                ::core::marker::PhantomData,
+            )
         }
         ///Constrain `order_no` to values starting with `p` and end the scan.
         #[inline(always)]
@@ -350,16 +357,11 @@ const _: () = {
             self,
             __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __OrderBySellerScanEnd {
-            let __s = self
-                .0
-                .starts_with::<
-                    ::rowkey::codec::Sep,
-                >(
-                    ::core::primitive::str::as_bytes(
-                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
-                    ),
-                    0u8,
-                );
+            let __s = __rk::starts_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Sep,
+                _,
+            >(self.0, &__p, 0u8);
             __OrderBySellerScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -384,6 +386,10 @@ const _: () = {
         }
     }
     impl<__F> __OrderBySellerScan<__F> {
+        #[inline(always)]
+        fn new(__b: __rk::ScanBuilder) -> Self {
+            __OrderBySellerScan(__b, ::core::marker::PhantomData)
+        }
         /// The ranges of every key matching the fields fixed so far (with every field
         /// fixed, the range holding exactly the one key).
         #[inline(always)]
@@ -456,7 +462,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn seller_id_starts_with(
+        pub fn seller_id_in(
             &self,
             _: impl __rk::NoSkippedField<
                 OrderBySeller,
@@ -486,7 +492,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn seller_id_starts_with(
+        pub fn seller_id_in(
             &self,
             _: impl __rk::NothingAfterRange<
                 OrderBySeller,
@@ -525,7 +531,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn created_ms_starts_with(
+        pub fn created_ms_in(
             &self,
             _: impl __rk::NoSkippedField<
                 OrderBySeller,
@@ -555,7 +561,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn created_ms_starts_with(
+        pub fn created_ms_in(
             &self,
             _: impl __rk::NothingAfterRange<
                 OrderBySeller,
@@ -598,6 +604,16 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
+        pub fn order_no_in(
+            &self,
+            _: impl __rk::NoSkippedField<
+                OrderBySeller,
+                __OrderBySellerFields::order_no,
+                __E,
+            >,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     impl __OrderBySellerScanRefused<__OrderBySellerFields::order_no, __rk::Ended> {
         pub fn order_no(
@@ -619,6 +635,15 @@ const _: () = {
             __rk::Misused
         }
         pub fn order_no_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<
+                OrderBySeller,
+                __OrderBySellerFields::order_no,
+            >,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn order_no_in(
             &self,
             _: impl __rk::NothingAfterRange<
                 OrderBySeller,
@@ -676,7 +701,7 @@ const _: () = {
             )
         }
     }
-    ::rowkey::__private::text_impls! {}
+    __rk::text_impls! {}
 };
 
 // The items inside `__private::text_impls! { .. }` above (the key tool's impls, kept
@@ -691,7 +716,7 @@ where
     const EXPECTED: &'static ::core::primitive::str = "a nested key (OrderBySeller): give its fields as field.sub=value";
     fn parse_text(
         _: &::core::primitive::str,
-    ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
+    ) -> ::core::result::Result<Self, __rk::std::string::String> {
         ::core::result::Result::Err(::rowkey::text::nested_text("OrderBySeller"))
     }
     fn from_args(
@@ -712,8 +737,8 @@ where
     for<'__t> i64: ::rowkey::text::FromText,
     for<'__t> String: ::rowkey::text::FromText,
 {
-    fn fields() -> ::rowkey::__private::std::vec::Vec<
-        (&'static ::core::primitive::str, ::rowkey::__private::std::string::String),
+    fn fields() -> __rk::std::vec::Vec<
+        (&'static ::core::primitive::str, __rk::std::string::String),
     > {
         ::core::convert::From::from([
             ("seller_id", <u64 as ::rowkey::text::FromText>::expected()),
@@ -724,7 +749,7 @@ where
     fn encode_text(
         __a: &mut ::rowkey::text::TextArgs,
     ) -> ::core::result::Result<
-        ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
+        __rk::std::vec::Vec<::core::primitive::u8>,
         ::rowkey::text::TextError,
     > {
         let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;

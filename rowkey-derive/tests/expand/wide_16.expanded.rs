@@ -40,19 +40,18 @@ struct Wide16 {
     clippy::nursery
 )]
 const _: () = {
+    use ::rowkey::__private as __rk;
     const _: () = {};
     impl ::rowkey::RowKey for Wide16 {
         const LAYOUT: &'static ::rowkey::layout::Layout = &::rowkey::layout::Layout {
             name: "Wide16",
-            prefix: <Self as ::rowkey::__private::KeyFields>::PREFIX,
+            prefix: <Self as __rk::KeyFields>::PREFIX,
             fields: &[
                 ::rowkey::layout::FieldLayout {
                     name: "f00",
                     ty: "u64",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<u64>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -60,9 +59,7 @@ const _: () = {
                     name: "f01",
                     ty: "String",
                     encoding: ::rowkey::layout::FieldEncoding::Sep,
-                    width: <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                        String,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Sep as __rk::Codec<String>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -70,9 +67,7 @@ const _: () = {
                     name: "f02",
                     ty: "i32",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        i32,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<i32>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -80,9 +75,7 @@ const _: () = {
                     name: "f03",
                     ty: "Vec<u8>",
                     encoding: ::rowkey::layout::FieldEncoding::Sep,
-                    width: <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                        Vec<u8>,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Sep as __rk::Codec<Vec<u8>>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -90,9 +83,7 @@ const _: () = {
                     name: "f04",
                     ty: "u16",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        u16,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<u16>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -100,9 +91,7 @@ const _: () = {
                     name: "f05",
                     ty: "bool",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        bool,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<bool>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -116,7 +105,7 @@ const _: () = {
                     width: <::rowkey::codec::Pad<
                         8usize,
                         0u8,
-                    > as ::rowkey::__private::Codec<String>>::WIDTH,
+                    > as __rk::Codec<String>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -124,9 +113,7 @@ const _: () = {
                     name: "f07",
                     ty: "char",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        char,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<char>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -134,9 +121,7 @@ const _: () = {
                     name: "f08",
                     ty: "u64",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<u64>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -144,9 +129,7 @@ const _: () = {
                     name: "f09",
                     ty: "String",
                     encoding: ::rowkey::layout::FieldEncoding::Sep,
-                    width: <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                        String,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Sep as __rk::Codec<String>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -154,9 +137,7 @@ const _: () = {
                     name: "f10",
                     ty: "i32",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        i32,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<i32>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -164,9 +145,7 @@ const _: () = {
                     name: "f11",
                     ty: "Vec<u8>",
                     encoding: ::rowkey::layout::FieldEncoding::Sep,
-                    width: <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                        Vec<u8>,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Sep as __rk::Codec<Vec<u8>>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -174,9 +153,7 @@ const _: () = {
                     name: "f12",
                     ty: "u16",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        u16,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<u16>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -184,9 +161,7 @@ const _: () = {
                     name: "f13",
                     ty: "bool",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        bool,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<bool>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -200,7 +175,7 @@ const _: () = {
                     width: <::rowkey::codec::Pad<
                         8usize,
                         0u8,
-                    > as ::rowkey::__private::Codec<String>>::WIDTH,
+                    > as __rk::Codec<String>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -208,75 +183,57 @@ const _: () = {
                     name: "f15",
                     ty: "char",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        char,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<char>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
             ],
-            salt: <Self as ::rowkey::__private::KeyFields>::SALT,
-            fixed_width: ::rowkey::__private::sum_widths(
+            salt: <Self as __rk::KeyFields>::SALT,
+            fixed_width: __rk::sum_widths(
                 &[
-                    ::core::option::Option::Some(
-                        ::rowkey::__private::head_len::<Self>(),
-                    ),
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::WIDTH,
-                    <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::WIDTH,
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<i32>>::WIDTH,
-                    <::rowkey::codec::Sep as ::rowkey::__private::Codec<Vec<u8>>>::WIDTH,
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<u16>>::WIDTH,
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        bool,
-                    >>::WIDTH,
-                    <::rowkey::codec::Pad<
-                        8usize,
-                        0u8,
-                    > as ::rowkey::__private::Codec<String>>::WIDTH,
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        char,
-                    >>::WIDTH,
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::WIDTH,
-                    <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::WIDTH,
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<i32>>::WIDTH,
-                    <::rowkey::codec::Sep as ::rowkey::__private::Codec<Vec<u8>>>::WIDTH,
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<u16>>::WIDTH,
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        bool,
-                    >>::WIDTH,
-                    <::rowkey::codec::Pad<
-                        8usize,
-                        0u8,
-                    > as ::rowkey::__private::Codec<String>>::WIDTH,
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<char>>::WIDTH,
+                    ::core::option::Option::Some(__rk::head_len::<Self>()),
+                    <::rowkey::codec::Natural as __rk::Codec<u64>>::WIDTH,
+                    <::rowkey::codec::Sep as __rk::Codec<String>>::WIDTH,
+                    <::rowkey::codec::Natural as __rk::Codec<i32>>::WIDTH,
+                    <::rowkey::codec::Sep as __rk::Codec<Vec<u8>>>::WIDTH,
+                    <::rowkey::codec::Natural as __rk::Codec<u16>>::WIDTH,
+                    <::rowkey::codec::Natural as __rk::Codec<bool>>::WIDTH,
+                    <::rowkey::codec::Pad<8usize, 0u8> as __rk::Codec<String>>::WIDTH,
+                    <::rowkey::codec::Natural as __rk::Codec<char>>::WIDTH,
+                    <::rowkey::codec::Natural as __rk::Codec<u64>>::WIDTH,
+                    <::rowkey::codec::Sep as __rk::Codec<String>>::WIDTH,
+                    <::rowkey::codec::Natural as __rk::Codec<i32>>::WIDTH,
+                    <::rowkey::codec::Sep as __rk::Codec<Vec<u8>>>::WIDTH,
+                    <::rowkey::codec::Natural as __rk::Codec<u16>>::WIDTH,
+                    <::rowkey::codec::Natural as __rk::Codec<bool>>::WIDTH,
+                    <::rowkey::codec::Pad<8usize, 0u8> as __rk::Codec<String>>::WIDTH,
+                    <::rowkey::codec::Natural as __rk::Codec<char>>::WIDTH,
                 ],
             ),
             max_len: ::core::option::Option::None,
         };
         #[inline]
-        fn encode_into<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode_into<__B: __rk::bytes::BufMut>(
             &self,
             __buf: &mut __B,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            ::rowkey::__private::encode_key(self, __buf)
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
+            __rk::encode_key(self, __buf)
         }
         #[inline]
         fn encoded_len(&self) -> ::core::primitive::usize {
-            <Self as ::rowkey::__private::KeyParts>::len_masked(self, 0)
+            <Self as __rk::KeyParts>::len_masked(self, 0)
         }
-        fn describe(
-            __bytes: &[::core::primitive::u8],
-        ) -> ::rowkey::__private::std::string::String {
-            ::rowkey::__private::describe::<Wide16>(__bytes)
+        fn describe(__bytes: &[::core::primitive::u8]) -> __rk::std::string::String {
+            __rk::describe::<Wide16>(__bytes)
         }
     }
-    impl ::rowkey::__private::KeyFields for Wide16 {
+    impl __rk::KeyFields for Wide16 {
         #[inline(always)]
-        fn put_fields<__S: ::rowkey::__private::FieldSink>(
+        fn put_fields<__S: __rk::FieldSink>(
             &self,
             __sink: &mut __S,
             __mask: ::core::primitive::u8,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
             __sink
                 .put::<::rowkey::codec::Natural, u64, 0usize>(&self.f00, __mask, "f00")?;
             __sink
@@ -348,84 +305,53 @@ const _: () = {
             ::core::result::Result::Ok(())
         }
     }
-    impl ::rowkey::__private::KeyParts for Wide16 {
+    impl __rk::KeyParts for Wide16 {
         #[inline(always)]
-        fn encode_masked<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode_masked<__B: __rk::bytes::BufMut>(
             &self,
             __buf: &mut __B,
             __mask: ::core::primitive::u8,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            ::rowkey::__private::encode_parts(self, __buf, __mask)
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
+            __rk::encode_parts(self, __buf, __mask)
         }
         #[inline(always)]
         fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-            ::rowkey::__private::head_len::<Self>()
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                    u64,
-                >>::len(&self.f00, __mask)
-                + <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                    String,
-                >>::len(&self.f01, __mask)
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                    i32,
-                >>::len(&self.f02, __mask)
-                + <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                    Vec<u8>,
-                >>::len(&self.f03, __mask)
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                    u16,
-                >>::len(&self.f04, __mask)
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                    bool,
-                >>::len(&self.f05, __mask)
+            __rk::head_len::<Self>()
+                + <::rowkey::codec::Natural as __rk::Codec<u64>>::len(&self.f00, __mask)
+                + <::rowkey::codec::Sep as __rk::Codec<String>>::len(&self.f01, __mask)
+                + <::rowkey::codec::Natural as __rk::Codec<i32>>::len(&self.f02, __mask)
+                + <::rowkey::codec::Sep as __rk::Codec<Vec<u8>>>::len(&self.f03, __mask)
+                + <::rowkey::codec::Natural as __rk::Codec<u16>>::len(&self.f04, __mask)
+                + <::rowkey::codec::Natural as __rk::Codec<bool>>::len(&self.f05, __mask)
                 + <::rowkey::codec::Pad<
                     8usize,
                     0u8,
-                > as ::rowkey::__private::Codec<String>>::len(&self.f06, __mask)
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                    char,
-                >>::len(&self.f07, __mask)
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                    u64,
-                >>::len(&self.f08, __mask)
-                + <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                    String,
-                >>::len(&self.f09, __mask)
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                    i32,
-                >>::len(&self.f10, __mask)
-                + <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                    Vec<u8>,
-                >>::len(&self.f11, __mask)
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                    u16,
-                >>::len(&self.f12, __mask)
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                    bool,
-                >>::len(&self.f13, __mask)
+                > as __rk::Codec<String>>::len(&self.f06, __mask)
+                + <::rowkey::codec::Natural as __rk::Codec<char>>::len(&self.f07, __mask)
+                + <::rowkey::codec::Natural as __rk::Codec<u64>>::len(&self.f08, __mask)
+                + <::rowkey::codec::Sep as __rk::Codec<String>>::len(&self.f09, __mask)
+                + <::rowkey::codec::Natural as __rk::Codec<i32>>::len(&self.f10, __mask)
+                + <::rowkey::codec::Sep as __rk::Codec<Vec<u8>>>::len(&self.f11, __mask)
+                + <::rowkey::codec::Natural as __rk::Codec<u16>>::len(&self.f12, __mask)
+                + <::rowkey::codec::Natural as __rk::Codec<bool>>::len(&self.f13, __mask)
                 + <::rowkey::codec::Pad<
                     8usize,
                     0u8,
-                > as ::rowkey::__private::Codec<String>>::len(&self.f14, __mask)
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                    char,
-                >>::len(&self.f15, __mask)
+                > as __rk::Codec<String>>::len(&self.f14, __mask)
+                + <::rowkey::codec::Natural as __rk::Codec<char>>::len(&self.f15, __mask)
         }
     }
     impl<'__de> ::rowkey::DecodeRowKey<'__de> for Wide16 {
         #[inline(always)]
-        fn decode_visit<__V: ::rowkey::__private::Visit>(
+        fn decode_visit<__V: __rk::Visit>(
             __input: &'__de [::core::primitive::u8],
             __mask: ::core::primitive::u8,
             __visit: &mut __V,
         ) -> ::core::result::Result<
             (Self, ::core::primitive::usize),
-            ::rowkey::__private::DecodeError,
+            __rk::DecodeError,
         > {
-            let mut __r = ::rowkey::__private::Reader::<
-                Self,
-                __V,
-            >::new(__input, __mask, __visit);
+            let mut __r = __rk::Reader::<Self, __V>::new(__input, __mask, __visit);
             __r.head()?;
             let __f0 = __r
                 .field::<::rowkey::codec::Natural, u64, 0usize>("f00", __r.mask())?;
@@ -490,212 +416,131 @@ const _: () = {
             ))
         }
     }
-    impl ::rowkey::__private::Codec<Wide16> for ::rowkey::codec::Natural {
+    impl __rk::Codec<Wide16> for ::rowkey::codec::Natural {
         const WIDTH: ::core::option::Option<::core::primitive::usize> = <Wide16 as ::rowkey::RowKey>::LAYOUT
             .fixed_width;
-        const PREFIX_FREE: ::core::primitive::bool = <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+        const PREFIX_FREE: ::core::primitive::bool = <::rowkey::codec::Natural as __rk::Codec<
             char,
         >>::PREFIX_FREE;
         const RANGE_EXACT: ::core::primitive::bool = true
-            && <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::RANGE_EXACT
-            && <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::RANGE_EXACT
-            && <::rowkey::codec::Natural as ::rowkey::__private::Codec<i32>>::RANGE_EXACT
-            && <::rowkey::codec::Sep as ::rowkey::__private::Codec<Vec<u8>>>::RANGE_EXACT
-            && <::rowkey::codec::Natural as ::rowkey::__private::Codec<u16>>::RANGE_EXACT
-            && <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                bool,
-            >>::RANGE_EXACT
-            && <::rowkey::codec::Pad<
-                8usize,
-                0u8,
-            > as ::rowkey::__private::Codec<String>>::RANGE_EXACT
-            && <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                char,
-            >>::RANGE_EXACT
-            && <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::RANGE_EXACT
-            && <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::RANGE_EXACT
-            && <::rowkey::codec::Natural as ::rowkey::__private::Codec<i32>>::RANGE_EXACT
-            && <::rowkey::codec::Sep as ::rowkey::__private::Codec<Vec<u8>>>::RANGE_EXACT
-            && <::rowkey::codec::Natural as ::rowkey::__private::Codec<u16>>::RANGE_EXACT
-            && <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                bool,
-            >>::RANGE_EXACT
-            && <::rowkey::codec::Pad<
-                8usize,
-                0u8,
-            > as ::rowkey::__private::Codec<String>>::RANGE_EXACT
-            && <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                char,
-            >>::RANGE_EXACT;
+            && <::rowkey::codec::Natural as __rk::Codec<u64>>::RANGE_EXACT
+            && <::rowkey::codec::Sep as __rk::Codec<String>>::RANGE_EXACT
+            && <::rowkey::codec::Natural as __rk::Codec<i32>>::RANGE_EXACT
+            && <::rowkey::codec::Sep as __rk::Codec<Vec<u8>>>::RANGE_EXACT
+            && <::rowkey::codec::Natural as __rk::Codec<u16>>::RANGE_EXACT
+            && <::rowkey::codec::Natural as __rk::Codec<bool>>::RANGE_EXACT
+            && <::rowkey::codec::Pad<8usize, 0u8> as __rk::Codec<String>>::RANGE_EXACT
+            && <::rowkey::codec::Natural as __rk::Codec<char>>::RANGE_EXACT
+            && <::rowkey::codec::Natural as __rk::Codec<u64>>::RANGE_EXACT
+            && <::rowkey::codec::Sep as __rk::Codec<String>>::RANGE_EXACT
+            && <::rowkey::codec::Natural as __rk::Codec<i32>>::RANGE_EXACT
+            && <::rowkey::codec::Sep as __rk::Codec<Vec<u8>>>::RANGE_EXACT
+            && <::rowkey::codec::Natural as __rk::Codec<u16>>::RANGE_EXACT
+            && <::rowkey::codec::Natural as __rk::Codec<bool>>::RANGE_EXACT
+            && <::rowkey::codec::Pad<8usize, 0u8> as __rk::Codec<String>>::RANGE_EXACT
+            && <::rowkey::codec::Natural as __rk::Codec<char>>::RANGE_EXACT;
         fn bound_into(
             __v: &Wide16,
             __mask: ::core::primitive::u8,
             __upper: ::core::primitive::bool,
             __inclusive: ::core::primitive::bool,
-            __out: &mut ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
-        ) -> ::rowkey::__private::Edge {
+            __out: &mut __rk::std::vec::Vec<::core::primitive::u8>,
+        ) -> __rk::Edge {
             let __start = __out.len();
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Natural,
-                u64,
-            >(&__v.f00, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Sep,
-                String,
-            >(&__v.f01, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Natural,
-                i32,
-            >(&__v.f02, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Sep,
-                Vec<u8>,
-            >(&__v.f03, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Natural,
-                u16,
-            >(&__v.f04, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Natural,
-                bool,
-            >(&__v.f05, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Pad<8usize, 0u8>,
-                String,
-            >(&__v.f06, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Natural,
-                char,
-            >(&__v.f07, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Natural,
-                u64,
-            >(&__v.f08, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Sep,
-                String,
-            >(&__v.f09, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Natural,
-                i32,
-            >(&__v.f10, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Sep,
-                Vec<u8>,
-            >(&__v.f11, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Natural,
-                u16,
-            >(&__v.f12, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Natural,
-                bool,
-            >(&__v.f13, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Pad<8usize, 0u8>,
-                String,
-            >(&__v.f14, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            ::rowkey::__private::nested_last_bound::<
-                ::rowkey::codec::Natural,
-                char,
-            >(&__v.f15, __mask, __upper, __inclusive, __start, __out)
+            __rk::NestedBound::new(__mask, __upper, __inclusive, __start, __out)
+                .bound(
+                    |__c| {
+                        __c.field::<::rowkey::codec::Natural, u64>(&__v.f00)?;
+                        __c.field::<::rowkey::codec::Sep, String>(&__v.f01)?;
+                        __c.field::<::rowkey::codec::Natural, i32>(&__v.f02)?;
+                        __c.field::<::rowkey::codec::Sep, Vec<u8>>(&__v.f03)?;
+                        __c.field::<::rowkey::codec::Natural, u16>(&__v.f04)?;
+                        __c.field::<::rowkey::codec::Natural, bool>(&__v.f05)?;
+                        __c.field::<
+                                ::rowkey::codec::Pad<8usize, 0u8>,
+                                String,
+                            >(&__v.f06)?;
+                        __c.field::<::rowkey::codec::Natural, char>(&__v.f07)?;
+                        __c.field::<::rowkey::codec::Natural, u64>(&__v.f08)?;
+                        __c.field::<::rowkey::codec::Sep, String>(&__v.f09)?;
+                        __c.field::<::rowkey::codec::Natural, i32>(&__v.f10)?;
+                        __c.field::<::rowkey::codec::Sep, Vec<u8>>(&__v.f11)?;
+                        __c.field::<::rowkey::codec::Natural, u16>(&__v.f12)?;
+                        __c.field::<::rowkey::codec::Natural, bool>(&__v.f13)?;
+                        __c.field::<
+                                ::rowkey::codec::Pad<8usize, 0u8>,
+                                String,
+                            >(&__v.f14)?;
+                        ::core::ops::ControlFlow::Continue(())
+                    },
+                    |__c| __c.last::<::rowkey::codec::Natural, char>(&__v.f15),
+                )
         }
         #[inline]
         fn len(__v: &Wide16, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-            <Wide16 as ::rowkey::__private::KeyParts>::len_masked(__v, __mask)
+            <Wide16 as __rk::KeyParts>::len_masked(__v, __mask)
         }
         #[inline]
-        fn encode<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode<__B: __rk::bytes::BufMut>(
             __v: &Wide16,
             __buf: &mut __B,
             __mask: ::core::primitive::u8,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            <Wide16 as ::rowkey::__private::KeyParts>::encode_masked(__v, __buf, __mask)
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
+            <Wide16 as __rk::KeyParts>::encode_masked(__v, __buf, __mask)
         }
     }
-    impl<'__de> ::rowkey::__private::Decode<'__de, Wide16> for ::rowkey::codec::Natural {
+    impl<'__de> __rk::Decode<'__de, Wide16> for ::rowkey::codec::Natural {
         #[inline]
         fn decode(
             __input: &'__de [::core::primitive::u8],
             __mask: ::core::primitive::u8,
         ) -> ::core::result::Result<
             (Wide16, ::core::primitive::usize),
-            ::rowkey::__private::DecodeError,
+            __rk::DecodeError,
         > {
             <Wide16 as ::rowkey::DecodeRowKey<
                 '__de,
-            >>::decode_visit(__input, __mask, &mut ::rowkey::__private::NoVisit)
+            >>::decode_visit(__input, __mask, &mut __rk::NoVisit)
         }
     }
-    impl ::rowkey::__private::Show for Wide16 {
-        fn show(&self, __out: &mut ::rowkey::__private::std::string::String) {
+    impl __rk::Show for Wide16 {
+        fn show(&self, __out: &mut __rk::std::string::String) {
             __out.push_str("Wide16 { ");
             __out.push_str("f00: ");
-            ::rowkey::__private::Show::show(&self.f00, __out);
+            __rk::Show::show(&self.f00, __out);
             __out.push_str(", f01: ");
-            ::rowkey::__private::Show::show(&self.f01, __out);
+            __rk::Show::show(&self.f01, __out);
             __out.push_str(", f02: ");
-            ::rowkey::__private::Show::show(&self.f02, __out);
+            __rk::Show::show(&self.f02, __out);
             __out.push_str(", f03: ");
-            ::rowkey::__private::Show::show(&self.f03, __out);
+            __rk::Show::show(&self.f03, __out);
             __out.push_str(", f04: ");
-            ::rowkey::__private::Show::show(&self.f04, __out);
+            __rk::Show::show(&self.f04, __out);
             __out.push_str(", f05: ");
-            ::rowkey::__private::Show::show(&self.f05, __out);
+            __rk::Show::show(&self.f05, __out);
             __out.push_str(", f06: ");
-            ::rowkey::__private::Show::show(&self.f06, __out);
+            __rk::Show::show(&self.f06, __out);
             __out.push_str(", f07: ");
-            ::rowkey::__private::Show::show(&self.f07, __out);
+            __rk::Show::show(&self.f07, __out);
             __out.push_str(", f08: ");
-            ::rowkey::__private::Show::show(&self.f08, __out);
+            __rk::Show::show(&self.f08, __out);
             __out.push_str(", f09: ");
-            ::rowkey::__private::Show::show(&self.f09, __out);
+            __rk::Show::show(&self.f09, __out);
             __out.push_str(", f10: ");
-            ::rowkey::__private::Show::show(&self.f10, __out);
+            __rk::Show::show(&self.f10, __out);
             __out.push_str(", f11: ");
-            ::rowkey::__private::Show::show(&self.f11, __out);
+            __rk::Show::show(&self.f11, __out);
             __out.push_str(", f12: ");
-            ::rowkey::__private::Show::show(&self.f12, __out);
+            __rk::Show::show(&self.f12, __out);
             __out.push_str(", f13: ");
-            ::rowkey::__private::Show::show(&self.f13, __out);
+            __rk::Show::show(&self.f13, __out);
             __out.push_str(", f14: ");
-            ::rowkey::__private::Show::show(&self.f14, __out);
+            __rk::Show::show(&self.f14, __out);
             __out.push_str(", f15: ");
-            ::rowkey::__private::Show::show(&self.f15, __out);
+            __rk::Show::show(&self.f15, __out);
             __out.push_str(" }");
         }
     }
-    use ::rowkey::__private as __rk;
     #[doc(hidden)]
     pub mod __Wide16Fields {
         pub struct f00;
@@ -723,6 +568,14 @@ const _: () = {
             __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
+        ///Fix `f00` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f00_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<u64>, ::rowkey::codec::Natural>,
+        ) -> __rk::In<__Wide16Scan<__Wide16Fields::f01>> {
+            __rk::list(self.0, "f00", 0u8, false, __vs).map(__Wide16Scan::new)
+        }
         ///Constrain `f00` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
         pub fn f00_range<__R: ::core::ops::RangeBounds<u64>>(
@@ -748,11 +601,20 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __Wide16Scan<__Wide16Fields::f02> {
             let mut __b = self.0;
-            __b.field::<
-                    ::rowkey::codec::Sep,
-                    &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
+            __rk::fix_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Sep,
+                _,
+            >(&mut __b, &__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `f01` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f01_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Sep>,
+        ) -> __rk::In<__Wide16Scan<__Wide16Fields::f02>> {
+            __rk::list(self.0, "f01", 0u8, false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f01` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -760,14 +622,14 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
-            let __s = self
-                .0
-                .range_bounds::<
+            __Wide16ScanEnd(
+                __rk::range_form::<
+                    __rk::TextForms,
                     ::rowkey::codec::Sep,
-                    &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8);
-            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
+                    __R,
+                >(self.0, &__r, 0u8),
+                ::core::marker::PhantomData,
+            )
         }
         ///Constrain `f01` to values starting with `p` and end the scan.
         #[inline(always)]
@@ -775,16 +637,11 @@ const _: () = {
             self,
             __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __Wide16ScanEnd {
-            let __s = self
-                .0
-                .starts_with::<
-                    ::rowkey::codec::Sep,
-                >(
-                    ::core::primitive::str::as_bytes(
-                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
-                    ),
-                    0u8,
-                );
+            let __s = __rk::starts_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Sep,
+                _,
+            >(self.0, &__p, 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -795,6 +652,14 @@ const _: () = {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, i32>(&__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `f02` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f02_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<i32>, ::rowkey::codec::Natural>,
+        ) -> __rk::In<__Wide16Scan<__Wide16Fields::f03>> {
+            __rk::list(self.0, "f02", 0u8, false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f02` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -821,11 +686,20 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::BytesForms>,
         ) -> __Wide16Scan<__Wide16Fields::f04> {
             let mut __b = self.0;
-            __b.field::<
-                    ::rowkey::codec::Sep,
-                    &[::core::primitive::u8],
-                >(&__rk::FormOf::<__rk::BytesForms>::canon(&__v), 0u8);
+            __rk::fix_form::<
+                __rk::BytesForms,
+                ::rowkey::codec::Sep,
+                _,
+            >(&mut __b, &__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `f03` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f03_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::BytesForms, ::rowkey::codec::Sep>,
+        ) -> __rk::In<__Wide16Scan<__Wide16Fields::f04>> {
+            __rk::list(self.0, "f03", 0u8, false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f03` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -833,14 +707,14 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let (__lo, __hi) = __rk::RangeOf::<__rk::BytesForms>::bounds(&__r);
-            let __s = self
-                .0
-                .range_bounds::<
+            __Wide16ScanEnd(
+                __rk::range_form::<
+                    __rk::BytesForms,
                     ::rowkey::codec::Sep,
-                    &[::core::primitive::u8],
-                >(__lo.as_ref(), __hi.as_ref(), 0u8);
-            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
+                    __R,
+                >(self.0, &__r, 0u8),
+                ::core::marker::PhantomData,
+            )
         }
         ///Constrain `f03` to values starting with `p` and end the scan.
         #[inline(always)]
@@ -848,11 +722,11 @@ const _: () = {
             self,
             __p: impl __rk::FormOf<__rk::BytesForms>,
         ) -> __Wide16ScanEnd {
-            let __s = self
-                .0
-                .starts_with::<
-                    ::rowkey::codec::Sep,
-                >(__rk::FormOf::<__rk::BytesForms>::canon(&__p), 0u8);
+            let __s = __rk::starts_form::<
+                __rk::BytesForms,
+                ::rowkey::codec::Sep,
+                _,
+            >(self.0, &__p, 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -863,6 +737,14 @@ const _: () = {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u16>(&__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `f04` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f04_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<u16>, ::rowkey::codec::Natural>,
+        ) -> __rk::In<__Wide16Scan<__Wide16Fields::f05>> {
+            __rk::list(self.0, "f04", 0u8, false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f04` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -889,6 +771,25 @@ const _: () = {
             __b.field::<::rowkey::codec::Natural, bool>(&__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
+        ///Fix `f05` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f05_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<bool>, ::rowkey::codec::Natural>,
+        ) -> __rk::In<__Wide16Scan<__Wide16Fields::f06>> {
+            __rk::list(self.0, "f05", 0u8, false, __vs).map(__Wide16Scan::new)
+        }
+        ///Scan every value of `f05` (a `bool`, a fieldless enum, an `Option` of those) and go on to the next field: the IN-list of all its values. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f05_any(self) -> __rk::In<__Wide16Scan<__Wide16Fields::f06>>
+        where
+            for<'__x> bool: ::rowkey::scan::FiniteDomain,
+            for<'__x> ::rowkey::codec::Natural: __rk::Codec<bool>,
+        {
+            self.0
+                .any::<::rowkey::codec::Natural, bool>("f05", 0u8, false)
+                .map(__Wide16Scan::new)
+        }
         ///Constrain `f05` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
         pub fn f05_range<__R: ::core::ops::RangeBounds<bool>>(
@@ -914,11 +815,20 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __Wide16Scan<__Wide16Fields::f07> {
             let mut __b = self.0;
-            __b.field::<
-                    ::rowkey::codec::Pad<8usize, 0u8>,
-                    &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
+            __rk::fix_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Pad<8usize, 0u8>,
+                _,
+            >(&mut __b, &__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `f06` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f06_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Pad<8usize, 0u8>>,
+        ) -> __rk::In<__Wide16Scan<__Wide16Fields::f07>> {
+            __rk::list(self.0, "f06", 0u8, false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f06` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -926,14 +836,14 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
-            let __s = self
-                .0
-                .range_bounds::<
+            __Wide16ScanEnd(
+                __rk::range_form::<
+                    __rk::TextForms,
                     ::rowkey::codec::Pad<8usize, 0u8>,
-                    &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8);
-            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
+                    __R,
+                >(self.0, &__r, 0u8),
+                ::core::marker::PhantomData,
+            )
         }
         ///Constrain `f06` to values starting with `p` and end the scan.
         #[inline(always)]
@@ -941,16 +851,11 @@ const _: () = {
             self,
             __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __Wide16ScanEnd {
-            let __s = self
-                .0
-                .starts_with::<
-                    ::rowkey::codec::Pad<8usize, 0u8>,
-                >(
-                    ::core::primitive::str::as_bytes(
-                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
-                    ),
-                    0u8,
-                );
+            let __s = __rk::starts_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Pad<8usize, 0u8>,
+                _,
+            >(self.0, &__p, 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -961,6 +866,14 @@ const _: () = {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, char>(&__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `f07` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f07_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<char>, ::rowkey::codec::Natural>,
+        ) -> __rk::In<__Wide16Scan<__Wide16Fields::f08>> {
+            __rk::list(self.0, "f07", 0u8, false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f07` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -987,6 +900,14 @@ const _: () = {
             __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
+        ///Fix `f08` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f08_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<u64>, ::rowkey::codec::Natural>,
+        ) -> __rk::In<__Wide16Scan<__Wide16Fields::f09>> {
+            __rk::list(self.0, "f08", 0u8, false, __vs).map(__Wide16Scan::new)
+        }
         ///Constrain `f08` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
         pub fn f08_range<__R: ::core::ops::RangeBounds<u64>>(
@@ -1012,11 +933,20 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __Wide16Scan<__Wide16Fields::f10> {
             let mut __b = self.0;
-            __b.field::<
-                    ::rowkey::codec::Sep,
-                    &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
+            __rk::fix_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Sep,
+                _,
+            >(&mut __b, &__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `f09` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f09_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Sep>,
+        ) -> __rk::In<__Wide16Scan<__Wide16Fields::f10>> {
+            __rk::list(self.0, "f09", 0u8, false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f09` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1024,14 +954,14 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
-            let __s = self
-                .0
-                .range_bounds::<
+            __Wide16ScanEnd(
+                __rk::range_form::<
+                    __rk::TextForms,
                     ::rowkey::codec::Sep,
-                    &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8);
-            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
+                    __R,
+                >(self.0, &__r, 0u8),
+                ::core::marker::PhantomData,
+            )
         }
         ///Constrain `f09` to values starting with `p` and end the scan.
         #[inline(always)]
@@ -1039,16 +969,11 @@ const _: () = {
             self,
             __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __Wide16ScanEnd {
-            let __s = self
-                .0
-                .starts_with::<
-                    ::rowkey::codec::Sep,
-                >(
-                    ::core::primitive::str::as_bytes(
-                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
-                    ),
-                    0u8,
-                );
+            let __s = __rk::starts_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Sep,
+                _,
+            >(self.0, &__p, 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -1059,6 +984,14 @@ const _: () = {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, i32>(&__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `f10` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f10_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<i32>, ::rowkey::codec::Natural>,
+        ) -> __rk::In<__Wide16Scan<__Wide16Fields::f11>> {
+            __rk::list(self.0, "f10", 0u8, false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f10` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1085,11 +1018,20 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::BytesForms>,
         ) -> __Wide16Scan<__Wide16Fields::f12> {
             let mut __b = self.0;
-            __b.field::<
-                    ::rowkey::codec::Sep,
-                    &[::core::primitive::u8],
-                >(&__rk::FormOf::<__rk::BytesForms>::canon(&__v), 0u8);
+            __rk::fix_form::<
+                __rk::BytesForms,
+                ::rowkey::codec::Sep,
+                _,
+            >(&mut __b, &__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `f11` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f11_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::BytesForms, ::rowkey::codec::Sep>,
+        ) -> __rk::In<__Wide16Scan<__Wide16Fields::f12>> {
+            __rk::list(self.0, "f11", 0u8, false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f11` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1097,14 +1039,14 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let (__lo, __hi) = __rk::RangeOf::<__rk::BytesForms>::bounds(&__r);
-            let __s = self
-                .0
-                .range_bounds::<
+            __Wide16ScanEnd(
+                __rk::range_form::<
+                    __rk::BytesForms,
                     ::rowkey::codec::Sep,
-                    &[::core::primitive::u8],
-                >(__lo.as_ref(), __hi.as_ref(), 0u8);
-            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
+                    __R,
+                >(self.0, &__r, 0u8),
+                ::core::marker::PhantomData,
+            )
         }
         ///Constrain `f11` to values starting with `p` and end the scan.
         #[inline(always)]
@@ -1112,11 +1054,11 @@ const _: () = {
             self,
             __p: impl __rk::FormOf<__rk::BytesForms>,
         ) -> __Wide16ScanEnd {
-            let __s = self
-                .0
-                .starts_with::<
-                    ::rowkey::codec::Sep,
-                >(__rk::FormOf::<__rk::BytesForms>::canon(&__p), 0u8);
+            let __s = __rk::starts_form::<
+                __rk::BytesForms,
+                ::rowkey::codec::Sep,
+                _,
+            >(self.0, &__p, 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -1127,6 +1069,14 @@ const _: () = {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u16>(&__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `f12` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f12_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<u16>, ::rowkey::codec::Natural>,
+        ) -> __rk::In<__Wide16Scan<__Wide16Fields::f13>> {
+            __rk::list(self.0, "f12", 0u8, false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f12` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1153,6 +1103,25 @@ const _: () = {
             __b.field::<::rowkey::codec::Natural, bool>(&__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
+        ///Fix `f13` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f13_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<bool>, ::rowkey::codec::Natural>,
+        ) -> __rk::In<__Wide16Scan<__Wide16Fields::f14>> {
+            __rk::list(self.0, "f13", 0u8, false, __vs).map(__Wide16Scan::new)
+        }
+        ///Scan every value of `f13` (a `bool`, a fieldless enum, an `Option` of those) and go on to the next field: the IN-list of all its values. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f13_any(self) -> __rk::In<__Wide16Scan<__Wide16Fields::f14>>
+        where
+            for<'__x> bool: ::rowkey::scan::FiniteDomain,
+            for<'__x> ::rowkey::codec::Natural: __rk::Codec<bool>,
+        {
+            self.0
+                .any::<::rowkey::codec::Natural, bool>("f13", 0u8, false)
+                .map(__Wide16Scan::new)
+        }
         ///Constrain `f13` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
         pub fn f13_range<__R: ::core::ops::RangeBounds<bool>>(
@@ -1178,11 +1147,20 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __Wide16Scan<__Wide16Fields::f15> {
             let mut __b = self.0;
-            __b.field::<
-                    ::rowkey::codec::Pad<8usize, 0u8>,
-                    &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
+            __rk::fix_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Pad<8usize, 0u8>,
+                _,
+            >(&mut __b, &__v, 0u8);
             __Wide16Scan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `f14` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f14_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Pad<8usize, 0u8>>,
+        ) -> __rk::In<__Wide16Scan<__Wide16Fields::f15>> {
+            __rk::list(self.0, "f14", 0u8, false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f14` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1190,14 +1168,14 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
-            let __s = self
-                .0
-                .range_bounds::<
+            __Wide16ScanEnd(
+                __rk::range_form::<
+                    __rk::TextForms,
                     ::rowkey::codec::Pad<8usize, 0u8>,
-                    &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8);
-            __Wide16ScanEnd(__s, ::core::marker::PhantomData)
+                    __R,
+                >(self.0, &__r, 0u8),
+                ::core::marker::PhantomData,
+            )
         }
         ///Constrain `f14` to values starting with `p` and end the scan.
         #[inline(always)]
@@ -1205,16 +1183,11 @@ const _: () = {
             self,
             __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __Wide16ScanEnd {
-            let __s = self
-                .0
-                .starts_with::<
-                    ::rowkey::codec::Pad<8usize, 0u8>,
-                >(
-                    ::core::primitive::str::as_bytes(
-                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
-                    ),
-                    0u8,
-                );
+            let __s = __rk::starts_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Pad<8usize, 0u8>,
+                _,
+            >(self.0, &__p, 0u8);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -1226,6 +1199,14 @@ const _: () = {
             __b.field::<::rowkey::codec::Natural, char>(&__v, 0u8);
             __b.complete();
             __Wide16Scan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `f15` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f15_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<char>, ::rowkey::codec::Natural>,
+        ) -> __rk::In<__Wide16Scan<()>> {
+            __rk::list(self.0, "f15", 0u8, true, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f15` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1265,6 +1246,10 @@ const _: () = {
         }
     }
     impl<__F> __Wide16Scan<__F> {
+        #[inline(always)]
+        fn new(__b: __rk::ScanBuilder) -> Self {
+            __Wide16Scan(__b, ::core::marker::PhantomData)
+        }
         /// The ranges of every key matching the fields fixed so far (with every field
         /// fixed, the range holding exactly the one key).
         #[inline(always)]
@@ -1324,7 +1309,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f00_starts_with(
+        pub fn f00_in(
             &self,
             _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f00, __E>,
         ) -> __rk::Misused {
@@ -1344,7 +1329,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f00_starts_with(
+        pub fn f00_in(
             &self,
             _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f00>,
         ) -> __rk::Misused {
@@ -1373,6 +1358,12 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
+        pub fn f01_in(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f01, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     impl __Wide16ScanRefused<__Wide16Fields::f01, __rk::Ended> {
         pub fn f01(
@@ -1388,6 +1379,12 @@ const _: () = {
             __rk::Misused
         }
         pub fn f01_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f01>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f01_in(
             &self,
             _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f01>,
         ) -> __rk::Misused {
@@ -1410,7 +1407,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f02_starts_with(
+        pub fn f02_in(
             &self,
             _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f02, __E>,
         ) -> __rk::Misused {
@@ -1430,7 +1427,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f02_starts_with(
+        pub fn f02_in(
             &self,
             _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f02>,
         ) -> __rk::Misused {
@@ -1459,6 +1456,12 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
+        pub fn f03_in(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f03, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     impl __Wide16ScanRefused<__Wide16Fields::f03, __rk::Ended> {
         pub fn f03(
@@ -1474,6 +1477,12 @@ const _: () = {
             __rk::Misused
         }
         pub fn f03_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f03>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f03_in(
             &self,
             _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f03>,
         ) -> __rk::Misused {
@@ -1496,7 +1505,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f04_starts_with(
+        pub fn f04_in(
             &self,
             _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f04, __E>,
         ) -> __rk::Misused {
@@ -1516,7 +1525,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f04_starts_with(
+        pub fn f04_in(
             &self,
             _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f04>,
         ) -> __rk::Misused {
@@ -1539,10 +1548,20 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f05_starts_with(
+        pub fn f05_in(
             &self,
             _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f05, __E>,
         ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f05_any(&self) -> __rk::Misused
+        where
+            for<'__x> __rk::Misused: __rk::NoSkippedField<
+                Wide16,
+                __Wide16Fields::f05,
+                __E,
+            >,
+        {
             __rk::Misused
         }
     }
@@ -1559,10 +1578,19 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f05_starts_with(
+        pub fn f05_in(
             &self,
             _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f05>,
         ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f05_any(&self) -> __rk::Misused
+        where
+            for<'__x> __rk::Misused: __rk::NothingAfterRange<
+                Wide16,
+                __Wide16Fields::f05,
+            >,
+        {
             __rk::Misused
         }
     }
@@ -1588,6 +1616,12 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
+        pub fn f06_in(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f06, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     impl __Wide16ScanRefused<__Wide16Fields::f06, __rk::Ended> {
         pub fn f06(
@@ -1603,6 +1637,12 @@ const _: () = {
             __rk::Misused
         }
         pub fn f06_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f06>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f06_in(
             &self,
             _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f06>,
         ) -> __rk::Misused {
@@ -1625,7 +1665,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f07_starts_with(
+        pub fn f07_in(
             &self,
             _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f07, __E>,
         ) -> __rk::Misused {
@@ -1645,7 +1685,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f07_starts_with(
+        pub fn f07_in(
             &self,
             _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f07>,
         ) -> __rk::Misused {
@@ -1668,7 +1708,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f08_starts_with(
+        pub fn f08_in(
             &self,
             _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f08, __E>,
         ) -> __rk::Misused {
@@ -1688,7 +1728,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f08_starts_with(
+        pub fn f08_in(
             &self,
             _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f08>,
         ) -> __rk::Misused {
@@ -1717,6 +1757,12 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
+        pub fn f09_in(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f09, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     impl __Wide16ScanRefused<__Wide16Fields::f09, __rk::Ended> {
         pub fn f09(
@@ -1732,6 +1778,12 @@ const _: () = {
             __rk::Misused
         }
         pub fn f09_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f09>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f09_in(
             &self,
             _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f09>,
         ) -> __rk::Misused {
@@ -1754,7 +1806,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f10_starts_with(
+        pub fn f10_in(
             &self,
             _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f10, __E>,
         ) -> __rk::Misused {
@@ -1774,7 +1826,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f10_starts_with(
+        pub fn f10_in(
             &self,
             _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f10>,
         ) -> __rk::Misused {
@@ -1803,6 +1855,12 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
+        pub fn f11_in(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f11, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     impl __Wide16ScanRefused<__Wide16Fields::f11, __rk::Ended> {
         pub fn f11(
@@ -1818,6 +1876,12 @@ const _: () = {
             __rk::Misused
         }
         pub fn f11_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f11>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f11_in(
             &self,
             _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f11>,
         ) -> __rk::Misused {
@@ -1840,7 +1904,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f12_starts_with(
+        pub fn f12_in(
             &self,
             _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f12, __E>,
         ) -> __rk::Misused {
@@ -1860,7 +1924,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f12_starts_with(
+        pub fn f12_in(
             &self,
             _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f12>,
         ) -> __rk::Misused {
@@ -1883,10 +1947,20 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f13_starts_with(
+        pub fn f13_in(
             &self,
             _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f13, __E>,
         ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f13_any(&self) -> __rk::Misused
+        where
+            for<'__x> __rk::Misused: __rk::NoSkippedField<
+                Wide16,
+                __Wide16Fields::f13,
+                __E,
+            >,
+        {
             __rk::Misused
         }
     }
@@ -1903,10 +1977,19 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f13_starts_with(
+        pub fn f13_in(
             &self,
             _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f13>,
         ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f13_any(&self) -> __rk::Misused
+        where
+            for<'__x> __rk::Misused: __rk::NothingAfterRange<
+                Wide16,
+                __Wide16Fields::f13,
+            >,
+        {
             __rk::Misused
         }
     }
@@ -1932,6 +2015,12 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
+        pub fn f14_in(
+            &self,
+            _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f14, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     impl __Wide16ScanRefused<__Wide16Fields::f14, __rk::Ended> {
         pub fn f14(
@@ -1952,6 +2041,12 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
+        pub fn f14_in(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f14>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     impl<__E> __Wide16ScanRefused<__Wide16Fields::f15, __rk::Skipping<__E>> {
         pub fn f15(
@@ -1966,7 +2061,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f15_starts_with(
+        pub fn f15_in(
             &self,
             _: impl __rk::NoSkippedField<Wide16, __Wide16Fields::f15, __E>,
         ) -> __rk::Misused {
@@ -1986,7 +2081,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f15_starts_with(
+        pub fn f15_in(
             &self,
             _: impl __rk::NothingAfterRange<Wide16, __Wide16Fields::f15>,
         ) -> __rk::Misused {
@@ -2054,7 +2149,7 @@ const _: () = {
             )
         }
     }
-    ::rowkey::__private::text_impls! {}
+    __rk::text_impls! {}
 };
 
 // The items inside `__private::text_impls! { .. }` above (the key tool's impls, kept
@@ -2073,7 +2168,7 @@ where
     const EXPECTED: &'static ::core::primitive::str = "a nested key (Wide16): give its fields as field.sub=value";
     fn parse_text(
         _: &::core::primitive::str,
-    ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
+    ) -> ::core::result::Result<Self, __rk::std::string::String> {
         ::core::result::Result::Err(::rowkey::text::nested_text("Wide16"))
     }
     fn from_args(
@@ -2128,8 +2223,8 @@ where
     for<'__t> bool: ::rowkey::text::FromText,
     for<'__t> char: ::rowkey::text::FromText,
 {
-    fn fields() -> ::rowkey::__private::std::vec::Vec<
-        (&'static ::core::primitive::str, ::rowkey::__private::std::string::String),
+    fn fields() -> __rk::std::vec::Vec<
+        (&'static ::core::primitive::str, __rk::std::string::String),
     > {
         ::core::convert::From::from([
             ("f00", <u64 as ::rowkey::text::FromText>::expected()),
@@ -2153,7 +2248,7 @@ where
     fn encode_text(
         __a: &mut ::rowkey::text::TextArgs,
     ) -> ::core::result::Result<
-        ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
+        __rk::std::vec::Vec<::core::primitive::u8>,
         ::rowkey::text::TextError,
     > {
         let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;

@@ -29,19 +29,18 @@ struct Wide8 {
     clippy::nursery
 )]
 const _: () = {
+    use ::rowkey::__private as __rk;
     const _: () = {};
     impl ::rowkey::RowKey for Wide8 {
         const LAYOUT: &'static ::rowkey::layout::Layout = &::rowkey::layout::Layout {
             name: "Wide8",
-            prefix: <Self as ::rowkey::__private::KeyFields>::PREFIX,
+            prefix: <Self as __rk::KeyFields>::PREFIX,
             fields: &[
                 ::rowkey::layout::FieldLayout {
                     name: "f00",
                     ty: "u64",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<u64>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -49,9 +48,7 @@ const _: () = {
                     name: "f01",
                     ty: "String",
                     encoding: ::rowkey::layout::FieldEncoding::Sep,
-                    width: <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                        String,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Sep as __rk::Codec<String>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -59,9 +56,7 @@ const _: () = {
                     name: "f02",
                     ty: "i32",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        i32,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<i32>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -69,9 +64,7 @@ const _: () = {
                     name: "f03",
                     ty: "Vec<u8>",
                     encoding: ::rowkey::layout::FieldEncoding::Sep,
-                    width: <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                        Vec<u8>,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Sep as __rk::Codec<Vec<u8>>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -79,9 +72,7 @@ const _: () = {
                     name: "f04",
                     ty: "u16",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        u16,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<u16>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -89,9 +80,7 @@ const _: () = {
                     name: "f05",
                     ty: "bool",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        bool,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<bool>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -105,7 +94,7 @@ const _: () = {
                     width: <::rowkey::codec::Pad<
                         8usize,
                         0u8,
-                    > as ::rowkey::__private::Codec<String>>::WIDTH,
+                    > as __rk::Codec<String>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -113,60 +102,49 @@ const _: () = {
                     name: "f07",
                     ty: "char",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        char,
-                    >>::WIDTH,
+                    width: <::rowkey::codec::Natural as __rk::Codec<char>>::WIDTH,
                     desc: false,
                     hash_prefix: ::core::option::Option::None,
                 },
             ],
-            salt: <Self as ::rowkey::__private::KeyFields>::SALT,
-            fixed_width: ::rowkey::__private::sum_widths(
+            salt: <Self as __rk::KeyFields>::SALT,
+            fixed_width: __rk::sum_widths(
                 &[
-                    ::core::option::Option::Some(
-                        ::rowkey::__private::head_len::<Self>(),
-                    ),
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::WIDTH,
-                    <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::WIDTH,
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<i32>>::WIDTH,
-                    <::rowkey::codec::Sep as ::rowkey::__private::Codec<Vec<u8>>>::WIDTH,
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<u16>>::WIDTH,
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                        bool,
-                    >>::WIDTH,
-                    <::rowkey::codec::Pad<
-                        8usize,
-                        0u8,
-                    > as ::rowkey::__private::Codec<String>>::WIDTH,
-                    <::rowkey::codec::Natural as ::rowkey::__private::Codec<char>>::WIDTH,
+                    ::core::option::Option::Some(__rk::head_len::<Self>()),
+                    <::rowkey::codec::Natural as __rk::Codec<u64>>::WIDTH,
+                    <::rowkey::codec::Sep as __rk::Codec<String>>::WIDTH,
+                    <::rowkey::codec::Natural as __rk::Codec<i32>>::WIDTH,
+                    <::rowkey::codec::Sep as __rk::Codec<Vec<u8>>>::WIDTH,
+                    <::rowkey::codec::Natural as __rk::Codec<u16>>::WIDTH,
+                    <::rowkey::codec::Natural as __rk::Codec<bool>>::WIDTH,
+                    <::rowkey::codec::Pad<8usize, 0u8> as __rk::Codec<String>>::WIDTH,
+                    <::rowkey::codec::Natural as __rk::Codec<char>>::WIDTH,
                 ],
             ),
             max_len: ::core::option::Option::None,
         };
         #[inline]
-        fn encode_into<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode_into<__B: __rk::bytes::BufMut>(
             &self,
             __buf: &mut __B,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            ::rowkey::__private::encode_key(self, __buf)
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
+            __rk::encode_key(self, __buf)
         }
         #[inline]
         fn encoded_len(&self) -> ::core::primitive::usize {
-            <Self as ::rowkey::__private::KeyParts>::len_masked(self, 0)
+            <Self as __rk::KeyParts>::len_masked(self, 0)
         }
-        fn describe(
-            __bytes: &[::core::primitive::u8],
-        ) -> ::rowkey::__private::std::string::String {
-            ::rowkey::__private::describe::<Wide8>(__bytes)
+        fn describe(__bytes: &[::core::primitive::u8]) -> __rk::std::string::String {
+            __rk::describe::<Wide8>(__bytes)
         }
     }
-    impl ::rowkey::__private::KeyFields for Wide8 {
+    impl __rk::KeyFields for Wide8 {
         #[inline(always)]
-        fn put_fields<__S: ::rowkey::__private::FieldSink>(
+        fn put_fields<__S: __rk::FieldSink>(
             &self,
             __sink: &mut __S,
             __mask: ::core::primitive::u8,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
             __sink
                 .put::<::rowkey::codec::Natural, u64, 0usize>(&self.f00, __mask, "f00")?;
             __sink
@@ -198,59 +176,42 @@ const _: () = {
             ::core::result::Result::Ok(())
         }
     }
-    impl ::rowkey::__private::KeyParts for Wide8 {
+    impl __rk::KeyParts for Wide8 {
         #[inline(always)]
-        fn encode_masked<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode_masked<__B: __rk::bytes::BufMut>(
             &self,
             __buf: &mut __B,
             __mask: ::core::primitive::u8,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            ::rowkey::__private::encode_parts(self, __buf, __mask)
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
+            __rk::encode_parts(self, __buf, __mask)
         }
         #[inline(always)]
         fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-            ::rowkey::__private::head_len::<Self>()
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                    u64,
-                >>::len(&self.f00, __mask)
-                + <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                    String,
-                >>::len(&self.f01, __mask)
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                    i32,
-                >>::len(&self.f02, __mask)
-                + <::rowkey::codec::Sep as ::rowkey::__private::Codec<
-                    Vec<u8>,
-                >>::len(&self.f03, __mask)
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                    u16,
-                >>::len(&self.f04, __mask)
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                    bool,
-                >>::len(&self.f05, __mask)
+            __rk::head_len::<Self>()
+                + <::rowkey::codec::Natural as __rk::Codec<u64>>::len(&self.f00, __mask)
+                + <::rowkey::codec::Sep as __rk::Codec<String>>::len(&self.f01, __mask)
+                + <::rowkey::codec::Natural as __rk::Codec<i32>>::len(&self.f02, __mask)
+                + <::rowkey::codec::Sep as __rk::Codec<Vec<u8>>>::len(&self.f03, __mask)
+                + <::rowkey::codec::Natural as __rk::Codec<u16>>::len(&self.f04, __mask)
+                + <::rowkey::codec::Natural as __rk::Codec<bool>>::len(&self.f05, __mask)
                 + <::rowkey::codec::Pad<
                     8usize,
                     0u8,
-                > as ::rowkey::__private::Codec<String>>::len(&self.f06, __mask)
-                + <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                    char,
-                >>::len(&self.f07, __mask)
+                > as __rk::Codec<String>>::len(&self.f06, __mask)
+                + <::rowkey::codec::Natural as __rk::Codec<char>>::len(&self.f07, __mask)
         }
     }
     impl<'__de> ::rowkey::DecodeRowKey<'__de> for Wide8 {
         #[inline(always)]
-        fn decode_visit<__V: ::rowkey::__private::Visit>(
+        fn decode_visit<__V: __rk::Visit>(
             __input: &'__de [::core::primitive::u8],
             __mask: ::core::primitive::u8,
             __visit: &mut __V,
         ) -> ::core::result::Result<
             (Self, ::core::primitive::usize),
-            ::rowkey::__private::DecodeError,
+            __rk::DecodeError,
         > {
-            let mut __r = ::rowkey::__private::Reader::<
-                Self,
-                __V,
-            >::new(__input, __mask, __visit);
+            let mut __r = __rk::Reader::<Self, __V>::new(__input, __mask, __visit);
             __r.head()?;
             let __f0 = __r
                 .field::<::rowkey::codec::Natural, u64, 0usize>("f00", __r.mask())?;
@@ -287,133 +248,96 @@ const _: () = {
             ))
         }
     }
-    impl ::rowkey::__private::Codec<Wide8> for ::rowkey::codec::Natural {
+    impl __rk::Codec<Wide8> for ::rowkey::codec::Natural {
         const WIDTH: ::core::option::Option<::core::primitive::usize> = <Wide8 as ::rowkey::RowKey>::LAYOUT
             .fixed_width;
-        const PREFIX_FREE: ::core::primitive::bool = <::rowkey::codec::Natural as ::rowkey::__private::Codec<
+        const PREFIX_FREE: ::core::primitive::bool = <::rowkey::codec::Natural as __rk::Codec<
             char,
         >>::PREFIX_FREE;
         const RANGE_EXACT: ::core::primitive::bool = true
-            && <::rowkey::codec::Natural as ::rowkey::__private::Codec<u64>>::RANGE_EXACT
-            && <::rowkey::codec::Sep as ::rowkey::__private::Codec<String>>::RANGE_EXACT
-            && <::rowkey::codec::Natural as ::rowkey::__private::Codec<i32>>::RANGE_EXACT
-            && <::rowkey::codec::Sep as ::rowkey::__private::Codec<Vec<u8>>>::RANGE_EXACT
-            && <::rowkey::codec::Natural as ::rowkey::__private::Codec<u16>>::RANGE_EXACT
-            && <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                bool,
-            >>::RANGE_EXACT
-            && <::rowkey::codec::Pad<
-                8usize,
-                0u8,
-            > as ::rowkey::__private::Codec<String>>::RANGE_EXACT
-            && <::rowkey::codec::Natural as ::rowkey::__private::Codec<
-                char,
-            >>::RANGE_EXACT;
+            && <::rowkey::codec::Natural as __rk::Codec<u64>>::RANGE_EXACT
+            && <::rowkey::codec::Sep as __rk::Codec<String>>::RANGE_EXACT
+            && <::rowkey::codec::Natural as __rk::Codec<i32>>::RANGE_EXACT
+            && <::rowkey::codec::Sep as __rk::Codec<Vec<u8>>>::RANGE_EXACT
+            && <::rowkey::codec::Natural as __rk::Codec<u16>>::RANGE_EXACT
+            && <::rowkey::codec::Natural as __rk::Codec<bool>>::RANGE_EXACT
+            && <::rowkey::codec::Pad<8usize, 0u8> as __rk::Codec<String>>::RANGE_EXACT
+            && <::rowkey::codec::Natural as __rk::Codec<char>>::RANGE_EXACT;
         fn bound_into(
             __v: &Wide8,
             __mask: ::core::primitive::u8,
             __upper: ::core::primitive::bool,
             __inclusive: ::core::primitive::bool,
-            __out: &mut ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
-        ) -> ::rowkey::__private::Edge {
+            __out: &mut __rk::std::vec::Vec<::core::primitive::u8>,
+        ) -> __rk::Edge {
             let __start = __out.len();
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Natural,
-                u64,
-            >(&__v.f00, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Sep,
-                String,
-            >(&__v.f01, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Natural,
-                i32,
-            >(&__v.f02, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Sep,
-                Vec<u8>,
-            >(&__v.f03, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Natural,
-                u16,
-            >(&__v.f04, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Natural,
-                bool,
-            >(&__v.f05, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            if let ::core::option::Option::Some(__e) = ::rowkey::__private::nested_field_bound::<
-                ::rowkey::codec::Pad<8usize, 0u8>,
-                String,
-            >(&__v.f06, __mask, __upper, __start, __out) {
-                return __e;
-            }
-            ::rowkey::__private::nested_last_bound::<
-                ::rowkey::codec::Natural,
-                char,
-            >(&__v.f07, __mask, __upper, __inclusive, __start, __out)
+            __rk::NestedBound::new(__mask, __upper, __inclusive, __start, __out)
+                .bound(
+                    |__c| {
+                        __c.field::<::rowkey::codec::Natural, u64>(&__v.f00)?;
+                        __c.field::<::rowkey::codec::Sep, String>(&__v.f01)?;
+                        __c.field::<::rowkey::codec::Natural, i32>(&__v.f02)?;
+                        __c.field::<::rowkey::codec::Sep, Vec<u8>>(&__v.f03)?;
+                        __c.field::<::rowkey::codec::Natural, u16>(&__v.f04)?;
+                        __c.field::<::rowkey::codec::Natural, bool>(&__v.f05)?;
+                        __c.field::<
+                                ::rowkey::codec::Pad<8usize, 0u8>,
+                                String,
+                            >(&__v.f06)?;
+                        ::core::ops::ControlFlow::Continue(())
+                    },
+                    |__c| __c.last::<::rowkey::codec::Natural, char>(&__v.f07),
+                )
         }
         #[inline]
         fn len(__v: &Wide8, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-            <Wide8 as ::rowkey::__private::KeyParts>::len_masked(__v, __mask)
+            <Wide8 as __rk::KeyParts>::len_masked(__v, __mask)
         }
         #[inline]
-        fn encode<__B: ::rowkey::__private::bytes::BufMut>(
+        fn encode<__B: __rk::bytes::BufMut>(
             __v: &Wide8,
             __buf: &mut __B,
             __mask: ::core::primitive::u8,
-        ) -> ::core::result::Result<(), ::rowkey::__private::EncodeError> {
-            <Wide8 as ::rowkey::__private::KeyParts>::encode_masked(__v, __buf, __mask)
+        ) -> ::core::result::Result<(), __rk::EncodeError> {
+            <Wide8 as __rk::KeyParts>::encode_masked(__v, __buf, __mask)
         }
     }
-    impl<'__de> ::rowkey::__private::Decode<'__de, Wide8> for ::rowkey::codec::Natural {
+    impl<'__de> __rk::Decode<'__de, Wide8> for ::rowkey::codec::Natural {
         #[inline]
         fn decode(
             __input: &'__de [::core::primitive::u8],
             __mask: ::core::primitive::u8,
         ) -> ::core::result::Result<
             (Wide8, ::core::primitive::usize),
-            ::rowkey::__private::DecodeError,
+            __rk::DecodeError,
         > {
             <Wide8 as ::rowkey::DecodeRowKey<
                 '__de,
-            >>::decode_visit(__input, __mask, &mut ::rowkey::__private::NoVisit)
+            >>::decode_visit(__input, __mask, &mut __rk::NoVisit)
         }
     }
-    impl ::rowkey::__private::Show for Wide8 {
-        fn show(&self, __out: &mut ::rowkey::__private::std::string::String) {
+    impl __rk::Show for Wide8 {
+        fn show(&self, __out: &mut __rk::std::string::String) {
             __out.push_str("Wide8 { ");
             __out.push_str("f00: ");
-            ::rowkey::__private::Show::show(&self.f00, __out);
+            __rk::Show::show(&self.f00, __out);
             __out.push_str(", f01: ");
-            ::rowkey::__private::Show::show(&self.f01, __out);
+            __rk::Show::show(&self.f01, __out);
             __out.push_str(", f02: ");
-            ::rowkey::__private::Show::show(&self.f02, __out);
+            __rk::Show::show(&self.f02, __out);
             __out.push_str(", f03: ");
-            ::rowkey::__private::Show::show(&self.f03, __out);
+            __rk::Show::show(&self.f03, __out);
             __out.push_str(", f04: ");
-            ::rowkey::__private::Show::show(&self.f04, __out);
+            __rk::Show::show(&self.f04, __out);
             __out.push_str(", f05: ");
-            ::rowkey::__private::Show::show(&self.f05, __out);
+            __rk::Show::show(&self.f05, __out);
             __out.push_str(", f06: ");
-            ::rowkey::__private::Show::show(&self.f06, __out);
+            __rk::Show::show(&self.f06, __out);
             __out.push_str(", f07: ");
-            ::rowkey::__private::Show::show(&self.f07, __out);
+            __rk::Show::show(&self.f07, __out);
             __out.push_str(" }");
         }
     }
-    use ::rowkey::__private as __rk;
     #[doc(hidden)]
     pub mod __Wide8Fields {
         pub struct f00;
@@ -432,6 +356,14 @@ const _: () = {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8);
             __Wide8Scan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `f00` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f00_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<u64>, ::rowkey::codec::Natural>,
+        ) -> __rk::In<__Wide8Scan<__Wide8Fields::f01>> {
+            __rk::list(self.0, "f00", 0u8, false, __vs).map(__Wide8Scan::new)
         }
         ///Constrain `f00` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -458,11 +390,20 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __Wide8Scan<__Wide8Fields::f02> {
             let mut __b = self.0;
-            __b.field::<
-                    ::rowkey::codec::Sep,
-                    &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
+            __rk::fix_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Sep,
+                _,
+            >(&mut __b, &__v, 0u8);
             __Wide8Scan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `f01` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f01_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Sep>,
+        ) -> __rk::In<__Wide8Scan<__Wide8Fields::f02>> {
+            __rk::list(self.0, "f01", 0u8, false, __vs).map(__Wide8Scan::new)
         }
         ///Constrain `f01` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -470,14 +411,14 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide8ScanEnd {
-            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
-            let __s = self
-                .0
-                .range_bounds::<
+            __Wide8ScanEnd(
+                __rk::range_form::<
+                    __rk::TextForms,
                     ::rowkey::codec::Sep,
-                    &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8);
-            __Wide8ScanEnd(__s, ::core::marker::PhantomData)
+                    __R,
+                >(self.0, &__r, 0u8),
+                ::core::marker::PhantomData,
+            )
         }
         ///Constrain `f01` to values starting with `p` and end the scan.
         #[inline(always)]
@@ -485,16 +426,11 @@ const _: () = {
             self,
             __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __Wide8ScanEnd {
-            let __s = self
-                .0
-                .starts_with::<
-                    ::rowkey::codec::Sep,
-                >(
-                    ::core::primitive::str::as_bytes(
-                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
-                    ),
-                    0u8,
-                );
+            let __s = __rk::starts_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Sep,
+                _,
+            >(self.0, &__p, 0u8);
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -505,6 +441,14 @@ const _: () = {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, i32>(&__v, 0u8);
             __Wide8Scan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `f02` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f02_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<i32>, ::rowkey::codec::Natural>,
+        ) -> __rk::In<__Wide8Scan<__Wide8Fields::f03>> {
+            __rk::list(self.0, "f02", 0u8, false, __vs).map(__Wide8Scan::new)
         }
         ///Constrain `f02` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -531,11 +475,20 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::BytesForms>,
         ) -> __Wide8Scan<__Wide8Fields::f04> {
             let mut __b = self.0;
-            __b.field::<
-                    ::rowkey::codec::Sep,
-                    &[::core::primitive::u8],
-                >(&__rk::FormOf::<__rk::BytesForms>::canon(&__v), 0u8);
+            __rk::fix_form::<
+                __rk::BytesForms,
+                ::rowkey::codec::Sep,
+                _,
+            >(&mut __b, &__v, 0u8);
             __Wide8Scan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `f03` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f03_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::BytesForms, ::rowkey::codec::Sep>,
+        ) -> __rk::In<__Wide8Scan<__Wide8Fields::f04>> {
+            __rk::list(self.0, "f03", 0u8, false, __vs).map(__Wide8Scan::new)
         }
         ///Constrain `f03` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -543,14 +496,14 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide8ScanEnd {
-            let (__lo, __hi) = __rk::RangeOf::<__rk::BytesForms>::bounds(&__r);
-            let __s = self
-                .0
-                .range_bounds::<
+            __Wide8ScanEnd(
+                __rk::range_form::<
+                    __rk::BytesForms,
                     ::rowkey::codec::Sep,
-                    &[::core::primitive::u8],
-                >(__lo.as_ref(), __hi.as_ref(), 0u8);
-            __Wide8ScanEnd(__s, ::core::marker::PhantomData)
+                    __R,
+                >(self.0, &__r, 0u8),
+                ::core::marker::PhantomData,
+            )
         }
         ///Constrain `f03` to values starting with `p` and end the scan.
         #[inline(always)]
@@ -558,11 +511,11 @@ const _: () = {
             self,
             __p: impl __rk::FormOf<__rk::BytesForms>,
         ) -> __Wide8ScanEnd {
-            let __s = self
-                .0
-                .starts_with::<
-                    ::rowkey::codec::Sep,
-                >(__rk::FormOf::<__rk::BytesForms>::canon(&__p), 0u8);
+            let __s = __rk::starts_form::<
+                __rk::BytesForms,
+                ::rowkey::codec::Sep,
+                _,
+            >(self.0, &__p, 0u8);
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -573,6 +526,14 @@ const _: () = {
             let mut __b = self.0;
             __b.field::<::rowkey::codec::Natural, u16>(&__v, 0u8);
             __Wide8Scan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `f04` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f04_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<u16>, ::rowkey::codec::Natural>,
+        ) -> __rk::In<__Wide8Scan<__Wide8Fields::f05>> {
+            __rk::list(self.0, "f04", 0u8, false, __vs).map(__Wide8Scan::new)
         }
         ///Constrain `f04` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -599,6 +560,25 @@ const _: () = {
             __b.field::<::rowkey::codec::Natural, bool>(&__v, 0u8);
             __Wide8Scan(__b, ::core::marker::PhantomData)
         }
+        ///Fix `f05` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f05_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<bool>, ::rowkey::codec::Natural>,
+        ) -> __rk::In<__Wide8Scan<__Wide8Fields::f06>> {
+            __rk::list(self.0, "f05", 0u8, false, __vs).map(__Wide8Scan::new)
+        }
+        ///Scan every value of `f05` (a `bool`, a fieldless enum, an `Option` of those) and go on to the next field: the IN-list of all its values. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f05_any(self) -> __rk::In<__Wide8Scan<__Wide8Fields::f06>>
+        where
+            for<'__x> bool: ::rowkey::scan::FiniteDomain,
+            for<'__x> ::rowkey::codec::Natural: __rk::Codec<bool>,
+        {
+            self.0
+                .any::<::rowkey::codec::Natural, bool>("f05", 0u8, false)
+                .map(__Wide8Scan::new)
+        }
         ///Constrain `f05` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
         pub fn f05_range<__R: ::core::ops::RangeBounds<bool>>(
@@ -624,11 +604,20 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __Wide8Scan<__Wide8Fields::f07> {
             let mut __b = self.0;
-            __b.field::<
-                    ::rowkey::codec::Pad<8usize, 0u8>,
-                    &::core::primitive::str,
-                >(&__rk::FormOf::<__rk::TextForms>::canon(&__v), 0u8);
+            __rk::fix_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Pad<8usize, 0u8>,
+                _,
+            >(&mut __b, &__v, 0u8);
             __Wide8Scan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `f06` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f06_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Pad<8usize, 0u8>>,
+        ) -> __rk::In<__Wide8Scan<__Wide8Fields::f07>> {
+            __rk::list(self.0, "f06", 0u8, false, __vs).map(__Wide8Scan::new)
         }
         ///Constrain `f06` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -636,14 +625,14 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide8ScanEnd {
-            let (__lo, __hi) = __rk::RangeOf::<__rk::TextForms>::bounds(&__r);
-            let __s = self
-                .0
-                .range_bounds::<
+            __Wide8ScanEnd(
+                __rk::range_form::<
+                    __rk::TextForms,
                     ::rowkey::codec::Pad<8usize, 0u8>,
-                    &::core::primitive::str,
-                >(__lo.as_ref(), __hi.as_ref(), 0u8);
-            __Wide8ScanEnd(__s, ::core::marker::PhantomData)
+                    __R,
+                >(self.0, &__r, 0u8),
+                ::core::marker::PhantomData,
+            )
         }
         ///Constrain `f06` to values starting with `p` and end the scan.
         #[inline(always)]
@@ -651,16 +640,11 @@ const _: () = {
             self,
             __p: impl __rk::FormOf<__rk::TextForms>,
         ) -> __Wide8ScanEnd {
-            let __s = self
-                .0
-                .starts_with::<
-                    ::rowkey::codec::Pad<8usize, 0u8>,
-                >(
-                    ::core::primitive::str::as_bytes(
-                        __rk::FormOf::<__rk::TextForms>::canon(&__p),
-                    ),
-                    0u8,
-                );
+            let __s = __rk::starts_form::<
+                __rk::TextForms,
+                ::rowkey::codec::Pad<8usize, 0u8>,
+                _,
+            >(self.0, &__p, 0u8);
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -672,6 +656,14 @@ const _: () = {
             __b.field::<::rowkey::codec::Natural, char>(&__v, 0u8);
             __b.complete();
             __Wide8Scan(__b, ::core::marker::PhantomData)
+        }
+        ///Fix `f07` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
+        #[inline]
+        pub fn f07_in(
+            self,
+            __vs: impl __rk::ListOf<__rk::Plain<char>, ::rowkey::codec::Natural>,
+        ) -> __rk::In<__Wide8Scan<()>> {
+            __rk::list(self.0, "f07", 0u8, true, __vs).map(__Wide8Scan::new)
         }
         ///Constrain `f07` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -711,6 +703,10 @@ const _: () = {
         }
     }
     impl<__F> __Wide8Scan<__F> {
+        #[inline(always)]
+        fn new(__b: __rk::ScanBuilder) -> Self {
+            __Wide8Scan(__b, ::core::marker::PhantomData)
+        }
         /// The ranges of every key matching the fields fixed so far (with every field
         /// fixed, the range holding exactly the one key).
         #[inline(always)]
@@ -769,7 +765,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f00_starts_with(
+        pub fn f00_in(
             &self,
             _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f00, __E>,
         ) -> __rk::Misused {
@@ -789,7 +785,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f00_starts_with(
+        pub fn f00_in(
             &self,
             _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f00>,
         ) -> __rk::Misused {
@@ -818,6 +814,12 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
+        pub fn f01_in(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f01, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     impl __Wide8ScanRefused<__Wide8Fields::f01, __rk::Ended> {
         pub fn f01(
@@ -833,6 +835,12 @@ const _: () = {
             __rk::Misused
         }
         pub fn f01_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f01>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f01_in(
             &self,
             _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f01>,
         ) -> __rk::Misused {
@@ -855,7 +863,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f02_starts_with(
+        pub fn f02_in(
             &self,
             _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f02, __E>,
         ) -> __rk::Misused {
@@ -875,7 +883,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f02_starts_with(
+        pub fn f02_in(
             &self,
             _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f02>,
         ) -> __rk::Misused {
@@ -904,6 +912,12 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
+        pub fn f03_in(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f03, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     impl __Wide8ScanRefused<__Wide8Fields::f03, __rk::Ended> {
         pub fn f03(
@@ -919,6 +933,12 @@ const _: () = {
             __rk::Misused
         }
         pub fn f03_starts_with(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f03>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f03_in(
             &self,
             _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f03>,
         ) -> __rk::Misused {
@@ -941,7 +961,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f04_starts_with(
+        pub fn f04_in(
             &self,
             _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f04, __E>,
         ) -> __rk::Misused {
@@ -961,7 +981,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f04_starts_with(
+        pub fn f04_in(
             &self,
             _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f04>,
         ) -> __rk::Misused {
@@ -984,10 +1004,20 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f05_starts_with(
+        pub fn f05_in(
             &self,
             _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f05, __E>,
         ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f05_any(&self) -> __rk::Misused
+        where
+            for<'__x> __rk::Misused: __rk::NoSkippedField<
+                Wide8,
+                __Wide8Fields::f05,
+                __E,
+            >,
+        {
             __rk::Misused
         }
     }
@@ -1004,10 +1034,16 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f05_starts_with(
+        pub fn f05_in(
             &self,
             _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f05>,
         ) -> __rk::Misused {
+            __rk::Misused
+        }
+        pub fn f05_any(&self) -> __rk::Misused
+        where
+            for<'__x> __rk::Misused: __rk::NothingAfterRange<Wide8, __Wide8Fields::f05>,
+        {
             __rk::Misused
         }
     }
@@ -1033,6 +1069,12 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
+        pub fn f06_in(
+            &self,
+            _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f06, __E>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     impl __Wide8ScanRefused<__Wide8Fields::f06, __rk::Ended> {
         pub fn f06(
@@ -1053,6 +1095,12 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
+        pub fn f06_in(
+            &self,
+            _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f06>,
+        ) -> __rk::Misused {
+            __rk::Misused
+        }
     }
     impl<__E> __Wide8ScanRefused<__Wide8Fields::f07, __rk::Skipping<__E>> {
         pub fn f07(
@@ -1067,7 +1115,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f07_starts_with(
+        pub fn f07_in(
             &self,
             _: impl __rk::NoSkippedField<Wide8, __Wide8Fields::f07, __E>,
         ) -> __rk::Misused {
@@ -1087,7 +1135,7 @@ const _: () = {
         ) -> __rk::Misused {
             __rk::Misused
         }
-        pub fn f07_starts_with(
+        pub fn f07_in(
             &self,
             _: impl __rk::NothingAfterRange<Wide8, __Wide8Fields::f07>,
         ) -> __rk::Misused {
@@ -1147,7 +1195,7 @@ const _: () = {
             )
         }
     }
-    ::rowkey::__private::text_impls! {}
+    __rk::text_impls! {}
 };
 
 // The items inside `__private::text_impls! { .. }` above (the key tool's impls, kept
@@ -1166,7 +1214,7 @@ where
     const EXPECTED: &'static ::core::primitive::str = "a nested key (Wide8): give its fields as field.sub=value";
     fn parse_text(
         _: &::core::primitive::str,
-    ) -> ::core::result::Result<Self, ::rowkey::__private::std::string::String> {
+    ) -> ::core::result::Result<Self, __rk::std::string::String> {
         ::core::result::Result::Err(::rowkey::text::nested_text("Wide8"))
     }
     fn from_args(
@@ -1205,8 +1253,8 @@ where
     for<'__t> bool: ::rowkey::text::FromText,
     for<'__t> char: ::rowkey::text::FromText,
 {
-    fn fields() -> ::rowkey::__private::std::vec::Vec<
-        (&'static ::core::primitive::str, ::rowkey::__private::std::string::String),
+    fn fields() -> __rk::std::vec::Vec<
+        (&'static ::core::primitive::str, __rk::std::string::String),
     > {
         ::core::convert::From::from([
             ("f00", <u64 as ::rowkey::text::FromText>::expected()),
@@ -1222,7 +1270,7 @@ where
     fn encode_text(
         __a: &mut ::rowkey::text::TextArgs,
     ) -> ::core::result::Result<
-        ::rowkey::__private::std::vec::Vec<::core::primitive::u8>,
+        __rk::std::vec::Vec<::core::primitive::u8>,
         ::rowkey::text::TextError,
     > {
         let __k = <Self as ::rowkey::text::FromText>::from_args(__a, "")?;

@@ -1,8 +1,16 @@
-//! Exact bytes of every field type and attribute, as known values (the formats stated in the
-//! README's "Field types" and "Attributes" tables).
+//! The encoding rules of every field type and attribute (the README's "Field types" and
+//! "Attributes" tables), checked as relations between a value and its bytes rather than as
+//! restated bytes: integers are big-endian with the sign bit flipped, floats take the IEEE total
+//! order transform, `#[desc]` inverts the ascending bytes, `#[sep]` escapes and terminates,
+//! `#[reverse_ts]` is Java's `Long.MAX_VALUE - ts`, a salt is the Phoenix bucket
+//! (`rowkey::salt::phoenix`) of the salted bytes or the value modulo N, a hash prefix is the MD5 of
+//! the plain bytes, `#[rowkey(java)]` is `Bytes.toBytes`, and so on, each computed in the test.
 //!
-//! Each `check` asserts the exact encoding, that `encoded_len` and `encode_into` agree with
-//! `to_row_key`, and that `from_row_key` gives the value back.
+//! The exact bytes of these values are pinned once, in the golden corpus: `tests/golden.rs`
+//! checks every entry of `tests/golden/*.txt` (encode, decode, re-encode). Here every value also
+//! round-trips (`round_trip`: `encoded_len` and `encode_into` agree with `to_row_key`, and
+//! `from_row_key` gives the value back), byte order follows value order (`assert_sorted`), and
+//! the layouts, `describe` output, errors and every kind of output buffer are checked.
 
 mod common;
 
@@ -33,16 +41,69 @@ fn enc<K: RowKey + Debug>(k: &K) -> Vec<u8> {
     bytes.to_vec()
 }
 
-/// Exact bytes, `encoded_len`, and the round trip.
+/// `encoded_len`, `encode_into` and `to_row_key` agree, and `from_row_key` gives the value
+/// back; returns the bytes (pinned in the golden corpus) for the rule checks.
 #[track_caller]
-fn check<K>(k: &K, expected: &[u8])
+fn round_trip<K>(k: &K) -> Vec<u8>
 where
     K: RowKey + DecodeRowKeyOwned + PartialEq + Debug,
 {
     let bytes = enc(k);
-    assert_eq!(hex(&bytes), hex(expected), "encoding of {k:?}");
     let back = K::from_row_key(&bytes).unwrap_or_else(|e| panic!("{k:?} must decode: {e}"));
     assert_eq!(&back, k);
+    bytes
+}
+
+/// `bytes` follow `rule`, the bytes computed from the value by the format's rule.
+#[track_caller]
+fn assert_rule(bytes: &[u8], rule: &[u8], what: &str) {
+    assert_eq!(hex(bytes), hex(rule), "{what}");
+}
+
+/// `#[sep]`: `0x00` escaped as `01 00`, `0x01` as `01 01`, then a `0x00` terminator.
+fn escaped(b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for &x in b {
+        if x <= 1 {
+            out.push(0x01);
+        }
+        out.push(x);
+    }
+    out.push(0x00);
+    out
+}
+
+/// `#[desc]`: every byte inverted.
+fn inverted(b: &[u8]) -> Vec<u8> {
+    b.iter().map(|x| !x).collect()
+}
+
+/// `#[pad(len, fill)]`: the content, then `fill` up to `len` bytes.
+fn padded(b: &[u8], len: usize, fill: u8) -> Vec<u8> {
+    let mut out = b.to_vec();
+    out.resize(len, fill);
+    out
+}
+
+/// `#[hash_prefix(n)]`: the first `n` lowercase hex characters of the MD5 of `plain`.
+fn md5_hex(plain: &[u8], n: usize) -> Vec<u8> {
+    let hex: String = rowkey::hash_prefix::md5(plain)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    hex.as_bytes()[..n].to_vec()
+}
+
+/// The Phoenix salt byte of the salted bytes (`SaltingUtil`, fewer than 257 buckets).
+fn phoenix1(salted: &[u8], buckets: u32) -> u8 {
+    u8::try_from(rowkey::salt::phoenix(salted, buckets)).unwrap()
+}
+
+/// The two-byte (big-endian) Phoenix salt of the salted bytes (more than 256 buckets).
+fn phoenix2(salted: &[u8], buckets: u32) -> [u8; 2] {
+    u16::try_from(rowkey::salt::phoenix(salted, buckets))
+        .unwrap()
+        .to_be_bytes()
 }
 
 /// Bytes compare (memcmp) in the order of the values given.
@@ -92,16 +153,23 @@ fn integers_big_endian_signed_flipped() {
         i: 1,
         j: 0,
     };
-    let mut want = vec![0x12, 0x12, 0x34, 0x12, 0x34, 0x56, 0x78];
-    want.extend([1, 2, 3, 4, 5, 6, 7, 8]);
-    want.extend(1..=16u8);
-    want.push(0x7F); // i8 -1
-    want.extend([0x7F, 0xFE]); // i16 -2
-    want.extend([0x00, 0x00, 0x00, 0x00]); // i32::MIN
-    want.extend([0x80, 0, 0, 0, 0, 0, 0, 1]); // i64 1
-    want.push(0x80);
-    want.extend([0; 15]); // i128 0
-    check(&k, &want);
+    let b = round_trip(&k);
+    // unsigned: big-endian; signed: big-endian two's complement with the sign bit flipped
+    let mut want = vec![k.a];
+    want.extend(k.b.to_be_bytes());
+    want.extend(k.c.to_be_bytes());
+    want.extend(k.d.to_be_bytes());
+    want.extend(k.e.to_be_bytes());
+    want.extend(((k.f as u8) ^ 0x80).to_be_bytes());
+    want.extend(((k.g as u16) ^ 0x8000).to_be_bytes());
+    want.extend(((k.h as u32) ^ (1 << 31)).to_be_bytes());
+    want.extend(((k.i as u64) ^ (1 << 63)).to_be_bytes());
+    want.extend(((k.j as u128) ^ (1 << 127)).to_be_bytes());
+    assert_rule(
+        &b,
+        &want,
+        "fields concatenated, big-endian, signed sign-flipped",
+    );
     assert_eq!(k.encoded_len(), 1 + 2 + 4 + 8 + 16 + 1 + 2 + 4 + 8 + 16);
     assert_eq!(Ints::LAYOUT.fixed_width, Some(62));
 }
@@ -117,18 +185,22 @@ struct I128(i128);
 
 #[test]
 fn integer_extremes_and_order() {
-    check(&I8(i8::MIN), &[0x00]);
-    check(&I8(-1), &[0x7F]);
-    check(&I8(0), &[0x80]);
-    check(&I8(1), &[0x81]);
-    check(&I8(i8::MAX), &[0xFF]);
-    check(&I64(i64::MIN), &[0; 8]);
-    check(&I64(i64::MAX), &[0xFF; 8]);
-    check(&I64(-1), &[0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]);
-    check(&U16(0), &[0, 0]);
-    check(&U16(u16::MAX), &[0xFF, 0xFF]);
-    check(&I128(i128::MIN), &[0; 16]);
-    check(&I128(i128::MAX), &[0xFF; 16]);
+    for v in [i8::MIN, -1, 0, 1, i8::MAX] {
+        let b = round_trip(&I8(v));
+        assert_rule(&b, &[(v as u8) ^ 0x80], "i8 sign-flipped");
+    }
+    for v in [i64::MIN, i64::MAX, -1] {
+        let b = round_trip(&I64(v));
+        assert_rule(&b, &((v as u64) ^ (1 << 63)).to_be_bytes(), "i64");
+    }
+    for v in [0, u16::MAX] {
+        let b = round_trip(&U16(v));
+        assert_rule(&b, &v.to_be_bytes(), "u16 big-endian");
+    }
+    for v in [i128::MIN, i128::MAX] {
+        let b = round_trip(&I128(v));
+        assert_rule(&b, &((v as u128) ^ (1 << 127)).to_be_bytes(), "i128");
+    }
     assert_sorted(&[I8(i8::MIN), I8(-1), I8(0), I8(1), I8(i8::MAX)]);
     assert_sorted(&[I64(i64::MIN), I64(-1), I64(0), I64(1), I64(i64::MAX)]);
     assert_sorted(&[I128(i128::MIN), I128(-1), I128(0), I128(i128::MAX)]);
@@ -145,27 +217,13 @@ struct BoolChar {
 
 #[test]
 fn bool_and_char() {
-    check(
-        &BoolChar {
-            flag: false,
-            c: 'A',
-        },
-        &[0x00, 0, 0, 0, 0x41],
-    );
-    check(
-        &BoolChar {
-            flag: true,
-            c: '\u{1F600}',
-        },
-        &[0x01, 0x00, 0x01, 0xF6, 0x00],
-    );
-    check(
-        &BoolChar {
-            flag: true,
-            c: char::MAX,
-        },
-        &[0x01, 0x00, 0x10, 0xFF, 0xFF],
-    );
+    for (flag, c) in [(false, 'A'), (true, '\u{1F600}'), (true, char::MAX)] {
+        let b = round_trip(&BoolChar { flag, c });
+        // bool: one byte 0/1; char: its scalar value, u32 big-endian
+        let mut want = vec![u8::from(flag)];
+        want.extend(u32::from(c).to_be_bytes());
+        assert_rule(&b, &want, "bool byte, char as u32");
+    }
     assert_sorted(&[
         BoolChar {
             flag: false,
@@ -183,10 +241,22 @@ struct F64(f64);
 #[derive(RowKey, Debug, Clone, Copy)]
 struct F32(f32);
 
+/// The total order transform: sign bit clear, flip the sign bit; sign bit set, flip every bit.
+/// Also the bit-exact round trip (NaN payloads and signed zeros kept).
 #[track_caller]
-fn check_f64(v: f64, expected: u64) {
+fn float_rule_f64(v: f64) {
     let b = enc(&F64(v));
-    assert_eq!(hex(&b), hex(&expected.to_be_bytes()), "encoding of {v:?}");
+    let bits = v.to_bits();
+    let want = if bits >> 63 == 0 {
+        bits ^ (1 << 63)
+    } else {
+        !bits
+    };
+    assert_rule(
+        &b,
+        &want.to_be_bytes(),
+        &format!("total order transform of {v:?}"),
+    );
     let back = F64::from_row_key(&b).unwrap();
     assert_eq!(
         back.0.to_bits(),
@@ -196,9 +266,19 @@ fn check_f64(v: f64, expected: u64) {
 }
 
 #[track_caller]
-fn check_f32(v: f32, expected: u32) {
+fn float_rule_f32(v: f32) {
     let b = enc(&F32(v));
-    assert_eq!(hex(&b), hex(&expected.to_be_bytes()), "encoding of {v:?}");
+    let bits = v.to_bits();
+    let want = if bits >> 31 == 0 {
+        bits ^ (1 << 31)
+    } else {
+        !bits
+    };
+    assert_rule(
+        &b,
+        &want.to_be_bytes(),
+        &format!("total order transform of {v:?}"),
+    );
     let back = F32::from_row_key(&b).unwrap();
     assert_eq!(
         back.0.to_bits(),
@@ -209,24 +289,31 @@ fn check_f32(v: f32, expected: u32) {
 
 #[test]
 fn floats_total_order_transform() {
-    // positive (sign bit clear): sign bit flipped; negative: all bits flipped.
-    check_f64(0.0, 0x8000_0000_0000_0000);
-    check_f64(-0.0, 0x7FFF_FFFF_FFFF_FFFF);
-    check_f64(1.0, 0xBFF0_0000_0000_0000);
-    check_f64(-1.0, 0x400F_FFFF_FFFF_FFFF);
-    check_f64(f64::INFINITY, 0xFFF0_0000_0000_0000);
-    check_f64(f64::NEG_INFINITY, 0x000F_FFFF_FFFF_FFFF);
-    check_f64(f64::from_bits(0x7FF8_0000_0000_0000), 0xFFF8_0000_0000_0000);
-    check_f64(f64::from_bits(0xFFF8_0000_0000_0000), 0x0007_FFFF_FFFF_FFFF);
-    check_f64(f64::from_bits(0x7FF0_0000_0000_0001), 0xFFF0_0000_0000_0001); // signalling NaN
-    check_f64(f64::from_bits(1), 0x8000_0000_0000_0001); // smallest subnormal
-    check_f32(0.0, 0x8000_0000);
-    check_f32(-0.0, 0x7FFF_FFFF);
-    check_f32(1.5, 0xBFC0_0000);
-    check_f32(-1.5, 0x403F_FFFF);
-    check_f32(f32::INFINITY, 0xFF80_0000);
-    check_f32(f32::NEG_INFINITY, 0x007F_FFFF);
-    check_f32(f32::NAN, 0xFFC0_0000);
+    for v in [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::from_bits(0x7FF8_0000_0000_0000),
+        f64::from_bits(0xFFF8_0000_0000_0000),
+        f64::from_bits(0x7FF0_0000_0000_0001), // signalling NaN
+        f64::from_bits(1),                     // smallest subnormal
+    ] {
+        float_rule_f64(v);
+    }
+    for v in [
+        0.0,
+        -0.0,
+        1.5,
+        -1.5,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+    ] {
+        float_rule_f32(v);
+    }
 
     // -NaN < -inf < -MAX < -1 < -min subnormal < -0 < 0 < min subnormal < 1 < MAX < inf < NaN
     let order = [
@@ -269,12 +356,15 @@ struct Arr {
 
 #[test]
 fn byte_arrays_raw() {
-    check(
-        &Arr {
-            id: [0x00, 0xFF, 0x01],
-            tag: 7,
-        },
-        &[0x00, 0xFF, 0x01, 0x07],
+    let k = Arr {
+        id: [0x00, 0xFF, 0x01],
+        tag: 7,
+    };
+    let b = round_trip(&k);
+    assert_rule(
+        &b,
+        &[&k.id[..], &[k.tag]].concat(),
+        "array bytes as they are",
     );
     assert_eq!(Arr::LAYOUT.fixed_width, Some(4));
     assert_eq!(Arr::LAYOUT.fields[0].width, Some(3));
@@ -316,52 +406,38 @@ struct LastBytes {
 
 #[test]
 fn last_field_strings_and_bytes_are_raw() {
-    check(
-        &LastString {
-            id: 1,
-            s: "héllo\0\x01".into(),
-        },
-        b"\x01h\xC3\xA9llo\x00\x01",
-    );
-    check(
-        &LastString {
-            id: 1,
-            s: String::new(),
-        },
-        b"\x01",
-    );
-    check(
-        &LastBoxStr {
-            id: 2,
-            s: "ab".into(),
-        },
-        b"\x02ab",
-    );
-    check(
-        &LastVec {
-            id: 3,
-            b: vec![0x00, 0x01, 0xFF],
-        },
-        b"\x03\x00\x01\xFF",
-    );
-    check(
-        &LastBytes {
-            id: 4,
-            b: Bytes::from_static(b"\xFFx\x00"),
-        },
-        b"\x04\xFFx\x00",
-    );
+    // the last field is its bytes as they are: no escape, no terminator
+    let raw = "raw last field";
+    for s in ["héllo\0\x01", ""] {
+        let k = LastString { id: 1, s: s.into() };
+        assert_rule(&round_trip(&k), &[&[1], s.as_bytes()].concat(), raw);
+    }
+    let k = LastBoxStr {
+        id: 2,
+        s: "ab".into(),
+    };
+    assert_rule(&round_trip(&k), &[&[2], k.s.as_bytes()].concat(), raw);
+    let k = LastVec {
+        id: 3,
+        b: vec![0x00, 0x01, 0xFF],
+    };
+    assert_rule(&round_trip(&k), &[&[3], &k.b[..]].concat(), raw);
+    let k = LastBytes {
+        id: 4,
+        b: Bytes::from_static(b"\xFFx\x00"),
+    };
+    assert_rule(&round_trip(&k), &[&[4], &k.b[..]].concat(), raw);
 
     let k = LastStr { id: 5, s: "a\0b" };
     let b = enc(&k);
-    assert_eq!(b, b"\x05a\x00b");
+    assert_rule(&b, &[&[5], k.s.as_bytes()].concat(), raw);
     assert_eq!(LastStr::from_row_key(&b).unwrap(), k);
     let k = LastSlice {
         id: 6,
         b: b"\x00\xFF",
     };
     let b = enc(&k);
-    assert_eq!(b, b"\x06\x00\xFF");
+    assert_rule(&b, &[&[6], k.b].concat(), raw);
     let back = LastSlice::from_row_key(&b).unwrap();
     assert_eq!(back, k);
     // borrowed from the key bytes
@@ -387,30 +463,42 @@ struct Opts {
 
 #[test]
 fn option_presence_byte_none_first() {
-    check(
-        &Opts {
+    // None: one 0x00 byte; Some(v): 0x01, then v as the field would encode it without Option
+    let rule = |k: &Opts| {
+        let mut want = Vec::new();
+        match k.a {
+            None => want.push(0),
+            Some(a) => want.extend([&[1][..], &a.to_be_bytes()].concat()),
+        }
+        match &k.s {
+            None => want.push(0),
+            Some(s) => want.extend([&[1][..], &escaped(s.as_bytes())].concat()),
+        }
+        match &k.last {
+            None => want.push(0),
+            Some(s) => want.extend([&[1][..], s.as_bytes()].concat()),
+        }
+        want
+    };
+    for k in [
+        Opts {
             a: None,
             s: None,
             last: None,
         },
-        &[0x00, 0x00, 0x00],
-    );
-    check(
-        &Opts {
+        Opts {
             a: Some(0x0102),
             s: Some("x".into()),
             last: Some("yz".into()),
         },
-        b"\x01\x01\x02\x01x\x00\x01yz",
-    );
-    check(
-        &Opts {
+        Opts {
             a: Some(0),
             s: Some(String::new()),
             last: Some(String::new()),
         },
-        b"\x01\x00\x00\x01\x00\x01",
-    );
+    ] {
+        assert_rule(&round_trip(&k), &rule(&k), "presence byte, then the value");
+    }
     let k = |a, s: Option<&str>| Opts {
         a,
         s: s.map(Into::into),
@@ -460,22 +548,27 @@ struct Event {
 
 #[test]
 fn enums_encode_codes() {
-    check(&Kind::Click, &[0]);
-    check(&Kind::View, &[1]);
-    check(&Kind::Buy, &[2]);
-    check(&Explicit::Low, &[10]);
-    check(&Explicit::High, &[200]);
-    check(&Wide::X, &[0x00, 0x01]);
-    check(&Wide::Y, &[0x12, 0x34]);
-    check(
-        &Event {
-            uid: 7,
-            kind: Kind::Buy,
-            level: Explicit::High,
-            wide: Wide::Y,
-        },
-        &[0, 0, 0, 7, 2, 200, 0x12, 0x34],
-    );
+    // a fieldless enum is its discriminant: one byte, or its `#[repr]` integer big-endian
+    for k in [Kind::Click, Kind::View, Kind::Buy] {
+        assert_rule(&round_trip(&k), &[k as u8], "discriminant");
+    }
+    for k in [Explicit::Low, Explicit::High] {
+        assert_rule(&round_trip(&k), &[k as u8], "explicit discriminant");
+    }
+    for k in [Wide::X, Wide::Y] {
+        assert_rule(&round_trip(&k), &(k as u16).to_be_bytes(), "repr(u16)");
+    }
+    let k = Event {
+        uid: 7,
+        kind: Kind::Buy,
+        level: Explicit::High,
+        wide: Wide::Y,
+    };
+    let mut want = k.uid.to_be_bytes().to_vec();
+    want.push(k.kind as u8);
+    want.push(k.level as u8);
+    want.extend((k.wide as u16).to_be_bytes());
+    assert_rule(&round_trip(&k), &want, "enum fields");
     assert_eq!(Event::LAYOUT.fixed_width, Some(8));
     assert_eq!(Wide::LAYOUT.fixed_width, Some(2));
     assert_eq!(Kind::LAYOUT.fields[0].name, "code");
@@ -508,20 +601,38 @@ fn nested_and_tuple_structs() {
         host: "h1".into(),
         port: 80,
     };
-    check(&inner, b"h1\x00\x00\x50");
-    check(
-        &Outer {
-            region: 3,
-            inner: inner.clone(),
-            path: "/a".into(),
-            last: Inner {
-                host: String::new(),
-                port: 0xFFFF,
-            },
-        },
-        b"\x03h1\x00\x00\x50/a\x00\x00\xFF\xFF",
+    let b = round_trip(&inner);
+    assert_rule(
+        &b,
+        &[escaped(b"h1"), 80u16.to_be_bytes().to_vec()].concat(),
+        "sep string, u16",
     );
-    check(&Pair(0x0102, "x".into(), -128), b"\x01\x02x\x00\x00");
+    // a nested key is its own key's bytes in place
+    let k = Outer {
+        region: 3,
+        inner: inner.clone(),
+        path: "/a".into(),
+        last: Inner {
+            host: String::new(),
+            port: 0xFFFF,
+        },
+    };
+    let want = [
+        vec![k.region],
+        enc(&k.inner),
+        escaped(k.path.as_bytes()),
+        enc(&k.last),
+    ]
+    .concat();
+    assert_rule(&round_trip(&k), &want, "nested keys in place");
+    let k = Pair(0x0102, "x".into(), -128);
+    let want = [
+        k.0.to_be_bytes().to_vec(),
+        escaped(k.1.as_bytes()),
+        vec![(k.2 as u8) ^ 0x80],
+    ]
+    .concat();
+    assert_rule(&round_trip(&k), &want, "tuple struct fields in order");
     assert_eq!(Pair::LAYOUT.fields[0].name, "0");
     assert_eq!(Pair::LAYOUT.fields[1].name, "1");
     assert_eq!(Pair::LAYOUT.fields[2].name, "2");
@@ -545,34 +656,39 @@ struct Padded {
 
 #[test]
 fn pad_strings_fill_and_decimal() {
-    check(
-        &Padded {
+    // strings and bytes filled up to the width, integers as zero-padded decimal digits
+    let rule = |k: &Padded| {
+        [
+            padded(k.name.as_bytes(), 6, 0),
+            padded(k.code.as_bytes(), 5, b' '),
+            format!("{:06}", k.n).into_bytes(),
+            padded(&k.raw, 3, 0),
+        ]
+        .concat()
+    };
+    for k in [
+        Padded {
             name: "abc".into(),
             code: "XY".into(),
             n: 1,
             raw: vec![0xFF],
         },
-        b"abc\x00\x00\x00XY   000001\xFF\x00\x00",
-    );
-    check(
-        &Padded {
+        Padded {
             name: "abcdef".into(),
             code: "VWXYZ".into(),
             n: 999_999,
             raw: vec![1, 0, 2],
         },
-        b"abcdefVWXYZ999999\x01\x00\x02",
-    );
-    // content with fill bytes inside (not at the end) is fine
-    check(
-        &Padded {
+        // content with fill bytes inside (not at the end) is fine
+        Padded {
             name: "a\0b".into(),
             code: "a b".into(),
             n: 0,
             raw: Vec::new(),
         },
-        b"a\x00b\x00\x00\x00a b  000000\x00\x00\x00",
-    );
+    ] {
+        assert_rule(&round_trip(&k), &rule(&k), "filled to the width");
+    }
     assert_eq!(
         Padded::LAYOUT.fields[1].encoding,
         FieldEncoding::Pad { len: 5, fill: b' ' }
@@ -629,8 +745,10 @@ struct Decimal {
 
 #[test]
 fn pad_decimal_order() {
-    check(&Decimal { n: 1 }, b"000001");
-    check(&Decimal { n: 42 }, b"000042");
+    for n in [1, 42] {
+        let b = round_trip(&Decimal { n });
+        assert_rule(&b, format!("{n:06}").as_bytes(), "six decimal digits");
+    }
     assert_sorted(&[
         Decimal { n: 0 },
         Decimal { n: 9 },
@@ -656,24 +774,32 @@ struct Separated {
 
 #[test]
 fn sep_escapes_and_custom_separator() {
-    check(
-        &Separated {
+    // `#[sep]`: 00 -> 01 00, 01 -> 01 01, then 00; `#[sep(b'|')]`: the bytes, then `|`
+    let rule = |k: &Separated| {
+        [
+            escaped(k.a.as_bytes()),
+            [k.b.as_bytes(), b"|"].concat(),
+            escaped(&k.raw),
+            vec![k.tail],
+        ]
+        .concat()
+    };
+    for k in [
+        Separated {
             a: "host1".into(),
             b: "x".into(),
             raw: vec![],
             tail: 9,
         },
-        b"host1\x00x|\x00\x09",
-    );
-    check(
-        &Separated {
+        Separated {
             a: "a\0b\x01c".into(),
             b: String::new(),
             raw: vec![0x00, 0x01, 0x02, 0xFF],
             tail: 0,
         },
-        b"a\x01\x00b\x01\x01c\x00|\x01\x00\x01\x01\x02\xFF\x00\x00",
-    );
+    ] {
+        assert_rule(&round_trip(&k), &rule(&k), "escaped and terminated");
+    }
     assert_eq!(Separated::LAYOUT.fields[0].encoding, FieldEncoding::Sep);
     assert_eq!(
         Separated::LAYOUT.fields[1].encoding,
@@ -721,29 +847,15 @@ struct Latest {
 
 #[test]
 fn reverse_ts_is_java_identical() {
+    // Java: Bytes.toBytes(Long.MAX_VALUE - ts)
     let ts = 1_700_000_000_000i64;
-    let mut want = vec![1];
-    want.extend((i64::MAX - ts).to_be_bytes());
-    want.extend((i64::MAX - 5).to_be_bytes());
-    check(
-        &Latest {
-            host: 1,
-            ts,
-            ts_u: 5,
-        },
-        &want,
-    );
-    let mut want = vec![1];
-    want.extend([0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]);
-    want.extend([0; 8]);
-    check(
-        &Latest {
-            host: 1,
-            ts: 0,
-            ts_u: i64::MAX as u64,
-        },
-        &want,
-    );
+    for (ts, ts_u) in [(ts, 5u64), (0, i64::MAX as u64)] {
+        let k = Latest { host: 1, ts, ts_u };
+        let mut want = vec![1];
+        want.extend((i64::MAX - ts).to_be_bytes());
+        want.extend((i64::MAX - i64::try_from(ts_u).unwrap()).to_be_bytes());
+        assert_rule(&round_trip(&k), &want, "Long.MAX_VALUE - ts, big-endian");
+    }
     // newest first
     let k = |ts| Latest {
         host: 1,
@@ -793,10 +905,44 @@ struct Desc {
     last: String,
 }
 
+/// [`Desc`] without `#[desc]`; its last field `#[sep]`, as a `#[desc]` last field is escaped and
+/// terminated (so that a shorter value sorts after the longer ones it prefixes).
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct AscTwin {
+    a: u16,
+    i: i8,
+    #[sep]
+    s: String,
+    o: Option<u8>,
+    #[pad(4)]
+    p: String,
+    #[pad(3)]
+    d: u32,
+    #[sep(b'|')]
+    c: String,
+    #[sep]
+    last: String,
+}
+
+impl From<&Desc> for AscTwin {
+    fn from(k: &Desc) -> Self {
+        AscTwin {
+            a: k.a,
+            i: k.i,
+            s: k.s.clone(),
+            o: k.o,
+            p: k.p.clone(),
+            d: k.d,
+            c: k.c.clone(),
+            last: k.last.clone(),
+        }
+    }
+}
+
 #[test]
 fn desc_inverts_bytes() {
-    check(
-        &Desc {
+    for k in [
+        Desc {
             a: 0x1234,
             i: -1,
             s: "a".into(),
@@ -806,19 +952,7 @@ fn desc_inverts_bytes() {
             c: "ab".into(),
             last: "ab\0".into(),
         },
-        &[
-            0xED, 0xCB, // !0x1234
-            0x80, // !0x7F
-            0x9E, 0xFF, // !'a', !0x00
-            0xFF, // None
-            0x9E, 0x9D, 0xFF, 0xFF, // !"ab\0\0"
-            0xCF, 0xCB, 0xCD, // !"042"
-            0x9E, 0x9D, 0x83, // !"ab|"
-            0x9E, 0x9D, 0xFE, 0xFF, 0xFF, // last field: escaped + terminated, inverted
-        ],
-    );
-    check(
-        &Desc {
+        Desc {
             a: 0,
             i: 0,
             s: "\x01".into(),
@@ -828,13 +962,11 @@ fn desc_inverts_bytes() {
             c: String::new(),
             last: String::new(),
         },
-        &[
-            0xFF, 0xFF, 0x7F, 0xFE, 0xFE, 0xFF, // !(01 01 00)
-            0xFE, 0xFA, // Some(5)
-            0xFF, 0xFF, 0xFF, 0xFF, 0xCF, 0xCF, 0xCF, 0x83,
-            0xFF, // empty last: terminator only
-        ],
-    );
+    ] {
+        let b = round_trip(&k);
+        let asc = round_trip(&AscTwin::from(&k));
+        assert_rule(&b, &inverted(&asc), "the ascending bytes inverted");
+    }
     assert!(Desc::LAYOUT.fields.iter().all(|f| f.desc));
 
     let base = Desc {
@@ -902,69 +1034,56 @@ struct SaltWhole2 {
 
 #[test]
 fn salt_phoenix_known_values() {
-    // Phoenix SaltingUtil over the whole key: "host1" -> 8, "host12" -> 6 (16 buckets)
-    check(
-        &SaltField {
-            host: "host1".into(),
-        },
-        b"\x08host1",
-    );
-    check(
-        &SaltField {
-            host: "host12".into(),
-        },
-        b"\x06host12",
-    );
-    check(
-        &SaltWhole {
-            host: "host1".into(),
-        },
-        b"\x08host1",
-    );
-    check(
-        &SaltWhole {
-            host: "host12".into(),
-        },
-        b"\x06host12",
-    );
-    check(&Salt20 { s: "a".into() }, b"\x08a");
+    // Phoenix SaltingUtil over the salted bytes, then the key itself
+    let salted = |b: &[u8], salted: &[u8], buckets| {
+        let want = [&[phoenix1(salted, buckets)][..], &b[1..]].concat();
+        assert_rule(b, &want, "the Phoenix bucket of the salted bytes");
+    };
+    for host in ["host1", "host12"] {
+        // a salt over the only field is over the whole key
+        let b = round_trip(&SaltField { host: host.into() });
+        assert_rule(&b[1..], host.as_bytes(), "the key after the salt");
+        salted(&b, host.as_bytes(), 16);
+        let w = round_trip(&SaltWhole { host: host.into() });
+        assert_eq!(w, b);
+    }
+    let b = round_trip(&Salt20 { s: "a".into() });
+    assert_rule(&b[1..], b"a", "the key after the salt");
+    salted(&b, b"a", 20);
 
-    // the salted prefix is the encoded bytes: "host12\0" -> 10, "host1\0" -> 8
-    check(
-        &SaltSep {
-            host: "host12".into(),
-            port: 80,
-        },
-        b"\x0Ahost12\x00\x00\x50",
-    );
-    check(
-        &SaltSep {
-            host: "host1".into(),
-            port: 81,
-        },
-        b"\x08host1\x00\x00\x51",
-    );
-    // whole-key salt hashes every field: "host1\0\0\x50" -> 8
-    check(
-        &SaltWhole2 {
-            host: "host1".into(),
-            port: 80,
-        },
-        b"\x08host1\x00\x00\x50",
-    );
-    // the README's example key: seller 42 (8 bytes BE) -> salt 5
+    // the salted prefix is the encoded bytes of the salted field, `#[sep]` terminator included
+    for (host, port) in [("host12", 80u16), ("host1", 81)] {
+        let b = round_trip(&SaltSep {
+            host: host.into(),
+            port,
+        });
+        let key = [escaped(host.as_bytes()), port.to_be_bytes().to_vec()].concat();
+        assert_rule(&b[1..], &key, "the key after the salt");
+        salted(&b, &escaped(host.as_bytes()), 16);
+    }
+    // whole-key salt hashes every field
+    let b = round_trip(&SaltWhole2 {
+        host: "host1".into(),
+        port: 80,
+    });
+    let key = [escaped(b"host1"), 80u16.to_be_bytes().to_vec()].concat();
+    assert_rule(&b[1..], &key, "the key after the salt");
+    salted(&b, &key, 16);
+    // the README's example key: the salt hashes seller_id's 8 bytes only
     let ts = 1_700_000_000_000i64;
-    let mut want = vec![5, 0, 0, 0, 0, 0, 0, 0, 42];
-    want.extend((i64::MAX - ts).to_be_bytes());
-    want.extend(b"A-17\0");
-    check(
-        &OrderBySeller {
-            seller_id: 42,
-            created_ms: ts,
-            order_no: "A-17".into(),
-        },
-        &want,
-    );
+    let b = round_trip(&OrderBySeller {
+        seller_id: 42,
+        created_ms: ts,
+        order_no: "A-17".into(),
+    });
+    let key = [
+        &42u64.to_be_bytes()[..],
+        &(i64::MAX - ts).to_be_bytes(),
+        &escaped(b"A-17"),
+    ]
+    .concat();
+    assert_rule(&b[1..], &key, "the key after the salt");
+    salted(&b, &42u64.to_be_bytes(), 16);
 
     assert_eq!(
         SaltSep::LAYOUT.salt,
@@ -1010,24 +1129,26 @@ struct Salt256 {
 
 #[test]
 fn two_byte_salt_above_256_buckets() {
-    // "host1": 1000 buckets -> 296 = 0x0128; 65536 buckets -> 38952 = 0x9828
-    check(
-        &Salt1000 {
-            host: "host1".into(),
-        },
-        b"\x01\x28host1",
+    // the bucket as two bytes, big-endian
+    let b = round_trip(&Salt1000 {
+        host: "host1".into(),
+    });
+    assert_rule(
+        &b,
+        &[&phoenix2(b"host1", 1000)[..], b"host1"].concat(),
+        "1000",
     );
-    check(
-        &Salt65536 {
-            host: "host1".into(),
-        },
-        b"\x98\x28host1",
+    let b = round_trip(&Salt65536 {
+        host: "host1".into(),
+    });
+    assert_rule(
+        &b,
+        &[&phoenix2(b"host1", 65536)[..], b"host1"].concat(),
+        "65536",
     );
-    // 12345 (u32 BE) -> 66
-    check(
-        &Salt1000Id { id: 12345 },
-        &[0x00, 0x42, 0x00, 0x00, 0x30, 0x39],
-    );
+    let b = round_trip(&Salt1000Id { id: 12345 });
+    let id = 12345u32.to_be_bytes();
+    assert_rule(&b, &[&phoenix2(&id, 1000)[..], &id].concat(), "1000, u32");
     assert_eq!(Salt1000::LAYOUT.salt.map(|s| s.width), Some(2));
     assert_eq!(Salt1000Id::LAYOUT.fixed_width, Some(6));
     assert_eq!(Salt256::LAYOUT.salt.map(|s| s.width), Some(1));
@@ -1045,27 +1166,34 @@ struct ModuloWhole {
 
 #[test]
 fn modulo_salt_is_value_mod_n() {
-    check(
-        &TimeBucket {
-            ts: 1_700_000_000_003,
-            host: "h".into(),
-        },
-        &[
-            3, 0x00, 0x00, 0x01, 0x8B, 0xCF, 0xE5, 0x68, 0x03, b'h', 0x00,
-        ],
-    );
-    for ts in [0u64, 7, 8, 15, u64::MAX] {
-        let b = enc(&TimeBucket {
+    for (ts, host) in [
+        (1_700_000_000_003u64, "h"),
+        (0, ""),
+        (7, ""),
+        (8, ""),
+        (15, ""),
+    ] {
+        let k = TimeBucket {
             ts,
-            host: String::new(),
-        });
-        assert_eq!(u64::from(b[0]), ts % 8);
+            host: host.into(),
+        };
+        let b = round_trip(&k);
+        let key = [ts.to_be_bytes().to_vec(), escaped(host.as_bytes())].concat();
+        let want = [&[(ts % 8) as u8][..], &key].concat();
+        assert_rule(&b, &want, "ts % 8, then the key");
+        assert_eq!(u32::from(b[0]), rowkey::salt::modulo(ts, 8));
     }
-    check(&ModuloWhole { id: 301 }, &[0, 1, 0, 0, 0, 0, 0, 0, 1, 0x2D]);
-    check(
-        &ModuloWhole { id: 299 },
-        &[0x01, 0x2B, 0, 0, 0, 0, 0, 0, 1, 0x2B],
-    );
+    let b = enc(&TimeBucket {
+        ts: u64::MAX,
+        host: String::new(),
+    });
+    assert_eq!(u64::from(b[0]), u64::MAX % 8);
+    // more than 256 buckets: two bytes, big-endian
+    for id in [301u64, 299] {
+        let b = round_trip(&ModuloWhole { id });
+        let salt = u16::try_from(id % 300).unwrap().to_be_bytes();
+        assert_rule(&b, &[&salt[..], &id.to_be_bytes()].concat(), "id % 300");
+    }
     assert_eq!(
         TimeBucket::LAYOUT.salt,
         Some(SaltLayout {
@@ -1103,34 +1231,32 @@ struct HashedId {
 
 #[test]
 fn hash_prefix_md5() {
-    check(
-        &HashedUser {
-            user: "foo0001".into(),
-        },
-        b"95f18cfoo0001",
+    // md5(userid).substring(0, 6), then the field
+    let b = round_trip(&HashedUser {
+        user: "foo0001".into(),
+    });
+    assert_rule(
+        &b,
+        &[md5_hex(b"foo0001", 6), b"foo0001".to_vec()].concat(),
+        "hex",
     );
-    let mut want = Vec::new();
-    want.extend(b"7e0535"); // md5(00 00 00 00 00 00 00 2A)
+    // integers hash their Java `Bytes.toBytes` (two's complement, big-endian); raw keeps the
+    // first digest bytes
+    let mut want = md5_hex(&42u64.to_be_bytes(), 6);
     want.extend(42u64.to_be_bytes());
-    want.extend([0x67, 0x9E, 0x19, 0x23]); // md5(00 00 00 07), raw
+    want.extend(&rowkey::hash_prefix::md5(&7u32.to_be_bytes())[..4]);
     want.extend(7u32.to_be_bytes());
-    want.extend(b"fd8689cb80113b68be586d8b5a6aa06a"); // md5("user42")
-    want.extend(b"user42\0");
-    // md5 of the Java two's-complement bytes of -5, raw, all 16 bytes
-    want.extend([
-        0xAC, 0x4F, 0x80, 0x3B, 0x46, 0xE3, 0x95, 0x51, 0x7C, 0xB5, 0x5F, 0xA4, 0xD0, 0x01, 0x07,
-        0x25,
-    ]);
-    want.extend([0x7F, 0xFF, 0xFF, 0xFB]); // -5 sign-flipped
-    check(
-        &HashedId {
-            id: 42,
-            small: 7,
-            name: "user42".into(),
-            neg: -5,
-        },
-        &want,
-    );
+    want.extend(md5_hex(b"user42", 32));
+    want.extend(escaped(b"user42"));
+    want.extend(rowkey::hash_prefix::md5(&(-5i32).to_be_bytes()));
+    want.extend(((-5i32 as u32) ^ (1 << 31)).to_be_bytes()); // -5 sign-flipped
+    let b = round_trip(&HashedId {
+        id: 42,
+        small: 7,
+        name: "user42".into(),
+        neg: -5,
+    });
+    assert_rule(&b, &want, "md5 of the plain bytes before each field");
     let l = HashedId::LAYOUT;
     assert_eq!(
         l.fields[0].hash_prefix,
@@ -1172,31 +1298,41 @@ struct Reversed {
 
 #[test]
 fn reverse_bytes_digits_characters() {
-    check(
-        &Reversed {
+    // integers: their bytes reversed; a padded number: its zero-padded digits reversed (so a
+    // short number is padded before reversal); a string: its characters reversed, then filled
+    let rule = |k: &Reversed| {
+        let rev = |mut v: Vec<u8>| {
+            v.reverse();
+            v
+        };
+        let name: String = k.name.chars().rev().collect();
+        [
+            rev(k.a.to_be_bytes().to_vec()),
+            rev(format!("{:011}", k.phone).into_bytes()),
+            padded(name.as_bytes(), 8, 0),
+            rev(k.arr.to_vec()),
+            rev(((k.s as u16) ^ 0x8000).to_be_bytes().to_vec()),
+        ]
+        .concat()
+    };
+    for k in [
+        Reversed {
             a: 0x0102_0304,
             phone: 13_812_345_678,
             name: "abé".into(),
             arr: [1, 2, 3],
             s: -2,
         },
-        b"\x04\x03\x02\x01\
-          87654321831\
-          \xC3\xA9ba\x00\x00\x00\x00\
-          \x03\x02\x01\
-          \xFE\x7F",
-    );
-    // a short number is zero-padded before reversal: 42 -> "00000000042" -> "24000000000"
-    let k = Reversed {
-        a: 0,
-        phone: 42,
-        name: String::new(),
-        arr: [0; 3],
-        s: 0,
-    };
-    let b = enc(&k);
-    assert_eq!(&b[4..15], b"24000000000");
-    assert_eq!(Reversed::from_row_key(&b).unwrap(), k);
+        Reversed {
+            a: 0,
+            phone: 42,
+            name: String::new(),
+            arr: [0; 3],
+            s: 0,
+        },
+    ] {
+        assert_rule(&round_trip(&k), &rule(&k), "reversed");
+    }
     assert_eq!(
         Reversed::LAYOUT.fields[1].encoding,
         FieldEncoding::Reverse {
@@ -1242,43 +1378,36 @@ struct JavaAll {
 
 #[test]
 fn java_bytes_to_bytes() {
-    check(
-        &JavaField {
-            a: -1,
-            b: -1,
-            flag: true,
-        },
-        &[0xFF, 0xFF, 0xFF, 0xFF, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF],
-    );
-    check(
-        &JavaField {
-            a: 1,
-            b: 1,
-            flag: false,
-        },
-        &[0, 0, 0, 1, 0x80, 0, 0, 1, 0x00],
-    );
-    let mut want = vec![0xFF, 0xFE]; // i16 -2
-    want.extend(i64::MIN.to_be_bytes());
-    want.extend(5u32.to_be_bytes());
-    want.extend((-1.0f64).to_bits().to_be_bytes()); // raw IEEE bits
-    want.extend(1.5f32.to_bits().to_be_bytes());
-    want.push(0xFF);
-    want.extend(b"s\0");
-    want.extend([0x01, 0xFF, 0xFF, 0xFF, 0xF9]); // Some(-7)
-    check(
-        &JavaAll {
-            i: -2,
-            l: i64::MIN,
-            u: 5,
-            f: -1.0,
-            g: 1.5,
-            flag: true,
-            s: "s".into(),
-            o: Some(-7),
-        },
-        &want,
-    );
+    // Bytes.toBytes: two's complement big-endian integers, raw IEEE bits, a boolean as
+    // -1 (0xFF) or 0; next to a natural (sign-flipped) field
+    let java_bool = |b: bool| if b { 0xFF } else { 0x00 };
+    for (a, b, flag) in [(-1i32, -1i32, true), (1, 1, false)] {
+        let mut want = a.to_be_bytes().to_vec();
+        want.extend(((b as u32) ^ (1 << 31)).to_be_bytes());
+        want.push(java_bool(flag));
+        let k = JavaField { a, b, flag };
+        assert_rule(&round_trip(&k), &want, "Bytes.toBytes beside natural");
+    }
+    let k = JavaAll {
+        i: -2,
+        l: i64::MIN,
+        u: 5,
+        f: -1.0,
+        g: 1.5,
+        flag: true,
+        s: "s".into(),
+        o: Some(-7),
+    };
+    let mut want = k.i.to_be_bytes().to_vec();
+    want.extend(k.l.to_be_bytes());
+    want.extend(k.u.to_be_bytes());
+    want.extend(k.f.to_bits().to_be_bytes()); // raw IEEE bits
+    want.extend(k.g.to_bits().to_be_bytes());
+    want.push(java_bool(k.flag));
+    want.extend(escaped(k.s.as_bytes()));
+    want.push(1); // Some
+    want.extend((-7i32).to_be_bytes());
+    assert_rule(&round_trip(&k), &want, "Bytes.toBytes of every field");
     assert_eq!(JavaField::LAYOUT.fields[0].encoding, FieldEncoding::Java);
     assert_eq!(JavaField::LAYOUT.fields[1].encoding, FieldEncoding::Natural);
     assert_eq!(JavaAll::LAYOUT.fields[3].encoding, FieldEncoding::Java);
@@ -1309,12 +1438,15 @@ struct FixedBudget {
 
 #[test]
 fn max_len_budget() {
-    check(
-        &Budget {
-            id: 1,
-            name: "abcde".into(),
-        },
-        b"\x00\x00\x00\x01abcde\x00",
+    // at the limit: 4 + 5 + 1 = 10 bytes
+    let b = round_trip(&Budget {
+        id: 1,
+        name: "abcde".into(),
+    });
+    assert_rule(
+        &b,
+        &[&1u32.to_be_bytes()[..], &escaped(b"abcde")].concat(),
+        "10",
     );
     let k = Budget {
         id: 1,
@@ -1335,9 +1467,11 @@ fn max_len_budget() {
     assert_eq!(Budget::LAYOUT.max_len, Some(10));
     assert_eq!(FixedBudget::LAYOUT.max_len, Some(12));
     assert_eq!(FixedBudget::LAYOUT.fixed_width, Some(12));
-    check(
-        &FixedBudget { id: 1, at: 2 },
-        &[0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2],
+    let b = round_trip(&FixedBudget { id: 1, at: 2 });
+    assert_rule(
+        &b,
+        &[&1u32.to_be_bytes()[..], &2u64.to_be_bytes()].concat(),
+        "12",
     );
 }
 
@@ -1403,19 +1537,18 @@ fn describe_output() {
         code: b"ab".to_vec(),
         ts: Some(17),
     };
-    let b = enc(&k);
-    // "web1\0" -> 2
-    assert_eq!(b[0], 2);
-    assert_eq!(Metric::from_row_key(&b).unwrap(), k);
+    let b = round_trip(&k);
+    // the salt of "web1\0"
+    let salt = phoenix1(&escaped(b"web1"), 16);
+    assert_eq!(b[0], salt);
     assert_eq!(
         Metric::describe(&b),
-        r#"salt=2 host="web1" kind=View code=b"ab" ts=Some(17)"#
+        format!(r#"salt={salt} host="web1" kind=View code=b"ab" ts=Some(17)"#)
     );
     let d = Metric::describe(&b[..7]);
-    assert!(
-        d.starts_with(r#"salt=2 host="web1" kind=View <cannot decode field `code` at byte 7"#),
-        "{d}"
-    );
+    let want =
+        format!(r#"salt={salt} host="web1" kind=View <cannot decode field `code` at byte 7"#);
+    assert!(d.starts_with(&want), "{d}");
     let mut long = b.to_vec();
     long.push(b'!');
     let d = Metric::describe(&long);
@@ -1515,27 +1648,36 @@ struct Combos {
 
 #[test]
 fn combinations_desc_nested_box_bytes_wide_decimal() {
-    let mut want = vec![!b'h', !b'1', 0xFF, 0xFF, 0xAF]; // desc Inner { "h1", 80 }
-    want.extend(b"\x01x\x00\x00\x01"); // Some(Inner { "x", 1 })
-    want.extend([!b'a', 0xFE, 0xFE, 0xFF]); // desc "a\x01" escaped
-    want.extend([0xFE, 0xFF, 0xFF]); // desc [0x01] padded to 3
-    want.extend(b"0000000000000000000000000000000000000042");
-    check(
-        &Combos {
-            inner: Inner {
-                host: "h1".into(),
-                port: 80,
-            },
-            maybe: Some(Inner {
-                host: "x".into(),
-                port: 1,
-            }),
-            bx: "a\x01".into(),
-            by: Bytes::from_static(b"\x01"),
-            wide: 42,
+    // desc nested key: its bytes inverted; Some: 0x01 and the nested key; desc sep: the
+    // escaped bytes inverted; desc pad: the filled bytes inverted; pad(40): 40 digits
+    let rule = |k: &Combos| {
+        let maybe = match &k.maybe {
+            None => vec![0],
+            Some(i) => [vec![1], enc(i)].concat(),
+        };
+        [
+            inverted(&enc(&k.inner)),
+            maybe,
+            inverted(&escaped(k.bx.as_bytes())),
+            inverted(&padded(&k.by, 3, 0)),
+            format!("{:040}", k.wide).into_bytes(),
+        ]
+        .concat()
+    };
+    let k = Combos {
+        inner: Inner {
+            host: "h1".into(),
+            port: 80,
         },
-        &want,
-    );
+        maybe: Some(Inner {
+            host: "x".into(),
+            port: 1,
+        }),
+        bx: "a\x01".into(),
+        by: Bytes::from_static(b"\x01"),
+        wide: 42,
+    };
+    assert_rule(&round_trip(&k), &rule(&k), "every field by its rule");
     let k = Combos {
         inner: Inner {
             host: String::new(),
@@ -1546,10 +1688,7 @@ fn combinations_desc_nested_box_bytes_wide_decimal() {
         by: Bytes::new(),
         wide: u128::MAX,
     };
-    let b = enc(&k);
-    assert_eq!(&b[..6], [0xFF, 0xFF, 0xFF, 0x00, 0xFF, 0xFF]);
-    assert_eq!(&b[6..], b"\xFF\xFF0340282366920938463463374607431768211455");
-    assert_eq!(Combos::from_row_key(&b).unwrap(), k);
+    assert_rule(&round_trip(&k), &rule(&k), "every field by its rule, empty");
     // desc nested: descending host order
     assert_sorted(&[
         Combos {
@@ -1594,35 +1733,39 @@ struct SaltOverHash {
 
 #[test]
 fn salted_prefix_through_a_later_field_and_a_hash_prefix() {
-    // "t\0host1\0" -> 4; seq is not part of the salted prefix
-    check(
-        &SaltLater {
+    // the salt hashes "t\0host1\0"; seq is not part of the salted prefix
+    let prefix = [escaped(b"t"), escaped(b"host1")].concat();
+    for seq in [7u32, 8] {
+        let b = round_trip(&SaltLater {
             tenant: "t".into(),
             host: "host1".into(),
-            seq: 7,
-        },
-        b"\x04t\x00host1\x00\x00\x00\x00\x07",
-    );
-    let a = enc(&SaltLater {
-        tenant: "t".into(),
-        host: "host1".into(),
-        seq: 8,
-    });
-    assert_eq!(a[0], 4);
+            seq,
+        });
+        let want = [&[phoenix1(&prefix, 16)][..], &prefix, &seq.to_be_bytes()].concat();
+        assert_rule(&b, &want, "salt of the fields through host");
+    }
     assert_eq!(SaltLater::LAYOUT.salt.map(|s| s.through_field), Some(1));
-    // "9f" (md5("bob")) "bob\0" !0x0007 -> 18 of 32; md5("é") = 66ddcd97…
-    let mut want = vec![18];
-    want.extend(b"9fbob\x00\xFF\xF8");
-    want.extend(b"66ddcd97");
-    want.extend([0, 0, 0, 0xE9]);
-    check(
-        &SaltOverHash {
-            user: "bob".into(),
-            n: 7,
-            ch: 'é',
-        },
-        &want,
-    );
+    // the salted prefix holds the hash prefix: md5("bob")[..2] "bob\0" !0x0007; then the
+    // hashed char: md5("é")[..8] and the char
+    let prefix = [
+        md5_hex(b"bob", 2),
+        escaped(b"bob"),
+        inverted(&7u16.to_be_bytes()),
+    ]
+    .concat();
+    let want = [
+        vec![phoenix1(&prefix, 32)],
+        prefix,
+        md5_hex("é".as_bytes(), 8),
+        u32::from('é').to_be_bytes().to_vec(),
+    ]
+    .concat();
+    let b = round_trip(&SaltOverHash {
+        user: "bob".into(),
+        n: 7,
+        ch: 'é',
+    });
+    assert_rule(&b, &want, "salt over hash");
 }
 
 #[derive(RowKey, Debug, Clone, PartialEq)]

@@ -438,6 +438,21 @@ struct IntMix {
     d: i64,
 }
 
+/// Every integer width in one key (big-endian, signed ones sign-flipped, no separators).
+#[derive(RowKey, Debug)]
+struct Ints {
+    a: u8,
+    b: u16,
+    c: u32,
+    d: u64,
+    e: u128,
+    f: i8,
+    g: i16,
+    h: i32,
+    i: i64,
+    j: i128,
+}
+
 macro_rules! unsigned_vals {
     ($t:ty) => {
         [
@@ -580,6 +595,26 @@ fn ints(c: &mut Corpus) {
             ),
         ]
     );
+    keys!(
+        c,
+        "ints_every_width",
+        Ints,
+        [(
+            "counting",
+            Ints {
+                a: 0x12,
+                b: 0x1234,
+                c: 0x1234_5678,
+                d: 0x0102_0304_0506_0708,
+                e: 0x0102_0304_0506_0708_090A_0B0C_0D0E_0F10,
+                f: -1,
+                g: -2,
+                h: i32::MIN,
+                i: 1,
+                j: 0
+            }
+        )]
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -609,6 +644,13 @@ struct Arr4Desc(#[desc] [u8; 4]);
 struct Arr1([u8; 1]);
 #[derive(RowKey, Debug)]
 struct Arr16([u8; 16]);
+
+/// A bool and a char in one key.
+#[derive(RowKey, Debug)]
+struct BoolChar {
+    flag: bool,
+    c: char,
+}
 
 /// An array followed by a field: fixed width, no terminator.
 #[derive(RowKey, Debug)]
@@ -695,6 +737,35 @@ fn scalars(c: &mut Corpus) {
         [("nan_payload_1", f64::from_bits(0x7FF0_0000_0000_0001))]
     );
     wrap!(c, "f64_desc", F64Desc, f64_vals().into_iter().step_by(2));
+    wrap!(c, "f32", F32, [("one_5", 1.5f32)]);
+    keys!(
+        c,
+        "bool_char",
+        BoolChar,
+        [
+            (
+                "false_A",
+                BoolChar {
+                    flag: false,
+                    c: 'A'
+                }
+            ),
+            (
+                "true_emoji",
+                BoolChar {
+                    flag: true,
+                    c: '😀'
+                }
+            ),
+            (
+                "true_max",
+                BoolChar {
+                    flag: true,
+                    c: char::MAX
+                }
+            ),
+        ]
+    );
 
     let arrs: [(&str, [u8; 4]); 6] = [
         ("zeros", [0; 4]),
@@ -730,6 +801,13 @@ fn scalars(c: &mut Corpus) {
                 ArrThen {
                     id: *b"abc",
                     n: 0xff
+                }
+            ),
+            (
+                "00ff01_7",
+                ArrThen {
+                    id: [0x00, 0xff, 0x01],
+                    n: 7
                 }
             ),
         ]
@@ -855,6 +933,61 @@ struct TwoSep {
     a: String,
     #[sep]
     b: String,
+}
+
+/// A `Box<str>` as the last field after a fixed-width one.
+#[derive(RowKey, Debug)]
+struct IdBoxStr(u8, Box<str>);
+
+/// Every kind of `#[pad]` in one key: zero-filled string, space-filled string, decimal, bytes.
+#[derive(RowKey, Debug)]
+struct PadMixed {
+    #[pad(6)]
+    name: String,
+    #[pad(5, fill = b' ')]
+    code: String,
+    #[pad(6)]
+    n: u32,
+    #[pad(3)]
+    raw: Vec<u8>,
+}
+
+/// `#[sep]` strings and bytes and a custom separator in one key.
+#[derive(RowKey, Debug)]
+struct SepMixed {
+    #[sep]
+    a: String,
+    #[sep(b'|')]
+    b: String,
+    #[sep]
+    raw: Vec<u8>,
+    tail: u8,
+}
+
+/// `#[desc]` on every kind of field: integers, a separated string, an option, pads, a custom
+/// separator, a last string.
+#[derive(RowKey, Debug)]
+struct DescMixed {
+    #[desc]
+    a: u16,
+    #[desc]
+    i: i8,
+    #[desc]
+    #[sep]
+    s: String,
+    #[desc]
+    o: Option<u8>,
+    #[desc]
+    #[pad(4)]
+    p: String,
+    #[desc]
+    #[pad(3)]
+    d: u32,
+    #[desc]
+    #[sep(b'|')]
+    c: String,
+    #[desc]
+    last: String,
 }
 
 fn strings(c: &mut Corpus) {
@@ -983,6 +1116,110 @@ fn strings(c: &mut Corpus) {
             ("00_01", two("\0", "\x01")),
         ]
     );
+    keys!(
+        c,
+        "id_string_last",
+        IdStr,
+        [("h_e_acute_llo_00_01", IdStr(1, "héllo\0\x01".into()))]
+    );
+    keys!(
+        c,
+        "id_box_str_last",
+        IdBoxStr,
+        [("ab", IdBoxStr(2, "ab".into()))]
+    );
+    keys!(
+        c,
+        "pad_mixed",
+        PadMixed,
+        [
+            (
+                "abc_XY_1_ff",
+                PadMixed {
+                    name: "abc".into(),
+                    code: "XY".into(),
+                    n: 1,
+                    raw: vec![0xff]
+                }
+            ),
+            (
+                "full",
+                PadMixed {
+                    name: "abcdef".into(),
+                    code: "VWXYZ".into(),
+                    n: 999_999,
+                    raw: vec![1, 0, 2]
+                }
+            ),
+            (
+                "fill_inside",
+                PadMixed {
+                    name: "a\0b".into(),
+                    code: "a b".into(),
+                    n: 0,
+                    raw: vec![]
+                }
+            ),
+        ]
+    );
+    keys!(
+        c,
+        "sep_mixed",
+        SepMixed,
+        [
+            (
+                "host1_x_empty_9",
+                SepMixed {
+                    a: "host1".into(),
+                    b: "x".into(),
+                    raw: vec![],
+                    tail: 9
+                }
+            ),
+            (
+                "escapes",
+                SepMixed {
+                    a: "a\0b\x01c".into(),
+                    b: String::new(),
+                    raw: vec![0x00, 0x01, 0x02, 0xff],
+                    tail: 0
+                }
+            ),
+        ]
+    );
+    keys!(
+        c,
+        "desc_mixed",
+        DescMixed,
+        [
+            (
+                "typical",
+                DescMixed {
+                    a: 0x1234,
+                    i: -1,
+                    s: "a".into(),
+                    o: None,
+                    p: "ab".into(),
+                    d: 42,
+                    c: "ab".into(),
+                    last: "ab\0".into()
+                }
+            ),
+            (
+                "zeros_some_5",
+                DescMixed {
+                    a: 0,
+                    i: 0,
+                    s: "\x01".into(),
+                    o: Some(5),
+                    p: String::new(),
+                    d: 0,
+                    c: String::new(),
+                    last: String::new()
+                }
+            ),
+        ]
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1040,6 +1277,12 @@ struct PadVecDesc(
 struct PadBytesUnderscore(#[pad(4, fill = b'_')] Bytes, u8);
 #[derive(RowKey, Debug)]
 struct PadBytesFf(#[pad(3, fill = 0xFF)] Bytes, u8);
+
+/// Bytes as the last field after a fixed-width one.
+#[derive(RowKey, Debug)]
+struct IdVec(u8, Vec<u8>);
+#[derive(RowKey, Debug)]
+struct IdBytes(u8, Bytes);
 
 fn byte_short() -> Vec<(&'static str, Vec<u8>)> {
     let mut v = byte_vals();
@@ -1114,6 +1357,18 @@ fn byte_fields(c: &mut Corpus) {
         "pad3_ff_bytes",
         PadBytesFf,
         it.map(|(n, v)| (n, PadBytesFf(v.into(), 0x00)))
+    );
+    keys!(
+        c,
+        "id_vec_last",
+        IdVec,
+        [("00_01_ff", IdVec(3, vec![0x00, 0x01, 0xff]))]
+    );
+    keys!(
+        c,
+        "id_bytes_last",
+        IdBytes,
+        [("ff_x_00", IdBytes(4, Bytes::from_static(b"\xffx\x00")))]
     );
 }
 
@@ -1240,6 +1495,15 @@ struct OptOpt(Option<Option<u8>>);
 #[derive(RowKey, Debug)]
 struct OptReverseTs(u8, #[reverse_ts] Option<i64>);
 
+/// A presence byte before a fixed-width field, a separated string and a last string.
+#[derive(RowKey, Debug)]
+struct OptMixed {
+    a: Option<u16>,
+    #[sep]
+    s: Option<String>,
+    last: Option<String>,
+}
+
 fn options(c: &mut Corpus) {
     c.group("option");
     let u16s = [
@@ -1350,6 +1614,37 @@ fn options(c: &mut Corpus) {
             ("none", OptReverseTs(1, None)),
             ("some_0", OptReverseTs(1, Some(0))),
             ("some_ms", OptReverseTs(1, Some(1_700_000_000_000))),
+        ]
+    );
+    keys!(
+        c,
+        "option_mixed",
+        OptMixed,
+        [
+            (
+                "none_none_none",
+                OptMixed {
+                    a: None,
+                    s: None,
+                    last: None
+                }
+            ),
+            (
+                "some_0102_x_yz",
+                OptMixed {
+                    a: Some(0x0102),
+                    s: Some("x".into()),
+                    last: Some("yz".into())
+                }
+            ),
+            (
+                "some_0_empty_empty",
+                OptMixed {
+                    a: Some(0),
+                    s: Some(String::new()),
+                    last: Some(String::new())
+                }
+            ),
         ]
     );
 }
@@ -1514,6 +1809,23 @@ struct Tagged<T> {
 type TaggedU16 = Tagged<u16>;
 type TaggedKind = Tagged<Kind>;
 
+/// `#[desc]` on a nested key, an optional nested key, a `#[desc]` separated `Box<str>`, `#[desc]`
+/// padded `Bytes` and a 40-digit decimal.
+#[derive(RowKey, Debug)]
+struct Combos {
+    #[desc]
+    inner: Inner,
+    maybe: Option<Inner>,
+    #[desc]
+    #[sep]
+    bx: Box<str>,
+    #[desc]
+    #[pad(3)]
+    by: Bytes,
+    #[pad(40)]
+    wide: u128,
+}
+
 fn inner(h: &str, p: u16) -> Inner {
     Inner {
         host: h.into(),
@@ -1563,6 +1875,15 @@ fn nested(c: &mut Corpus) {
                     inner: inner("\0\x01", 1),
                     path: "\x01".into(),
                     last: inner("a\0", 2)
+                }
+            ),
+            (
+                "h1_80_last_empty_max",
+                Outer {
+                    region: 3,
+                    inner: inner("h1", 80),
+                    path: "/a".into(),
+                    last: inner("", u16::MAX)
                 }
             ),
         ]
@@ -1639,6 +1960,7 @@ fn nested(c: &mut Corpus) {
         [
             ("zero_empty", Pair(0, String::new(), 0)),
             ("mixed", Pair(0x1234, "x".into(), -1)),
+            ("0102_x_min", Pair(0x0102, "x".into(), i8::MIN)),
         ]
     );
     keys!(
@@ -1667,6 +1989,33 @@ fn nested(c: &mut Corpus) {
                 id: u64::MAX
             }
         )]
+    );
+    keys!(
+        c,
+        "combos",
+        Combos,
+        [
+            (
+                "h1_80_x_1_a01_01_42",
+                Combos {
+                    inner: inner("h1", 80),
+                    maybe: Some(inner("x", 1)),
+                    bx: "a\x01".into(),
+                    by: Bytes::from_static(b"\x01"),
+                    wide: 42
+                }
+            ),
+            (
+                "empties_none_max",
+                Combos {
+                    inner: inner("", 0),
+                    maybe: None,
+                    bx: "".into(),
+                    by: Bytes::new(),
+                    wide: u128::MAX
+                }
+            ),
+        ]
     );
 }
 
@@ -1738,6 +2087,33 @@ struct RevU32Desc(
     #[desc]
     u32,
 );
+
+/// Two `#[reverse_ts]` fields, `i64` and `u64`.
+#[derive(RowKey, Debug)]
+struct RtsTwo {
+    host: u8,
+    #[reverse_ts]
+    ts: i64,
+    #[reverse_ts]
+    ts_u: u64,
+}
+
+/// `#[reverse]` on every kind of field: integer bytes, decimal digits, characters, array bytes.
+#[derive(RowKey, Debug)]
+struct RevMixed {
+    #[reverse]
+    a: u32,
+    #[reverse]
+    #[pad(11)]
+    phone: u64,
+    #[reverse]
+    #[pad(8)]
+    name: String,
+    #[reverse]
+    arr: [u8; 3],
+    #[reverse]
+    s: i16,
+}
 
 fn time_and_reverse(c: &mut Corpus) {
     c.group("reverse");
@@ -1861,6 +2237,56 @@ fn time_and_reverse(c: &mut Corpus) {
             ("ff", RevVec(vec![0xff], 0)),
         ]
     );
+    keys!(
+        c,
+        "reverse_ts_i64_u64",
+        RtsTwo,
+        [
+            (
+                "ms_2023_5",
+                RtsTwo {
+                    host: 1,
+                    ts: 1_700_000_000_000,
+                    ts_u: 5
+                }
+            ),
+            (
+                "zero_i64_max",
+                RtsTwo {
+                    host: 1,
+                    ts: 0,
+                    ts_u: i64::MAX as u64
+                }
+            ),
+        ]
+    );
+    keys!(
+        c,
+        "reverse_mixed",
+        RevMixed,
+        [
+            (
+                "typical",
+                RevMixed {
+                    a: 0x0102_0304,
+                    phone: 13_812_345_678,
+                    name: "abé".into(),
+                    arr: [1, 2, 3],
+                    s: -2
+                }
+            ),
+            (
+                "zeros_phone_42",
+                RevMixed {
+                    a: 0,
+                    phone: 42,
+                    name: String::new(),
+                    arr: [0; 3],
+                    s: 0
+                }
+            ),
+        ]
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1921,6 +2347,21 @@ struct JavaAll {
     o: Option<i32>,
     #[desc]
     d: i32,
+}
+
+/// A `#[rowkey(java)]` key without `char` and `#[desc]` fields.
+#[derive(RowKey, Debug)]
+#[rowkey(java)]
+struct JavaEight {
+    i: i16,
+    l: i64,
+    u: u32,
+    f: f64,
+    g: f32,
+    flag: bool,
+    #[sep]
+    s: String,
+    o: Option<i32>,
 }
 
 fn java(c: &mut Corpus) {
@@ -2052,6 +2493,24 @@ fn java(c: &mut Corpus) {
                 }
             ),
         ]
+    );
+    keys!(
+        c,
+        "java_container_eight_fields",
+        JavaEight,
+        [(
+            "negatives",
+            JavaEight {
+                i: -2,
+                l: i64::MIN,
+                u: 5,
+                f: -1.0,
+                g: 1.5,
+                flag: true,
+                s: "s".into(),
+                o: Some(-7)
+            }
+        )]
     );
 }
 
@@ -2204,6 +2663,28 @@ struct SaltFieldsTsdb {
     tags: Vec<u8>,
 }
 
+/// Phoenix salt over one `#[sep]` field, followed by an unsalted field.
+#[derive(RowKey, Debug)]
+struct SaltFieldSep {
+    #[salt(buckets = 16)]
+    #[sep]
+    host: String,
+    port: u16,
+}
+
+/// A salted `#[sep]` field, then `#[desc]` enum, `#[pad]` bytes with a fill and an option.
+#[derive(RowKey, Debug)]
+struct SaltMetric {
+    #[salt(buckets = 16)]
+    #[sep]
+    host: String,
+    #[desc]
+    kind: Kind,
+    #[pad(4, fill = b'_')]
+    code: Vec<u8>,
+    ts: Option<u64>,
+}
+
 fn salt(c: &mut Corpus) {
     c.group("salt");
     let tsdb = [
@@ -2242,6 +2723,44 @@ fn salt(c: &mut Corpus) {
         .take(6)
         .map(|(n, host)| (n, SaltWholeSep { host, port: 8080 }));
     keys!(c, "salt16_whole_key_sep_port", SaltWholeSep, it);
+    let host1_80 = SaltWholeSep {
+        host: "host1".into(),
+        port: 80,
+    };
+    keys!(
+        c,
+        "salt16_whole_key_sep_port",
+        SaltWholeSep,
+        [("host1_port_80", host1_80)]
+    );
+    let it = [
+        ("host12_port_80", "host12", 80u16),
+        ("host1_port_81", "host1", 81),
+    ]
+    .map(|(n, host, port)| {
+        (
+            n,
+            SaltFieldSep {
+                host: host.into(),
+                port,
+            },
+        )
+    });
+    keys!(c, "salt16_field_sep_port", SaltFieldSep, it);
+    keys!(
+        c,
+        "salt16_sep_desc_enum_pad_option",
+        SaltMetric,
+        [(
+            "web1_view_ab_17",
+            SaltMetric {
+                host: "web1".into(),
+                kind: Kind::View,
+                code: b"ab".to_vec(),
+                ts: Some(17)
+            }
+        )]
+    );
     let it = [("0", 0u64), ("42", 42), ("max", u64::MAX)].map(|(n, seller_id)| {
         (
             n,
@@ -2264,6 +2783,17 @@ fn salt(c: &mut Corpus) {
         )
     });
     keys!(c, "salt16_through_second_field", SaltLater, it);
+    let host1_seq_8 = SaltLater {
+        tenant: "t".into(),
+        host: "host1".into(),
+        seq: 8,
+    };
+    keys!(
+        c,
+        "salt16_through_second_field",
+        SaltLater,
+        [("host1_seq_8", host1_seq_8)]
+    );
     let it = [("0", 0u16), ("7", 7), ("max", u16::MAX)].map(|(k, n)| (k, SaltDesc { n, tail: 1 }));
     keys!(c, "salt32_desc_field", SaltDesc, it);
     keys!(
@@ -2285,6 +2815,7 @@ fn salt(c: &mut Corpus) {
         ("1", 1),
         ("max", u32::MAX),
         ("i32_min_bits", 0x8000_0000),
+        ("12345", 12_345),
     ]
     .map(|(n, id)| (n, Salt1000Id { id }));
     keys!(c, "salt1000_u32", Salt1000Id, it);
@@ -2306,8 +2837,14 @@ fn salt(c: &mut Corpus) {
         )
     });
     keys!(c, "salt8_modulo_field", ModuloField, it);
-    let it = [("0", 0u64), ("299", 299), ("300", 300), ("max", u64::MAX)]
-        .map(|(n, id)| (n, ModuloWhole300 { id }));
+    let it = [
+        ("0", 0u64),
+        ("299", 299),
+        ("300", 300),
+        ("max", u64::MAX),
+        ("301", 301),
+    ]
+    .map(|(n, id)| (n, ModuloWhole300 { id }));
     keys!(c, "salt300_modulo_whole_key", ModuloWhole300, it);
     let it = [("0", 0u8), ("17", 17), ("max", u8::MAX)].map(|(n, id)| (n, ModuloWholeU8 { id }));
     keys!(c, "salt16_modulo_u8", ModuloWholeU8, it);
@@ -2378,6 +2915,26 @@ struct SaltOverHash {
     ch: char,
 }
 
+#[derive(RowKey, Debug)]
+struct HashHex6Str {
+    #[hash_prefix(6)]
+    user: String,
+}
+
+/// Hex and raw hash prefixes of integers (Java two's-complement plain bytes) and a string.
+#[derive(RowKey, Debug)]
+struct HashMixed {
+    #[hash_prefix(6)]
+    id: u64,
+    #[hash_prefix(4, raw)]
+    small: u32,
+    #[hash_prefix(32)]
+    #[sep]
+    name: String,
+    #[hash_prefix(16, raw)]
+    neg: i32,
+}
+
 fn hashes(c: &mut Corpus) {
     c.group("hash");
     let it = hosts().take(6).map(|(n, user)| (n, HashHex4Str { user }));
@@ -2439,6 +2996,31 @@ fn hashes(c: &mut Corpus) {
     keys!(c, "hash_hex4_then_enum_reverse_ts", HashThenRest, it);
     keys!(
         c,
+        "hash_hex6_string",
+        HashHex6Str,
+        [(
+            "foo0001",
+            HashHex6Str {
+                user: "foo0001".into()
+            }
+        )]
+    );
+    keys!(
+        c,
+        "hash_mixed",
+        HashMixed,
+        [(
+            "42_7_user42_minus_5",
+            HashMixed {
+                id: 42,
+                small: 7,
+                name: "user42".into(),
+                neg: -5
+            }
+        )]
+    );
+    keys!(
+        c,
         "salt32_over_hash",
         SaltOverHash,
         [
@@ -2497,6 +3079,18 @@ struct BorrowedSalted<'a> {
     host: &'a str,
     #[hash_prefix(4)]
     user: &'a str,
+}
+
+/// A borrowed string and a borrowed slice as the last field after a `u8`.
+#[derive(RowKey, Debug)]
+struct BorrowedStrAfterU8<'a> {
+    id: u8,
+    s: &'a str,
+}
+#[derive(RowKey, Debug)]
+struct BorrowedSliceAfterU8<'a> {
+    id: u8,
+    b: &'a [u8],
 }
 
 #[derive(RowKey, Debug)]
@@ -2583,6 +3177,24 @@ fn borrowed_and_limits(c: &mut Corpus) {
             ("empty", BorrowedSalted { host: "", user: "" }),
         ]
     );
+    keys!(
+        c,
+        "borrowed_str_after_u8",
+        BorrowedStrAfterU8,
+        [("a_00_b", BorrowedStrAfterU8 { id: 5, s: "a\0b" })]
+    );
+    keys!(
+        c,
+        "borrowed_slice_after_u8",
+        BorrowedSliceAfterU8,
+        [(
+            "00_ff",
+            BorrowedSliceAfterU8 {
+                id: 6,
+                b: b"\x00\xff"
+            }
+        )]
+    );
 
     c.group("max_len");
     keys!(
@@ -2610,13 +3222,16 @@ fn borrowed_and_limits(c: &mut Corpus) {
         c,
         "max_len12_fixed",
         FixedBudget,
-        [(
-            "max",
-            FixedBudget {
-                id: u32::MAX,
-                at: u64::MAX
-            }
-        )]
+        [
+            (
+                "max",
+                FixedBudget {
+                    id: u32::MAX,
+                    at: u64::MAX
+                }
+            ),
+            ("1_2", FixedBudget { id: 1, at: 2 }),
+        ]
     );
 }
 

@@ -7,6 +7,7 @@ use bytes::BufMut;
 
 use crate::codec::{AsContent, Codec, Decode};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::hbase::hex_digit;
 
 /// The plain bytes `#[hash_prefix]` hashes: UTF-8 for strings, raw bytes, Java `Bytes.toBytes`
 /// big-endian two's complement for integers, UTF-8 for `char`.
@@ -24,16 +25,6 @@ use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 pub trait HashPlain {
     /// Call `f` with the plain bytes.
     fn with_plain<R>(&self, f: impl FnOnce(&[u8]) -> R) -> R;
-}
-
-/// The hex digit of `n < 16`, with `alpha` (`b'a'` or `b'A'`) for 10.
-#[inline(always)]
-pub(crate) fn hex_digit(n: u8, alpha: u8) -> u8 {
-    if n < 10 {
-        b'0' + n
-    } else {
-        alpha + n - 10
-    }
 }
 
 /// MD5 digest of `bytes`.

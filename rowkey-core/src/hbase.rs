@@ -27,11 +27,21 @@ const fn is_printable(b: u8) -> bool {
     matches!(b, 0x20..=0x7E) && b != b'\\'
 }
 
+/// The hex digit of `n < 16`, with `alpha` (`b'a'` or `b'A'`) for 10.
+#[inline(always)]
+pub(crate) fn hex_digit(n: u8, alpha: u8) -> u8 {
+    if n < 10 {
+        b'0' + n
+    } else {
+        alpha + n - 10
+    }
+}
+
 fn push_hex_escape(out: &mut String, b: u8) {
     out.push('\\');
     out.push('x');
-    out.push(char::from(crate::hash_prefix::hex_digit(b >> 4, b'A')));
-    out.push(char::from(crate::hash_prefix::hex_digit(b & 0x0F, b'A')));
+    out.push(char::from(hex_digit(b >> 4, b'A')));
+    out.push(char::from(hex_digit(b & 0x0F, b'A')));
 }
 
 /// The printable form of a byte string, byte-identical with HBase `Bytes.toStringBinary`.

@@ -1,8 +1,15 @@
 //! Strings and bytes: their content bytes (`AsContent`, `FromContent`) and the codecs over them
 //! (`#[pad]`, `#[sep]`, `#[sep(b'x')]`, raw as the last field, `#[reverse]` of padded ones).
 
+use std::borrow::Cow;
+
+use bytes::{BufMut, Bytes};
+
+use super::encodings::{Natural, Pad, Reverse, Sep, SepByte};
 use super::escape as content;
-use super::*;
+use super::traits::{Codec, Decode};
+use crate::bound::Edge;
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 
 /// String and byte types: their content bytes.
 pub trait AsContent {

@@ -1,7 +1,13 @@
 //! `#[pad(N)]` on unsigned integers: N zero-padded ASCII decimal digits (human-readable keys),
 //! and `#[reverse]` of them.
 
-use super::*;
+use bytes::BufMut;
+
+use super::encodings::{Pad, Reverse};
+use super::raw::put_masked;
+use super::traits::{Codec, Decode};
+use crate::bound::Edge;
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 
 // `#[pad(N)]` on unsigned integers: N ASCII decimal digits.
 macro_rules! decimal_impls {

@@ -1,9 +1,15 @@
 //! Content bytes of strings and bytes: escaping (`#[sep]`: `0x00` → `0x01 0x00`, `0x01` →
 //! `0x01 0x01`, with a word-at-a-time or vector search for bytes to escape), padding and
 //! separated forms. Only the codecs use these helpers.
-use core::mem::MaybeUninit;
 
-use super::*;
+use core::mem::MaybeUninit;
+use std::borrow::Cow;
+
+use bytes::BufMut;
+
+use super::raw::{put_masked, unmask};
+use crate::bound::Edge;
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 
 // The search for bytes to escape, a word (8 bytes) at a time: every escaping routine
 // below spends its time here, so content without `0x00`/`0x01` costs one fast pass.

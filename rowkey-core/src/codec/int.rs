@@ -1,8 +1,14 @@
 //! Integers: big-endian (signed: sign bit flipped), `#[reverse_ts]` (`i64::MAX - ts`), `#[reverse]`
 //! (bytes reversed), and their Java (`Bytes.toBytes`, two's complement) form.
 
+use bytes::BufMut;
+
+use super::encodings::{Java, Natural, Reverse, ReverseTs};
 use super::java::{java_pieces, JavaKind};
-use super::*;
+use super::raw::take;
+use super::traits::{Codec, Decode};
+use crate::bound::{Edge, Pieces};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 
 macro_rules! int_impls {
     ($($t:ty, $u:ty, $w:expr, $signed:expr);* $(;)?) => {$(

@@ -3,8 +3,13 @@
 //! splitting that Java's byte order needs (non-negative values first, negative floats
 //! backwards).
 
-use super::*;
+use bytes::BufMut;
+
+use super::encodings::Java;
+use super::raw::decode_bool;
+use super::traits::{Codec, Decode};
 use crate::bound::{Lower, Pieces, Upper};
+use crate::error::{DecodeError, EncodeError};
 
 impl Codec<bool> for Java {
     const WIDTH: Option<usize> = Some(1);

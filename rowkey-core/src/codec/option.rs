@@ -1,7 +1,11 @@
 //! `Option<T>`: a presence byte (`0x00` None, `0x01` Some) then `T`; `None` sorts first.
 
-use super::*;
-use crate::bound::{prefix_edge, Lower, Pieces, Upper};
+use bytes::BufMut;
+
+use super::raw::take;
+use super::traits::{Codec, Decode};
+use crate::bound::{prefix_edge, Edge, Lower, Pieces, Upper};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 
 /// `Option<T>`: a presence byte (`0x00` None, `0x01` Some) then `T`; `None` sorts first.
 impl<T, C: Codec<T>> Codec<Option<T>> for C {

@@ -1,7 +1,13 @@
 //! `bool`, `char`, IEEE floats (total order; Java raw bits) and `[u8; N]`.
 
+use bytes::BufMut;
+
+use super::encodings::{Java, Natural, Reverse};
 use super::java::{java_pieces, JavaKind};
-use super::*;
+use super::raw::{decode_bool, put_masked, take};
+use super::traits::{Codec, Decode};
+use crate::bound::Pieces;
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 
 impl Codec<bool> for Natural {
     const WIDTH: Option<usize> = Some(1);

@@ -1,8 +1,12 @@
 //! The streaming analyzer: one binary search over the split points per key, counters per
 //! region (and per region and time slice for the heatmap), no allocation per key.
 
+use std::io;
+use std::path::Path;
+
+use super::error::{HotspotError, MAX_HEATMAP_CELLS};
 use super::grid::TimeGrid;
-use super::*;
+use super::report::{RegionStats, Report};
 
 /// Streams keys into per-region counters for a set of split points.
 ///

@@ -1,7 +1,8 @@
 //! The per-region report: counts, bytes, empty regions, skew, tables side by side.
 
+use std::fmt::{self, Write as _};
+
 use super::grid::TimeGrid;
-use super::*;
 
 /// Counts of one region.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,7 +20,7 @@ pub struct RegionStats {
     pub bytes: u64,
 }
 
-/// Per-region distribution of the keys an [`Analyzer`] has seen.
+/// Per-region distribution of the keys an [`Analyzer`](super::Analyzer) has seen.
 ///
 /// `Display` prints a per-region table with a summary line; [`Report::side_by_side`] compares
 /// two layouts.

@@ -1,7 +1,10 @@
 //! The time × region heatmap as an SVG picture, regions labelled on the y axis.
 
-use super::report::start_labels;
-use super::*;
+use std::fmt::Write as _;
+use std::io;
+use std::path::Path;
+
+use super::report::{start_labels, Report};
 
 pub(super) fn xml_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -386,7 +389,8 @@ impl Report {
     ///
     /// A monotonically increasing key shows as a diagonal (one hot region at a time); a salted
     /// or hashed key as a flat band across all regions. Without a time span
-    /// ([`Analyzer::with_time_span`]) the picture has one column: the total per region.
+    /// ([`Analyzer::with_time_span`](super::Analyzer::with_time_span)) the picture has one
+    /// column: the total per region.
     pub fn heatmap_svg(&self) -> String {
         render_svg(self)
     }

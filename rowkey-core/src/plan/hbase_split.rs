@@ -2,7 +2,10 @@
 //! `DecimalStringSplit` and `UniformSplit`, `Bytes.split` and the split keys of
 //! `Admin.createTable(desc, startKey, endKey, numRegions)`.
 
-use super::*;
+use super::error::{check_limit, PlanError};
+use super::nat::Nat;
+
+use crate::hbase::to_string_binary;
 
 fn number_string_split(
     regions: usize,
@@ -67,8 +70,8 @@ fn number_string_split(
 /// (8), and the last region gets the remainder.
 ///
 /// Returns an empty `Vec` when `regions < 2` (one region needs no split) or above
-/// [`MAX_REGIONS`] (HBase itself throws only above the `2^32` rows of the range); use
-/// [`hex_string_split_range`] to get an error instead.
+/// [`MAX_REGIONS`](super::MAX_REGIONS) (HBase itself throws only above the `2^32` rows of the
+/// range); use [`hex_string_split_range`] to get an error instead.
 ///
 /// ```
 /// use rowkey::plan::hex_string_split;
@@ -91,7 +94,7 @@ pub fn hex_string_split(regions: usize) -> Vec<Vec<u8>> {
 /// # Errors
 ///
 /// [`PlanError::TooFewRegions`] for `regions < 2`, [`PlanError::RegionLimit`] above
-/// [`MAX_REGIONS`], [`PlanError::InvalidRow`] for an empty row or
+/// [`MAX_REGIONS`](super::MAX_REGIONS), [`PlanError::InvalidRow`] for an empty row or
 /// one with a non-hex character (HBase would also accept a sign), [`PlanError::EmptyRange`]
 /// unless `last > first`, [`PlanError::RangeTooSmall`] when there are more regions than rows.
 ///
@@ -116,7 +119,7 @@ pub fn hex_string_split_range(
 /// byte-identical: the `regions - 1` boundaries over the default range `"00000000"` to
 /// `"99999999"`, computed like [`hex_string_split`] in radix 10.
 ///
-/// Returns an empty `Vec` when `regions < 2` or above [`MAX_REGIONS`]; use
+/// Returns an empty `Vec` when `regions < 2` or above [`MAX_REGIONS`](super::MAX_REGIONS); use
 /// [`decimal_string_split_range`] to get an error instead.
 ///
 /// ```
@@ -158,7 +161,7 @@ pub fn decimal_string_split_range(
 /// the default range is the empty first row (padded to `0x00 × 8`) to `0xFF × 8`, and point `i`
 /// is `i * floor(2^64 / regions)` as 8 big-endian bytes.
 ///
-/// Returns an empty `Vec` when `regions < 2` or above [`MAX_REGIONS`]; use
+/// Returns an empty `Vec` when `regions < 2` or above [`MAX_REGIONS`](super::MAX_REGIONS); use
 /// [`uniform_split_range`] for custom rows and errors.
 ///
 /// ```
@@ -184,7 +187,7 @@ pub fn uniform_split(regions: usize) -> Vec<Vec<u8>> {
 /// # Errors
 ///
 /// [`PlanError::TooFewRegions`] for `regions < 2`, [`PlanError::RegionLimit`] above
-/// [`MAX_REGIONS`], [`PlanError::EmptyRange`] unless `last`
+/// [`MAX_REGIONS`](super::MAX_REGIONS), [`PlanError::EmptyRange`] unless `last`
 /// sorts after `first`, also after padding (HBase: "b <= a").
 ///
 /// ```
@@ -264,13 +267,14 @@ pub fn uniform_split_range(
 ///
 /// The points are strictly increasing, all above `a` and below `b`. Note that this divides the
 /// raw *byte* space: for keys drawn from a smaller alphabet (hex or decimal digits) most points
-/// fall between the characters keys use — see [`create_table_split_keys`] and [`lint`].
+/// fall between the characters keys use — see [`create_table_split_keys`] and
+/// [`lint`](super::lint).
 ///
 /// # Errors
 ///
 /// [`PlanError::EmptyRange`] unless padded `a` sorts before padded `b`;
 /// [`PlanError::TooFewRegions`] for `num == 0` (one part; HBase: "num cannot be <= 0");
-/// [`PlanError::RegionLimit`] when `num + 1` is above [`MAX_REGIONS`].
+/// [`PlanError::RegionLimit`] when `num + 1` is above [`MAX_REGIONS`](super::MAX_REGIONS).
 ///
 /// ```
 /// use rowkey::plan::bytes_split;
@@ -345,7 +349,7 @@ pub fn bytes_split(
 /// lowercase hex strings, `createTable(desc, "0000000000000000", "ffffffffffffffff", 10)` puts
 /// split keys between `0x30` (`'0'`) and `0x66` (`'f'`), most of them between `'9'` and `'a'`
 /// where no hex character is, so keys land in only 3 of the 10 regions. Check a plan with
-/// [`lint`]; for hex keys use [`hex_string_split_range`] or `T::split_points`.
+/// [`lint`](super::lint); for hex keys use [`hex_string_split_range`] or `T::split_points`.
 ///
 /// # Errors
 ///
@@ -353,7 +357,8 @@ pub fn bytes_split(
 /// [`PlanError::EmptyRange`] unless `start` sorts before `end` ("Start key must be smaller than
 /// end key"; also when they are equal after padding, as `Bytes.split` refuses),
 /// [`PlanError::InvalidRow`] for an empty `start` (HBase's `createTable` passes it on as an
-/// empty split key and then refuses it), [`PlanError::RegionLimit`] above [`MAX_REGIONS`].
+/// empty split key and then refuses it), [`PlanError::RegionLimit`] above
+/// [`MAX_REGIONS`](super::MAX_REGIONS).
 ///
 /// ```
 /// use rowkey::plan::create_table_split_keys;

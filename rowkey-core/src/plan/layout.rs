@@ -1,7 +1,13 @@
 //! Split points from a key layout alone (salt buckets, hash-prefix characters), and from a
 //! sample for salted layouts (bucket boundaries kept, each bucket split at its own quantiles).
 
-use super::*;
+use std::cmp::Ordering;
+
+use super::error::{check_limit, PlanError};
+use super::sample::{quantile_points, split_points_from_sample};
+
+use crate::hbase::to_string_binary;
+use crate::layout::{HashPrefix, Layout, SaltLayout};
 
 /// `floor(j * space / parts)` for `j = 1..parts`; `parts <= space <= 2^64`, so it is exact and
 /// strictly increasing.
@@ -100,7 +106,7 @@ fn salt_bytes(bucket: u64, width: usize) -> Vec<u8> {
 /// [`PlanError::TooFewRegions`] for 0 regions, [`PlanError::RegionsNotMultipleOfBuckets`],
 /// [`PlanError::TooManyRegions`] when the prefix has fewer distinct values than regions,
 /// [`PlanError::NeedsSample`], [`PlanError::InvalidLayout`], [`PlanError::RegionLimit`] above
-/// [`MAX_REGIONS`].
+/// [`MAX_REGIONS`](super::MAX_REGIONS).
 ///
 /// ```
 /// use rowkey::layout::{FieldEncoding, FieldLayout, HashPrefix, Layout, SaltKind, SaltLayout};
@@ -234,7 +240,7 @@ fn layout_points_after_prefix(layout: &Layout, regions: usize) -> Result<Vec<Vec
 /// [`PlanError::TooFewRegions`] for 0 regions, [`PlanError::NotSalted`] for a layout without a
 /// salt (use [`split_points_from_sample`]), [`PlanError::InvalidLayout`],
 /// [`PlanError::InvalidSampleKey`] for a key shorter than the salt or with a salt at or above
-/// the bucket count, [`PlanError::RegionLimit`] above [`MAX_REGIONS`].
+/// the bucket count, [`PlanError::RegionLimit`] above [`MAX_REGIONS`](super::MAX_REGIONS).
 ///
 /// ```
 /// use rowkey::plan::salted_sample_split_points;
@@ -422,7 +428,7 @@ fn apportion(per_bucket: &[Vec<Vec<u8>>], distinct: &[usize], extra: usize) -> V
 /// # Errors
 ///
 /// As [`salted_sample_split_points`] for salted layouts; [`PlanError::TooFewRegions`] for 0
-/// regions and [`PlanError::RegionLimit`] above [`MAX_REGIONS`] otherwise.
+/// regions and [`PlanError::RegionLimit`] above [`MAX_REGIONS`](super::MAX_REGIONS) otherwise.
 ///
 /// ```
 /// use rowkey::plan::layout_sample_split_points;

@@ -12,7 +12,7 @@
 //!   [`FindingKind::NegligibleRegions`], [`FindingKind::LayoutSkew`];
 //! * regions the sample leaves empty, and sample skew above the threshold —
 //!   [`FindingKind::EmptyInSample`], [`FindingKind::SampleSkew`];
-//! * too few or too many regions for the data size ([`region_count`](super::region_count)) —
+//! * too few or too many regions for the data size ([`region_count`]) —
 //!   [`FindingKind::TooFewRegions`], [`FindingKind::TooManyRegions`].
 //!
 //! Every finding names the regions and says what to do instead. The report's `Display` is the
@@ -53,6 +53,8 @@
 //! ```
 
 use std::fmt::{self, Write as _};
+
+use super::sample::region_count;
 
 use crate::hbase::shell_literal;
 use crate::hotspot::Analyzer;
@@ -317,7 +319,7 @@ impl<'a> Lint<'a> {
     }
 
     /// Checks the region count against `total_bytes` of data at `region_size_bytes` per region
-    /// ([`region_count`](super::region_count)): fewer regions than that is flagged (each region
+    /// ([`region_count`]): fewer regions than that is flagged (each region
     /// would start above the region size and split during the load), and more than twice as
     /// many (mostly empty regions).
     pub fn data_size(mut self, total_bytes: u64, region_size_bytes: u64) -> Self {
@@ -759,7 +761,7 @@ impl<'a> Lint<'a> {
     }
 
     fn check_size(&self, total: u64, size: u64, findings: &mut Vec<Finding>) {
-        let need = super::region_count(total, size);
+        let need = region_count(total, size);
         let have = self.splits.len() as u64 + 1;
         if need == 0 {
             return;

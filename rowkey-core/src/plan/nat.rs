@@ -1,7 +1,7 @@
 //! Exact unsigned arithmetic on big-endian byte strings (the `BigInteger` of HBase's
 //! `RegionSplitter`), so that every width is exact, not only the default ones.
 
-use super::*;
+use std::cmp::Ordering;
 
 /// An unsigned integer as big-endian bytes without leading zero bytes (zero is empty).
 #[derive(Clone, Debug, PartialEq, Eq)]

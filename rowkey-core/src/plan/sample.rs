@@ -1,7 +1,9 @@
 //! Split points from a sample of keys (quantiles), the region count for a data size, and the
 //! HBase shell `create` statement.
 
-use super::*;
+use std::fmt;
+
+use crate::hbase::{ruby_single_quoted, shell_split_literal};
 
 /// Split points at the quantiles of a sample of keys: for `regions` regions, the keys at
 /// positions `j * len / regions` (`j = 1..regions`) of the sorted sample, de-duplicated, strictly
@@ -11,7 +13,8 @@ use super::*;
 /// Use this for layouts whose distribution the layout cannot tell (no salt, no hash prefix):
 /// sample real keys, e.g. every 1000th row of an existing table or a day of production data.
 /// The sample is held in memory and sorted. For salted layouts prefer
-/// [`salted_sample_split_points`], which keeps every bucket boundary as a split.
+/// [`salted_sample_split_points`](super::salted_sample_split_points), which keeps every bucket
+/// boundary as a split.
 ///
 /// ```
 /// use rowkey::plan::split_points_from_sample;

@@ -4,9 +4,11 @@
 
 use core::ops::{Bound, RangeBounds};
 
-use super::{bump_last, successor_in_place, successor_len, ScanRange, ScanRanges};
+use super::range::{ScanRange, ScanRanges};
 
-use crate::bound::{start_rule, stop_rule, Lower, Pieces, Rule, Upper};
+use crate::bound::{
+    bump_last, start_rule, stop_rule, successor_in_place, successor_len, Lower, Pieces, Rule, Upper,
+};
 use crate::codec::{self, Codec};
 use crate::layout::{SaltKind, SaltLayout};
 use crate::salt;

@@ -1,0 +1,58 @@
+//! The byte-level steps the codecs share: a fixed-width read, masked writes and reads, the
+//! boolean byte.
+
+use bytes::BufMut;
+
+use crate::error::{DecodeError, DecodeErrorKind};
+
+#[inline(always)]
+pub(super) fn take<const W: usize>(input: &[u8]) -> Result<[u8; W], DecodeError> {
+    match input.first_chunk::<W>() {
+        Some(a) => Ok(*a),
+        None => Err(DecodeError::truncated(
+            input.len(),
+            W - input.len(),
+            input.len(),
+        )),
+    }
+}
+
+#[inline(always)]
+pub(super) fn put_masked<B: BufMut>(buf: &mut B, bytes: &[u8], mask: u8) {
+    if mask == 0 {
+        buf.put_slice(bytes);
+    } else {
+        let mut tmp = [0u8; 64];
+        for chunk in bytes.chunks(64) {
+            if let Some(t) = tmp.get_mut(..chunk.len()) {
+                for (d, s) in t.iter_mut().zip(chunk) {
+                    *d = s ^ mask;
+                }
+                buf.put_slice(t);
+            }
+        }
+    }
+}
+
+pub(super) fn unmask(bytes: &[u8], mask: u8) -> Vec<u8> {
+    bytes.iter().map(|b| b ^ mask).collect()
+}
+
+/// A boolean byte: `0x00` false, `truth` true, anything else an error.
+#[inline(always)]
+pub(super) fn decode_bool(
+    input: &[u8],
+    mask: u8,
+    truth: u8,
+    expected: &'static str,
+) -> Result<(bool, usize), DecodeError> {
+    let [b] = take::<1>(input)?;
+    match b ^ mask {
+        0x00 => Ok((false, 1)),
+        t if t == truth => Ok((true, 1)),
+        _ => Err(DecodeError::new(
+            DecodeErrorKind::InvalidByte { byte: b, expected },
+            0,
+        )),
+    }
+}

@@ -105,6 +105,14 @@ mod time;
 mod tests;
 
 pub use time::{Date, Time, Timestamp};
+
+/// The `bigdecimal` crate (feature `phoenix-decimal`), whose `BigDecimal` is `DECIMAL`.
+#[cfg(feature = "phoenix-decimal")]
+pub use bigdecimal;
+/// The `chrono` crate (feature `phoenix-time`), whose `DateTime<Utc>` and `NaiveDateTime`
+/// are `TIMESTAMP`.
+#[cfg(feature = "phoenix-time")]
+pub use chrono;
 pub use types::Char;
 
 /// The separator after a non-NULL ascending value, and after every NULL.

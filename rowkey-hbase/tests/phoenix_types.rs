@@ -25,9 +25,7 @@ use rowkey::hbase::to_string_binary;
 use rowkey::phoenix::bigdecimal::num_bigint::BigInt;
 use rowkey::phoenix::bigdecimal::BigDecimal;
 use rowkey::phoenix::chrono::{DateTime, Utc};
-use rowkey::phoenix::{
-    create_table, Char, Column, Date, KeyReader, KeyWriter, Time, Timestamp,
-};
+use rowkey::phoenix::{create_table, Char, Column, Date, KeyReader, KeyWriter, Time, Timestamp};
 use rowkey::{DecodeError, EncodeError, ScanRange};
 use rowkey_hbase::read::RawScan;
 use rowkey_hbase::server::{HBase, PHOENIX_VERSION};
@@ -256,7 +254,9 @@ impl Rng {
 /// An integer: an extreme, a small value (ties, so later columns decide the order) or any.
 fn int(rng: &mut Rng, min: i128, max: i128) -> i128 {
     match rng.below(10) {
-        0..=2 => rng.pick(&[min, max, 0, -1, 1, min + 1, max - 1]).clamp(min, max),
+        0..=2 => rng
+            .pick(&[min, max, 0, -1, 1, min + 1, max - 1])
+            .clamp(min, max),
         3..=5 => (rng.below(7) as i128 - 3).clamp(min, max),
         _ => min + (rng.next() as i128).rem_euclid(max - min + 1),
     }
@@ -264,8 +264,28 @@ fn int(rng: &mut Rng, min: i128, max: i128) -> i128 {
 
 fn text(rng: &mut Rng, pool: &mut Vec<String>) -> String {
     const CHARS: &[char] = &[
-        'a', 'b', 'z', 'A', '0', ' ', '\u{1}', '\u{7f}', '\t', '\n', 'é', 'ß', 'Ω', '中',
-        '\u{FFFF}', '\u{10FFFF}', '😀', '\'', '-', ';', '"', '\\',
+        'a',
+        'b',
+        'z',
+        'A',
+        '0',
+        ' ',
+        '\u{1}',
+        '\u{7f}',
+        '\t',
+        '\n',
+        'é',
+        'ß',
+        'Ω',
+        '中',
+        '\u{FFFF}',
+        '\u{10FFFF}',
+        '😀',
+        '\'',
+        '-',
+        ';',
+        '"',
+        '\\',
     ];
     let s = match rng.below(10) {
         // a value seen before: ties
@@ -450,8 +470,16 @@ fn value(kind: Kind, rng: &mut Rng, pool: &mut Vec<String>) -> V {
         Kind::Chrono => {
             // within chrono's range: years 1 to 9999
             let ms = -62_135_596_800_000 + (rng.next() % 315_537_897_600_000) as i64;
-            let ms = if rng.chance(40) { 1_700_000_000_000 + rng.below(5) as i64 } else { ms };
-            let sub = if ms >= 0 { rng.below(1_000_000) as u32 } else { 0 };
+            let ms = if rng.chance(40) {
+                1_700_000_000_000 + rng.below(5) as i64
+            } else {
+                ms
+            };
+            let sub = if ms >= 0 {
+                rng.below(1_000_000) as u32
+            } else {
+                0
+            };
             let t = DateTime::from_timestamp_millis(ms).expect("in range")
                 + std::time::Duration::from_nanos(u64::from(sub));
             V::Chrono(t)
@@ -514,7 +542,13 @@ fn put(w: &mut KeyWriter, name: &str, v: &V, desc: bool, last: bool) -> Result<(
     .map(|_| ())
 }
 
-fn get(r: &mut KeyReader<'_>, kind: Kind, name: &str, desc: bool, last: bool) -> Result<V, DecodeError> {
+fn get(
+    r: &mut KeyReader<'_>,
+    kind: Kind,
+    name: &str,
+    desc: bool,
+    last: bool,
+) -> Result<V, DecodeError> {
     Ok(match kind {
         Kind::TinyInt => V::I8(r.field(name, desc, last)?),
         Kind::SmallInt => V::I16(r.field(name, desc, last)?),
@@ -591,7 +625,10 @@ fn timestamp_literal(t: Timestamp) -> String {
 
 fn chrono_timestamp(t: &DateTime<Utc>) -> Timestamp {
     let millis = t.timestamp_millis();
-    Timestamp { millis, nanos: t.timestamp_subsec_nanos() % 1_000_000 }
+    Timestamp {
+        millis,
+        nanos: t.timestamp_subsec_nanos() % 1_000_000,
+    }
 }
 
 fn literal(v: &V) -> String {
@@ -612,7 +649,9 @@ fn literal(v: &V) -> String {
         V::NStr(s) => s.as_deref().map_or("NULL".into(), quote),
         V::Char(c) => quote(c.as_str()),
         V::Bin(b) => format!("X'{}'", hex(b)),
-        V::NBytes(b) => b.as_ref().map_or("NULL".into(), |b| format!("X'{}'", hex(b))),
+        V::NBytes(b) => b
+            .as_ref()
+            .map_or("NULL".into(), |b| format!("X'{}'", hex(b))),
         V::Dec(d) => decimal_literal(d),
         V::NDec(d) => d.as_ref().map_or("NULL".into(), decimal_literal),
         V::Date(d) => millis_literal(d.0, "DATE"),
@@ -738,7 +777,11 @@ fn phoenix_types_oracle() {
         let mut pool = Vec::new();
         let mut rows = Vec::new();
         for rid in 0..ROWS {
-            let row: Vec<V> = t.cols.iter().map(|c| value(c.1, &mut rng, &mut pool)).collect();
+            let row: Vec<V> = t
+                .cols
+                .iter()
+                .map(|c| value(c.1, &mut rng, &mut pool))
+                .collect();
             // every generated value is one Phoenix stores: the writer must accept it
             if let Err(e) = encode(t, &row) {
                 panic!("{}: the writer refused {row:?}: {e}", t.name);
@@ -769,7 +812,13 @@ fn phoenix_types_oracle() {
                 )
             })
             .collect();
-        writeln!(script, "SELECT RID FROM {} ORDER BY {};", t.name, order.join(", ")).unwrap();
+        writeln!(
+            script,
+            "SELECT RID FROM {} ORDER BY {};",
+            t.name,
+            order.join(", ")
+        )
+        .unwrap();
     }
     let t_sql = Instant::now();
     let out = hbase.phoenix_sql(&script).unwrap_or_else(|e| panic!("{e}"));
@@ -870,7 +919,11 @@ fn phoenix_types_oracle() {
                 .zip(phoenix_order.iter())
                 .position(|(a, b)| a.as_str() != *b)
                 .unwrap_or(0);
-            let row_of = |rid: &str| rows.iter().find(|(r, _)| r.to_string() == rid).map(|(_, v)| v);
+            let row_of = |rid: &str| {
+                rows.iter()
+                    .find(|(r, _)| r.to_string() == rid)
+                    .map(|(_, v)| v)
+            };
             eprintln!(
                 "  {}: first order difference at {at}: expected RID {:?} {:?}, Phoenix RID {:?} {:?}",
                 t.name,
@@ -901,5 +954,8 @@ fn phoenix_types_oracle() {
         sql_secs,
         t0.elapsed().as_secs_f64()
     );
-    assert_eq!(total_bad, 0, "mismatches between rowkey::phoenix and Phoenix (listed above)");
+    assert_eq!(
+        total_bad, 0,
+        "mismatches between rowkey::phoenix and Phoenix (listed above)"
+    );
 }

@@ -52,7 +52,8 @@ fn to_bytes(negative: bool, magnitude: u128, scale: i64) -> Option<([u8; 22], us
     let mut index;
     let mut scale = scale;
     // The exponent must fit the byte's 7 bits (Phoenix would wrap it, out of order).
-    let exponent = |scale: i64| Some(-(scale + exp_offset) / 2 + 65).filter(|e| (0..=127).contains(e));
+    let exponent =
+        |scale: i64| Some(-(scale + exp_offset) / 2 + 65).filter(|e| (0..=127).contains(e));
     if !negative {
         scale -= (length - 2) * 2;
         *result.first_mut()? = (exponent(scale)? | 0x80) as u8;
@@ -126,7 +127,10 @@ fn from_bytes(b: &[u8]) -> Result<(bool, u128, i64), DecodeError> {
     };
     let digits = b.get(1..index).unwrap_or_default();
     if digits.is_empty() {
-        return Err(invalid(index.min(b.len()), "DECIMAL digits after the exponent byte"));
+        return Err(invalid(
+            index.min(b.len()),
+            "DECIMAL digits after the exponent byte",
+        ));
     }
     let digit = |i: usize| -> Result<u128, DecodeError> {
         let byte = digits.get(i).copied().unwrap_or_default();
@@ -155,7 +159,7 @@ fn from_bytes(b: &[u8]) -> Result<(bool, u128, i64), DecodeError> {
             .checked_mul(multiplier)
             .and_then(|d| d.checked_add(l))
             .ok_or_else(overflow)?;
-        multiplier = multiplier.checked_mul(100).unwrap_or(u128::MAX);
+        multiplier = multiplier.saturating_mul(100);
     }
     scale += (index as i64 - 2) * 2;
     Ok((negative, l, scale))
@@ -222,7 +226,10 @@ mod tests {
 
     fn enc(s: &str) -> Vec<u8> {
         let mut v = Vec::new();
-        BigDecimal::from_str(s).unwrap().encode(&mut v, false).unwrap();
+        BigDecimal::from_str(s)
+            .unwrap()
+            .encode(&mut v, false)
+            .unwrap();
         v
     }
 

@@ -369,7 +369,8 @@ impl KeyWriter {
             return Err(EncodeError::new(
                 "",
                 EncodeErrorKind::NotStorable {
-                    reason: "every primary-key value is NULL (Phoenix: primary key may not be null)",
+                    reason:
+                        "every primary-key value is NULL (Phoenix: primary key may not be null)",
                 },
             ));
         }
@@ -456,7 +457,9 @@ impl<'de> KeyReader<'de> {
         }
         if key.len() <= pos {
             return Err(DecodeError::new(
-                DecodeErrorKind::NonCanonical("an empty key (Phoenix: primary key may not be null)"),
+                DecodeErrorKind::NonCanonical(
+                    "an empty key (Phoenix: primary key may not be null)",
+                ),
                 pos,
             ));
         }

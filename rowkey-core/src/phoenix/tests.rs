@@ -97,7 +97,7 @@ fn live_phoenix_vectors() {
     assert_eq!(key1(&-0.0f64, false), hex("8000000000000000"));
     assert_eq!(key1(&f64::NAN, false), hex("fff8000000000001"));
     assert_eq!(key1(&-f64::NAN, false), hex("fff8000000000001")); // canonical NaN
-    // UNSIGNED_* (a, b, c, d DESC)
+                                                                  // UNSIGNED_* (a, b, c, d DESC)
     let u = |a: u8, b: u16, c: u32, d: u64| {
         let mut w = KeyWriter::new(None, true);
         w.field("a", &a, false, false).unwrap();
@@ -161,10 +161,16 @@ fn refusals_name_the_field() {
     // a VARCHAR holding its separator, not last
     let e = key2("a\0b", false, 1).unwrap_err();
     assert_eq!(e.field(), "v");
-    assert_eq!(e.kind(), &EncodeErrorKind::ContainsSeparator { sep: 0, at: 1 });
+    assert_eq!(
+        e.kind(),
+        &EncodeErrorKind::ContainsSeparator { sep: 0, at: 1 }
+    );
     // DESC: the 0x00 byte becomes the 0xFF separator
     let e = key2("a\0b", true, 1).unwrap_err();
-    assert_eq!(e.kind(), &EncodeErrorKind::ContainsSeparator { sep: 0, at: 1 });
+    assert_eq!(
+        e.kind(),
+        &EncodeErrorKind::ContainsSeparator { sep: 0, at: 1 }
+    );
     // the last column may hold it
     assert_eq!(key1("a\0b", false), b"a\0b");
     assert_eq!(read1::<String>(b"a\0b", false).unwrap(), "a\0b");
@@ -205,7 +211,15 @@ fn refusals_name_the_field() {
     assert!(matches!(c(""), Err(EncodeErrorKind::NotStorable { .. })));
     assert!(c(" a").is_ok());
     // TIMESTAMP nanos
-    assert!(key2(&Timestamp { millis: 0, nanos: 1_000_000 }, false, 0).is_err());
+    assert!(key2(
+        &Timestamp {
+            millis: 0,
+            nanos: 1_000_000
+        },
+        false,
+        0
+    )
+    .is_err());
     // all NULL
     let mut w = KeyWriter::new(None, true);
     w.field("a", &None::<String>, false, true).unwrap();
@@ -238,7 +252,10 @@ fn decode_errors_name_field_and_offset() {
     let mut r = KeyReader::new(b"\x80\x00\x00\x01\x02", None, true).unwrap();
     let _: i32 = r.field("n", false, true).unwrap();
     let e = r.finish().unwrap_err();
-    assert_eq!((e.offset(), e.kind()), (4, &DecodeErrorKind::TrailingBytes { count: 1 }));
+    assert_eq!(
+        (e.offset(), e.kind()),
+        (4, &DecodeErrorKind::TrailingBytes { count: 1 })
+    );
     // a trailing 0x00 separator: Phoenix drops trailing NULLs
     assert!(read2::<Option<String>>(b"a\x00", false).is_err());
     let e = read2::<String>(b"a", false).unwrap_err();
@@ -250,7 +267,10 @@ fn decode_errors_name_field_and_offset() {
     assert!(read1::<String>(&[!b'a'], true).is_err());
     // BOOLEAN byte
     let e = read1::<bool>(&[2], false).unwrap_err();
-    assert!(matches!(e.kind(), DecodeErrorKind::InvalidByte { byte: 2, .. }));
+    assert!(matches!(
+        e.kind(),
+        DecodeErrorKind::InvalidByte { byte: 2, .. }
+    ));
     // non-canonical NaN
     assert!(read1::<f64>(&hex("fff8000000000002"), false).is_err());
     // CHAR padding: "a \0" would read back as "a \0" (not padded): fine; "a  " is "a"
@@ -291,7 +311,23 @@ macro_rules! ord_by_ord {
         }
     )*};
 }
-ord_by_ord!(i8, i16, i32, i64, u8, u16, u32, u64, bool, String, Vec<u8>, [u8; 3], Timestamp, Date, Char<4>);
+ord_by_ord!(
+    i8,
+    i16,
+    i32,
+    i64,
+    u8,
+    u16,
+    u32,
+    u64,
+    bool,
+    String,
+    Vec<u8>,
+    [u8; 3],
+    Timestamp,
+    Date,
+    Char<4>
+);
 impl PhoenixOrd for f64 {
     fn phoenix_cmp(&self, other: &Self) -> Ordering {
         let c = |v: f64| if v.is_nan() { f64::NAN } else { v };
@@ -317,7 +353,11 @@ where
         assert!(same(&da, a) && n == 5, "{a:?} {desc}: {da:?}");
         let want = a.phoenix_cmp(b);
         let want = if desc { want.reverse() } else { want };
-        assert_eq!(ka.cmp(&kb), want, "{a:?} vs {b:?} desc={desc}: {ka:02x?} {kb:02x?}");
+        assert_eq!(
+            ka.cmp(&kb),
+            want,
+            "{a:?} vs {b:?} desc={desc}: {ka:02x?} {kb:02x?}"
+        );
         if !T::LAST_ONLY || !desc {
             let k = key1(a, desc);
             assert!(same(&read1::<T>(&k, desc).unwrap(), a));
@@ -380,7 +420,14 @@ fn float32() -> impl Strategy<Value = f32> {
 }
 
 fn int64() -> impl Strategy<Value = i64> {
-    prop_oneof![any::<i64>(), Just(i64::MIN), Just(i64::MAX), Just(0), Just(-1), -300i64..300]
+    prop_oneof![
+        any::<i64>(),
+        Just(i64::MIN),
+        Just(i64::MAX),
+        Just(0),
+        Just(-1),
+        -300i64..300
+    ]
 }
 
 proptest! {
@@ -567,15 +614,25 @@ mod decimal_props {
     fn exponent_range() {
         use std::str::FromStr;
         let ok = |s: &str| key2(&BigDecimal::from_str(s).unwrap(), false, 0).is_ok();
-        for s in ["1E100", "-1E-100", "1E125", "-1E123", "1E-126", "-1E-126", "1.5E-126"] {
+        for s in [
+            "1E100", "-1E-100", "1E125", "-1E123", "1E-126", "-1E-126", "1.5E-126",
+        ] {
             assert!(ok(s), "{s}");
         }
         // -1E124 and -1E125 have the exponent byte 0x00, which reads as NULL in any column but
         // the last: Phoenix would misread its own key
         let e = key2(&BigDecimal::from_str("-1E125").unwrap(), false, 0).unwrap_err();
-        assert!(matches!(e.kind(), EncodeErrorKind::ContainsSeparator { at: 0, .. }));
-        assert_eq!(key1(&BigDecimal::from_str("-1E125").unwrap(), false), [0x00, 91, 102]);
-        for s in ["1E126", "-1E126", "1E-127", "1E-128", "-1E-128", "1E200", "1E-200"] {
+        assert!(matches!(
+            e.kind(),
+            EncodeErrorKind::ContainsSeparator { at: 0, .. }
+        ));
+        assert_eq!(
+            key1(&BigDecimal::from_str("-1E125").unwrap(), false),
+            [0x00, 91, 102]
+        );
+        for s in [
+            "1E126", "-1E126", "1E-127", "1E-128", "-1E-128", "1E200", "1E-200",
+        ] {
             assert!(!ok(s), "{s}");
         }
     }

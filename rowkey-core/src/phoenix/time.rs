@@ -129,8 +129,8 @@ mod chrono_impls {
     use chrono::{DateTime, NaiveDateTime, Utc};
 
     fn to_timestamp(t: &DateTime<Utc>) -> Result<Timestamp, EncodeErrorKind> {
-        let nanos = i128::from(t.timestamp()) * 1_000_000_000
-            + i128::from(t.timestamp_subsec_nanos());
+        let nanos =
+            i128::from(t.timestamp()) * 1_000_000_000 + i128::from(t.timestamp_subsec_nanos());
         Timestamp::from_nanos(nanos).ok_or_else(|| EncodeErrorKind::ValueOutOfRange {
             value: t.to_rfc3339(),
             range: "i64 milliseconds since the epoch",

@@ -204,9 +204,8 @@ impl PhoenixType for String {
 impl VariableWidth for String {}
 
 fn utf8(bytes: Vec<u8>) -> Result<String, DecodeError> {
-    String::from_utf8(bytes).map_err(|e| {
-        DecodeError::new(DecodeErrorKind::InvalidUtf8, e.utf8_error().valid_up_to())
-    })
+    String::from_utf8(bytes)
+        .map_err(|e| DecodeError::new(DecodeErrorKind::InvalidUtf8, e.utf8_error().valid_up_to()))
 }
 
 impl PhoenixDecode<'_> for String {
@@ -349,7 +348,10 @@ impl<const N: usize> PhoenixType for Char<N> {
             });
         }
         if b.len() > N {
-            return Err(EncodeErrorKind::TooLong { len: b.len(), max: N });
+            return Err(EncodeErrorKind::TooLong {
+                len: b.len(),
+                max: N,
+            });
         }
         if b.is_empty() {
             return Err(EncodeErrorKind::NotStorable {
@@ -368,9 +370,9 @@ impl<const N: usize> PhoenixType for Char<N> {
 
 impl<const N: usize> PhoenixDecode<'_> for Char<N> {
     fn decode(bytes: &[u8], desc: bool) -> Result<Self, DecodeError> {
-        let b = bytes.get(..N).ok_or_else(|| {
-            DecodeError::truncated(bytes.len(), N - bytes.len(), bytes.len())
-        })?;
+        let b = bytes
+            .get(..N)
+            .ok_or_else(|| DecodeError::truncated(bytes.len(), N - bytes.len(), bytes.len()))?;
         let b = unmask(b, desc);
         let len = b.iter().rposition(|&c| c != b' ').map_or(0, |p| p + 1);
         let content = b.get(..len).unwrap_or_default();

@@ -25,7 +25,9 @@ use rowkey::hbase::to_string_binary;
 use rowkey::phoenix::bigdecimal::num_bigint::BigInt;
 use rowkey::phoenix::bigdecimal::BigDecimal;
 use rowkey::phoenix::chrono::{DateTime, Utc};
-use rowkey::phoenix::{create_table, Char, Column, Date, KeyReader, KeyWriter, Time, Timestamp};
+use rowkey::phoenix::{
+    create_table, Char, Column, Date, KeyReader, KeyWriter, PhoenixType, Time, Timestamp,
+};
 use rowkey::{DecodeError, EncodeError, ScanRange};
 use rowkey_hbase::read::RawScan;
 use rowkey_hbase::server::{HBase, PHOENIX_VERSION};
@@ -734,6 +736,80 @@ fn decode(t: &Table, key: &[u8]) -> Result<Vec<V>, DecodeError> {
     Ok(row)
 }
 
+/// A `VARBINARY` value written as it is: a test-only type without `KeyWriter`'s refusal of a
+/// last value ending with `0xFF` (which Phoenix writes, and its `SELECT` misreads).
+struct Raw<'a>(&'a [u8]);
+
+impl PhoenixType for Raw<'_> {
+    // fixed width as far as the writer can tell: no separator checks (it is the last column)
+    const WIDTH: Option<usize> = Some(0);
+    fn sql_type() -> std::borrow::Cow<'static, str> {
+        "VARBINARY".into()
+    }
+    fn encode(&self, out: &mut Vec<u8>, _desc: bool) -> Result<(), rowkey::EncodeErrorKind> {
+        out.extend_from_slice(self.0);
+        Ok(())
+    }
+}
+
+/// The key Phoenix stores for `row`, and whether `KeyWriter` refuses the row: it does only
+/// for a last `VARBINARY` ending with `0xFF` (Phoenix stores it; its `SELECT` reads the value
+/// back without that byte), and the key is then built with the value as raw bytes.
+fn stored_key(t: &Table, row: &[V]) -> (Vec<u8>, bool) {
+    let e = match encode(t, row) {
+        Ok(key) => return (key, false),
+        Err(e) => e,
+    };
+    let (name, _, desc) = t.cols.last().expect("columns");
+    let Some(V::NBytes(Some(last))) = row.last() else {
+        panic!("{}: the writer refused {row:?}: {e}", t.name)
+    };
+    assert!(
+        e.field() == *name
+            && matches!(e.kind(), rowkey::EncodeErrorKind::NotStorable { .. })
+            && last.last() == Some(&0xFF),
+        "{}: the writer refused {row:?}: {e}",
+        t.name
+    );
+    let mut w = KeyWriter::new(t.salt, true);
+    let n = t.cols.len();
+    for ((name, _, desc), v) in t.cols.iter().zip(row).take(n - 1) {
+        put(&mut w, name, v, *desc, false).expect("the other values encode");
+    }
+    w.field(name, &Raw(last), *desc, true).expect("raw bytes");
+    (w.finish().expect("a key"), true)
+}
+
+/// `ORDER BY` the primary key, in the key's order: DESC columns descending, NULLs first.
+fn order_by(t: &Table) -> String {
+    t.cols
+        .iter()
+        .map(|(n, k, d)| {
+            let nullable = matches!(k, Kind::NVarchar | Kind::NVarbinary | Kind::NDecimal);
+            format!(
+                "{n}{}{}",
+                if *d { " DESC" } else { "" },
+                if nullable { " NULLS FIRST" } else { "" }
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Rows in Phoenix's order of the primary key: column by column, DESC reversed, NULLs first
+/// in both directions (the key's order, and `NULLS FIRST`).
+fn row_cmp(t: &Table, a: &[V], b: &[V]) -> Ordering {
+    t.cols
+        .iter()
+        .zip(a.iter().zip(b.iter()))
+        .map(|((_, _, desc), (x, y))| match (is_null(x), is_null(y)) {
+            (false, false) if *desc => cmp(y, x),
+            _ => cmp(x, y),
+        })
+        .find(|o| o.is_ne())
+        .unwrap_or(Ordering::Equal)
+}
+
 /// The query blocks of `phoenix_sql`'s output: the lines of each, without header and count.
 fn query_blocks(out: &str) -> Vec<Vec<&str>> {
     let mut blocks = Vec::new();
@@ -782,10 +858,9 @@ fn phoenix_types_oracle() {
                 .iter()
                 .map(|c| value(c.1, &mut rng, &mut pool))
                 .collect();
-            // every generated value is one Phoenix stores: the writer must accept it
-            if let Err(e) = encode(t, &row) {
-                panic!("{}: the writer refused {row:?}: {e}", t.name);
-            }
+            // every generated value is one Phoenix stores: the writer accepts it, or refuses
+            // it only because Phoenix's SELECT would misread it
+            stored_key(t, &row);
             let values: Vec<String> = row.iter().map(literal).collect();
             writeln!(
                 script,
@@ -800,25 +875,8 @@ fn phoenix_types_oracle() {
         upserted.push(rows);
     }
     for t in &tables {
-        let order: Vec<String> = t
-            .cols
-            .iter()
-            .map(|(n, k, d)| {
-                let nullable = matches!(k, Kind::NVarchar | Kind::NVarbinary | Kind::NDecimal);
-                format!(
-                    "{n}{}{}",
-                    if *d { " DESC" } else { "" },
-                    if nullable { " NULLS FIRST" } else { "" }
-                )
-            })
-            .collect();
-        writeln!(
-            script,
-            "SELECT RID FROM {} ORDER BY {};",
-            t.name,
-            order.join(", ")
-        )
-        .unwrap();
+        let order = order_by(t);
+        writeln!(script, "SELECT RID FROM {} ORDER BY {order};", t.name,).unwrap();
     }
     let t_sql = Instant::now();
     let out = hbase.phoenix_sql(&script).unwrap_or_else(|e| panic!("{e}"));
@@ -829,14 +887,17 @@ fn phoenix_types_oracle() {
     let client = Client::connect(hbase.thrift_addr()).expect("gateway client");
     let (mut total_rows, mut total_keys, mut total_bad) = (0, 0, 0);
     eprintln!(
-        "{:<20} {:>6} {:>6} {:>8} {:>8} {:>8} {:>8}",
-        "table", "rows", "keys", "missing", "extra", "decode", "order"
+        "{:<20} {:>6} {:>6} {:>8} {:>8} {:>8} {:>8} {:>8}",
+        "table", "rows", "keys", "missing", "extra", "decode", "order", "refused"
     );
     for ((t, rows), phoenix_order) in tables.iter().zip(&upserted).zip(&blocks) {
         // the rows Phoenix keeps: the last upsert of each key
         let mut by_key: HashMap<Vec<u8>, (usize, &Vec<V>)> = HashMap::new();
+        let mut refused = 0;
         for (rid, row) in rows {
-            by_key.insert(encode(t, row).expect("encoded above"), (*rid, row));
+            let (key, was_refused) = stored_key(t, row);
+            refused += usize::from(was_refused);
+            by_key.insert(key, (*rid, row));
         }
         let stored: Vec<Vec<u8>> = RawScan::new(&client.table(t.name), ScanRange::new(b"", None))
             .rows()
@@ -892,20 +953,7 @@ fn phoenix_types_oracle() {
         }
         // Phoenix's ORDER BY against the values' order
         let mut expected: Vec<(usize, &Vec<V>)> = by_key.values().copied().collect();
-        expected.sort_by(|(_, a), (_, b)| {
-            t.cols
-                .iter()
-                .zip(a.iter().zip(b.iter()))
-                .map(|((_, _, desc), (x, y))| {
-                    // NULLs first in both directions (the key's order, and NULLS FIRST)
-                    match (is_null(x), is_null(y)) {
-                        (false, false) if *desc => cmp(y, x),
-                        _ => cmp(x, y),
-                    }
-                })
-                .find(|o| o.is_ne())
-                .unwrap_or(Ordering::Equal)
-        });
+        expected.sort_by(|(_, a), (_, b)| row_cmp(t, a, b));
         let want: Vec<String> = expected.iter().map(|(rid, _)| rid.to_string()).collect();
         let order_bad = want
             .iter()
@@ -934,14 +982,15 @@ fn phoenix_types_oracle() {
             );
         }
         eprintln!(
-            "{:<20} {:>6} {:>6} {:>8} {:>8} {:>8} {:>8}",
+            "{:<20} {:>6} {:>6} {:>8} {:>8} {:>8} {:>8} {:>8}",
             t.name,
             rows.len(),
             stored.len(),
             missing,
             extra,
             decode_bad,
-            order_bad
+            order_bad,
+            refused
         );
         total_rows += rows.len();
         total_keys += stored.len();
@@ -957,5 +1006,246 @@ fn phoenix_types_oracle() {
     assert_eq!(
         total_bad, 0,
         "mismatches between rowkey::phoenix and Phoenix (listed above)"
+    );
+}
+
+/// Undo the harness's escapes of text (`\\`, `\t`, `\n`, `\r`).
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('t') => out.push('\t'),
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
+        .collect()
+}
+
+/// `millis.nanos` (the harness's `TIMESTAMP` format).
+fn parse_timestamp(s: &str) -> Timestamp {
+    let (ms, ns) = s.split_once('.').expect("millis.nanos");
+    Timestamp {
+        millis: ms.parse().expect("millis"),
+        nanos: ns.parse().expect("nanos"),
+    }
+}
+
+/// A value as Phoenix's `SELECT` printed it (the format of `HBase::phoenix_sql`).
+fn parse(kind: Kind, s: &str) -> V {
+    use std::str::FromStr;
+    let null = s == "\\N";
+    let num = |s: &str| -> i128 { s.parse().unwrap_or_else(|e| panic!("{s:?}: {e}")) };
+    match kind {
+        Kind::TinyInt => V::I8(num(s) as i8),
+        Kind::SmallInt => V::I16(num(s) as i16),
+        Kind::Integer => V::I32(num(s) as i32),
+        Kind::BigInt => V::I64(num(s) as i64),
+        Kind::UTinyInt => V::U8(num(s) as u8),
+        Kind::USmallInt => V::U16(num(s) as u16),
+        Kind::UInt => V::U32(num(s) as u32),
+        Kind::ULong => V::U64(num(s) as u64),
+        Kind::Float => V::F32(s.parse().unwrap_or_else(|e| panic!("{s:?}: {e}"))),
+        Kind::Double => V::F64(s.parse().unwrap_or_else(|e| panic!("{s:?}: {e}"))),
+        Kind::Boolean => V::Bool(s == "true"),
+        Kind::Varchar => V::Str(unescape(s)),
+        Kind::NVarchar => V::NStr((!null).then(|| unescape(s))),
+        Kind::Char4 => V::Char(Char::new(unescape(s))),
+        Kind::Binary3 => {
+            let b = unhex(s);
+            V::Bin([b[0], b[1], b[2]])
+        }
+        Kind::NVarbinary => V::NBytes((!null).then(|| unhex(s))),
+        Kind::Decimal => V::Dec(BigDecimal::from_str(s).expect("decimal")),
+        Kind::NDecimal => V::NDec((!null).then(|| BigDecimal::from_str(s).expect("decimal"))),
+        Kind::Date => V::Date(Date(num(s) as i64)),
+        Kind::Time => V::Time(Time(num(s) as i64)),
+        Kind::Timestamp => V::Ts(parse_timestamp(s)),
+        Kind::Chrono => {
+            let t = parse_timestamp(s);
+            V::Chrono(
+                DateTime::from_timestamp_millis(t.millis).expect("in range")
+                    + std::time::Duration::from_nanos(u64::from(t.nanos)),
+            )
+        }
+    }
+}
+
+/// The other way: rows written by rowkey (the `KeyWriter`'s key and the one cell Phoenix
+/// needs, written through rowkey-hbase) are rows to Phoenix: its `SELECT … ORDER BY
+/// <primary key>` returns every one, with the values written, in the values' order.
+///
+/// The cell is Phoenix's empty column, which every Phoenix row has: learnt here from a row
+/// Phoenix writes into each table first.
+#[test]
+fn rows_written_by_rowkey_are_read_by_phoenix() {
+    const WRITTEN: usize = 300;
+    let t0 = Instant::now();
+    let hbase = HBase::shared_phoenix().unwrap_or_else(|e| panic!("{e}"));
+    let tables: Vec<Table> = tables()
+        .into_iter()
+        .map(|mut t| {
+            t.name = t.name.strip_prefix("RKT_").map_or(t.name, |rest| {
+                Box::leak(format!("RKW_{rest}").into_boxed_str())
+            });
+            t
+        })
+        .collect();
+    let mut rng = Rng(0x0DD_BA11_2025);
+    // the tables, and one row Phoenix writes into each (to learn the cell it needs)
+    let mut script = String::new();
+    for t in &tables {
+        let cols: Vec<Column> = t.cols.iter().map(|(n, k, d)| column(*k, n, *d)).collect();
+        writeln!(script, "{};", create_table(t.name, &cols, &[], t.salt)).unwrap();
+    }
+    let mut first_rows = Vec::new();
+    for t in &tables {
+        let mut pool = Vec::new();
+        let row: Vec<V> = t
+            .cols
+            .iter()
+            .map(|c| value(c.1, &mut rng, &mut pool))
+            .collect();
+        let names: Vec<&str> = t.cols.iter().map(|c| c.0).collect();
+        let values: Vec<String> = row.iter().map(literal).collect();
+        writeln!(
+            script,
+            "UPSERT INTO {} ({}) VALUES ({});",
+            t.name,
+            names.join(", "),
+            values.join(", ")
+        )
+        .unwrap();
+        first_rows.push(row);
+    }
+    hbase.phoenix_sql(&script).unwrap_or_else(|e| panic!("{e}"));
+
+    let client = Client::connect(hbase.thrift_addr()).expect("gateway client");
+    let mut batch = rowkey_hbase::Batch::new();
+    let mut not_written = 0;
+    let mut expected: Vec<Vec<Vec<V>>> = Vec::new();
+    for (t, first) in tables.iter().zip(first_rows) {
+        let table = client.table(t.name);
+        let rows = RawScan::new(&table, ScanRange::new(b"", None))
+            .rows()
+            .expect("scan")
+            .collect::<Result<Vec<_>, _>>()
+            .expect("scan");
+        assert_eq!(rows.len(), 1, "{}: Phoenix's one row", t.name);
+        let cells: Vec<rowkey_hbase::Cell> = rows[0]
+            .cells
+            .iter()
+            .map(|c| rowkey_hbase::Cell::new(&c.family, &c.qualifier, &c.value))
+            .collect();
+        if t.name == tables[0].name {
+            for c in &rows[0].cells {
+                eprintln!(
+                    "the cell of a Phoenix row without value columns: {}:{} = {}",
+                    to_string_binary(&c.family),
+                    to_string_binary(&c.qualifier),
+                    to_string_binary(&c.value)
+                );
+            }
+        }
+        let mut by_key: HashMap<Vec<u8>, Vec<V>> = HashMap::new();
+        by_key.insert(rows[0].key.clone(), first);
+        let mut pool = Vec::new();
+        for _ in 0..WRITTEN {
+            let row: Vec<V> = t
+                .cols
+                .iter()
+                .map(|c| value(c.1, &mut rng, &mut pool))
+                .collect();
+            let (key, refused) = stored_key(t, &row);
+            if refused {
+                // Phoenix would read it back one byte short: rowkey does not write it
+                not_written += 1;
+                continue;
+            }
+            batch.put_raw(&table, key.clone(), cells.clone());
+            by_key.insert(key, row);
+        }
+        let mut rows: Vec<Vec<V>> = by_key.into_values().collect();
+        rows.sort_by(|a, b| row_cmp(t, a, b));
+        expected.push(rows);
+    }
+    let written = batch.apply().expect("writing the rows");
+    eprintln!(
+        "wrote {written} rows through rowkey-hbase ({not_written} refused by KeyWriter: a last \
+         VARBINARY ending with 0xFF)"
+    );
+
+    let mut script = String::new();
+    for t in &tables {
+        let names: Vec<&str> = t.cols.iter().map(|c| c.0).collect();
+        writeln!(
+            script,
+            "SELECT {} FROM {} ORDER BY {};",
+            names.join(", "),
+            t.name,
+            order_by(t)
+        )
+        .unwrap();
+    }
+    let out = hbase.phoenix_sql(&script).unwrap_or_else(|e| panic!("{e}"));
+    let blocks = query_blocks(&out);
+    assert_eq!(blocks.len(), tables.len(), "one result per SELECT");
+    let (mut total, mut bad, mut bool_desc) = (0, 0, 0);
+    for ((t, want), got) in tables.iter().zip(&expected).zip(&blocks) {
+        let mut table_bad = want.len().abs_diff(got.len());
+        for (i, (w, line)) in want.iter().zip(got).enumerate() {
+            let fields: Vec<&str> = line.split('\t').collect();
+            assert_eq!(fields.len(), t.cols.len(), "{}: {line:?}", t.name);
+            for ((col, w), f) in t.cols.iter().zip(w).zip(&fields) {
+                let g = parse(col.1, f);
+                if same(w, &g) {
+                    continue;
+                }
+                if col.1 == Kind::Boolean && col.2 {
+                    // Phoenix reads every BOOLEAN DESC value back as false (its own rows too)
+                    bool_desc += 1;
+                    continue;
+                }
+                table_bad += 1;
+                if table_bad <= 5 {
+                    eprintln!(
+                        "  {} row {i} column {}: wrote {w:?}, Phoenix read {g:?} ({f:?})",
+                        t.name, col.0
+                    );
+                }
+            }
+        }
+        eprintln!(
+            "{:<20} {:>4} rows written, {:>4} read by Phoenix, {table_bad} mismatches",
+            t.name,
+            want.len(),
+            got.len()
+        );
+        total += want.len();
+        bad += table_bad;
+    }
+    eprintln!(
+        "{} tables, {total} rows, {bad} mismatches ({bool_desc} BOOLEAN DESC values Phoenix reads \
+         as false: its known misread); {:.1} s",
+        tables.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    assert_eq!(
+        bad, 0,
+        "Phoenix reads rowkey's rows differently (listed above)"
     );
 }

@@ -30,6 +30,20 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # What generated code calls
+//!
+//! For a key type with fields `f1 … fn` (in primary-key order), `desc_i` its DESC flags,
+//! `SALT` its `Option<u32>` bucket count and `OPT` the table's `rowKeyOrderOptimizable` flag
+//! (`true` unless the table predates Phoenix 4.9):
+//!
+//! * encode: `let mut w = KeyWriter::with_buffer(buf, SALT, OPT);` then
+//!   `w.field("f1", &self.f1, desc_1, false)?;` … `w.field("fn", &self.fn, desc_n, true)?;` and
+//!   `w.finish()?` (the key; errors name the field);
+//! * decode: `let mut r = KeyReader::new(bytes, SALT, OPT)?;` then
+//!   `let f1 = r.field("f1", desc_1, false)?;` … `let fn = r.field("fn", desc_n, true)?;` and
+//!   `r.finish()?` (errors name the field and the byte offset);
+//! * DDL: `create_table("S.T", &[Column::of::<F1>("f1", desc_1), …], &[], SALT)`.
+//!
 //! # Types
 //!
 //! | Rust | Phoenix | bytes (ASC; DESC inverts every byte) |
@@ -128,6 +142,9 @@ pub use bigdecimal;
 #[cfg(feature = "phoenix-time")]
 pub use chrono;
 pub use types::Char;
+
+/// The largest `SALT_BUCKETS` Phoenix allows (one salt byte).
+pub const MAX_SALT_BUCKETS: u32 = 256;
 
 /// The separator after a non-NULL ascending value, and after every NULL.
 pub const SEPARATOR: u8 = 0x00;
@@ -395,7 +412,9 @@ impl KeyWriter {
     ///
     /// # Errors
     ///
-    /// [`EncodeErrorKind::NotStorable`] when every value was NULL.
+    /// [`EncodeErrorKind::NotStorable`] when every value was NULL;
+    /// [`EncodeErrorKind::ValueOutOfRange`] (field `salt`) for a bucket count outside
+    /// `1..=256`.
     pub fn finish(mut self) -> Result<Vec<u8>, EncodeError> {
         if !self.any_value {
             return Err(EncodeError::new(
@@ -412,6 +431,15 @@ impl KeyWriter {
             }
         }
         if let Some(buckets) = self.buckets {
+            if !(1..=MAX_SALT_BUCKETS).contains(&buckets) {
+                return Err(EncodeError::new(
+                    "salt",
+                    EncodeErrorKind::ValueOutOfRange {
+                        value: format!("SALT_BUCKETS = {buckets}"),
+                        range: "1..=256 salt buckets (Phoenix's range)",
+                    },
+                ));
+            }
             let salt = crate::salt::phoenix(self.buf.get(1..).unwrap_or_default(), buckets);
             if let Some(first) = self.buf.first_mut() {
                 *first = salt as u8;
@@ -463,7 +491,8 @@ impl<'de> KeyReader<'de> {
     ///
     /// # Errors
     ///
-    /// The key is empty, or its salt byte is not the one Phoenix computes (field `salt`).
+    /// The key is empty, or its salt byte is not the one Phoenix computes (field `salt`), or
+    /// `salt_buckets` is outside Phoenix's `1..=256`.
     pub fn new(
         key: &'de [u8],
         salt_buckets: Option<u32>,
@@ -471,6 +500,15 @@ impl<'de> KeyReader<'de> {
     ) -> Result<Self, DecodeError> {
         let mut pos = 0;
         if let Some(buckets) = salt_buckets {
+            if !(1..=MAX_SALT_BUCKETS).contains(&buckets) {
+                return Err(DecodeError::new(
+                    DecodeErrorKind::NonCanonical(
+                        "SALT_BUCKETS outside Phoenix's 1..=256: no Phoenix key has this salt",
+                    ),
+                    0,
+                )
+                .in_field("salt", 0));
+            }
             let Some((&stored, rest)) = key.split_first() else {
                 return Err(DecodeError::truncated(0, 1, 0).in_field("salt", 0));
             };

@@ -286,6 +286,48 @@ fn decode_errors_name_field_and_offset() {
     assert!(read1::<Char<3>>(b"   ", false).is_err()); // empty CHAR is NULL
 }
 
+/// Tables created before Phoenix 4.9 (`rowKeyOrderOptimizable` false): a DESC variable-width
+/// value is followed by 0x00 like any other, and the key has no trailing 0xFF. (A live Phoenix
+/// 5.2.1 creates only optimizable tables: this follows the sources.)
+#[test]
+fn legacy_tables() {
+    let inv = |s: &str| s.bytes().map(|b| !b).collect::<Vec<u8>>();
+    let key = |k2: Option<&str>| {
+        let mut w = KeyWriter::new(None, false);
+        w.field("k1", "ab", true, false).unwrap();
+        w.field("k2", &k2, true, true).unwrap();
+        w.finish().unwrap()
+    };
+    assert_eq!(
+        key(Some("c")),
+        [&inv("ab")[..], &[0x00], &inv("c")].concat()
+    );
+    assert_eq!(key(None), inv("ab"));
+    for k2 in [Some("c"), None] {
+        let k = key(k2);
+        let mut r = KeyReader::new(&k, None, false).unwrap();
+        assert_eq!(r.field::<String>("k1", true, false).unwrap(), "ab");
+        assert_eq!(
+            r.field::<Option<String>>("k2", true, true)
+                .unwrap()
+                .as_deref(),
+            k2
+        );
+        r.finish().unwrap();
+    }
+}
+
+#[test]
+fn salt_buckets_out_of_range() {
+    for buckets in [0, 257, u32::MAX] {
+        let mut w = KeyWriter::new(Some(buckets), true);
+        w.field("a", &1i32, false, true).unwrap();
+        assert_eq!(w.finish().unwrap_err().field(), "salt");
+        let e = KeyReader::new(b"\x00\x80\x00\x00\x01", Some(buckets), true).unwrap_err();
+        assert_eq!(e.field(), "salt");
+    }
+}
+
 #[test]
 fn ddl() {
     let ddl = create_table(

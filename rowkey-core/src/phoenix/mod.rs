@@ -34,7 +34,8 @@
 //!
 //! For a key type with fields `f1 … fn` (in primary-key order), `desc_i` its DESC flags,
 //! `SALT` its `Option<u32>` bucket count and `OPT` the table's `rowKeyOrderOptimizable` flag
-//! (`true` unless the table predates Phoenix 4.9):
+//! (`true` for every table created by a Phoenix with the fix of PHOENIX-2067, which is every
+//! current release; `false` for older tables not upgraded):
 //!
 //! * encode: `let mut w = KeyWriter::with_buffer(buf, SALT, OPT);` then
 //!   `w.field("f1", &self.f1, desc_1, false)?;` … `w.field("fn", &self.fn, desc_n, true)?;` and
@@ -68,8 +69,8 @@
 //! * Fixed-width values are concatenated.
 //! * A variable-width value (`VARCHAR`, `DECIMAL`, `VARBINARY`) of a column that is not the
 //!   table's last is followed by a separator: `0x00`, or `0xFF` after a non-NULL DESC value in
-//!   a `rowKeyOrderOptimizable` table (every table created by Phoenix 4.9 and later; older
-//!   tables keep `0x00`).
+//!   a `rowKeyOrderOptimizable` table (every table created since PHOENIX-2067; older tables
+//!   keep `0x00`).
 //! * Trailing NULLs are not written at all, and the key then ends after the last value
 //!   written — with one `0xFF` when that value is a non-NULL DESC variable-width one (also when
 //!   it is the table's last column).
@@ -297,7 +298,7 @@ pub struct KeyWriter {
 
 impl KeyWriter {
     /// A writer for a table with `salt_buckets` (`SALT_BUCKETS = n`, 1..=256) or none, and
-    /// Phoenix's `rowKeyOrderOptimizable` flag (true for every table Phoenix 4.9+ created).
+    /// Phoenix's `rowKeyOrderOptimizable` flag (true for every table a current Phoenix creates).
     pub fn new(salt_buckets: Option<u32>, row_key_order_optimizable: bool) -> Self {
         Self::with_buffer(Vec::new(), salt_buckets, row_key_order_optimizable)
     }

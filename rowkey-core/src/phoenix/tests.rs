@@ -286,7 +286,7 @@ fn decode_errors_name_field_and_offset() {
     assert!(read1::<Char<3>>(b"   ", false).is_err()); // empty CHAR is NULL
 }
 
-/// Tables created before Phoenix 4.9 (`rowKeyOrderOptimizable` false): a DESC variable-width
+/// Tables created before PHOENIX-2067 (`rowKeyOrderOptimizable` false): a DESC variable-width
 /// value is followed by 0x00 like any other, and the key has no trailing 0xFF. (A live Phoenix
 /// 5.2.1 creates only optimizable tables: this follows the sources.)
 #[test]

@@ -262,7 +262,9 @@ struct Prev {
 /// Call [`field`](Self::field) once for every primary-key column, in the table's order
 /// (`last` true for the table's last primary-key column), then [`finish`](Self::finish).
 /// Separators are written before the next value (so trailing NULLs leave none), trailing
-/// NULLs are dropped, and the salt byte is computed over the rest at the end.
+/// NULLs are dropped, and the salt byte is computed over the rest at the end. After an error
+/// the key is unusable: start a new writer (or [`with_buffer`](Self::with_buffer) to reuse the
+/// allocation).
 ///
 /// ```
 /// use rowkey::phoenix::KeyWriter;

@@ -10,7 +10,14 @@
 //! * Phoenix's own `SELECT RID … ORDER BY <primary key>` returns the rows in the order their
 //!   values sort in (Phoenix's value order per type, DESC reversed, NULLs first).
 //!
-//! Prints a summary (`cargo test -p rowkey-hbase --test phoenix_types -- --nocapture`).
+//! The other way (`rows_written_by_rowkey_are_read_by_phoenix`): rows whose keys `KeyWriter`
+//! builds, written through rowkey-hbase with the one cell Phoenix needs (its empty column),
+//! are returned by Phoenix's `SELECT … ORDER BY <primary key>` with the values written, in
+//! order.
+//!
+//! Both print a summary (`cargo test -p rowkey-hbase --test phoenix_types -- --nocapture`).
+//! With `ROWKEY_PHOENIX_GOLDEN_BLESS=1` the first writes the verified keys it samples to
+//! `tests/phoenix_golden.txt`, which `tests/phoenix_golden.rs` checks without a server.
 //!
 //! What Phoenix SQL cannot write, and so is not covered here (the unit tests in
 //! `rowkey-core/src/phoenix` are): a `TIMESTAMP` before 1970 with nanoseconds (a negative

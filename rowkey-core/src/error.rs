@@ -73,6 +73,20 @@ pub enum EncodeErrorKind {
         /// The budget.
         max_len: usize,
     },
+    /// The value is outside the range the key's column type can hold (a Phoenix `UNSIGNED_INT`
+    /// above `i32::MAX`, a `DECIMAL` with more than 38 digits, …).
+    ValueOutOfRange {
+        /// The value, as text.
+        value: String,
+        /// What the column holds.
+        range: &'static str,
+    },
+    /// A value the column cannot store in its place in the key (an empty string, which
+    /// Phoenix stores as NULL in a NOT NULL column; a `VARBINARY` that is not the last column).
+    NotStorable {
+        /// Why.
+        reason: &'static str,
+    },
 }
 
 impl fmt::Display for EncodeErrorKind {
@@ -106,6 +120,10 @@ impl fmt::Display for EncodeErrorKind {
             Self::KeyTooLong { len, max_len } => {
                 write!(f, "encoded key is {len} bytes, over max_len = {max_len}")
             }
+            Self::ValueOutOfRange { value, range } => {
+                write!(f, "value {value} is out of range: the column holds {range}")
+            }
+            Self::NotStorable { reason } => f.write_str(reason),
         }
     }
 }

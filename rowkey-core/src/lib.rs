@@ -25,6 +25,7 @@ pub mod hotspot;
 pub mod layout;
 pub mod merge;
 pub mod migrate;
+pub mod phoenix;
 pub mod plan;
 pub mod read;
 pub mod salt;

@@ -1,0 +1,282 @@
+//! `DECIMAL` (Phoenix's `PDecimal`, `PDataType.toBytes(BigDecimal)` / `toBigDecimal`) as
+//! `bigdecimal::BigDecimal`.
+//!
+//! The value is normalized (trailing zeros stripped); a zero is `0x80`. Otherwise an exponent
+//! byte, then base-100 digits, most significant first: `digit + 1` for a positive number, `101 -
+//! digit` and a `0x66` terminator for a negative one (the exponent byte inverted too), so the
+//! bytes sort in numeric order. An odd scale stores the last digit times ten. At most 21 bytes:
+//! a negative number of 38 digits with an odd scale loses its terminator (as in Phoenix).
+//!
+//! `bigdecimal` rather than `rust_decimal`: Phoenix's `DECIMAL` holds 38 significant digits at
+//! any exponent within its exponent byte (`1E100` is a valid key value), which
+//! `rust_decimal`'s 96-bit mantissa and scale 0..=28 cannot represent; `BigDecimal` is Java's
+//! `BigDecimal` model (unscaled integer, scale), so every stored value decodes exactly.
+
+use std::borrow::Cow;
+
+use bigdecimal::num_bigint::{BigInt, Sign};
+use bigdecimal::{BigDecimal, ToPrimitive};
+
+use super::types::put;
+use super::{PhoenixDecode, PhoenixType, VariableWidth};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeErrorKind};
+
+const ZERO_BYTE: u8 = 0x80;
+const NEG_TERMINAL_BYTE: u8 = 102;
+const MAX_BYTES: usize = 21;
+const MAX_PRECISION: u32 = 38;
+
+fn decimal_digits(mut v: u128) -> u32 {
+    let mut n = 1;
+    while v >= 10 {
+        v /= 10;
+        n += 1;
+    }
+    n
+}
+
+/// `PDataType.toBytes(BigDecimal, …)` of a normalized value: `negative`, its unscaled
+/// magnitude and scale. `None` when the arithmetic leaves Phoenix's byte layout.
+fn to_bytes(negative: bool, magnitude: u128, scale: i64) -> Option<([u8; 22], usize)> {
+    let mut result = [0u8; 22];
+    if magnitude == 0 {
+        result[0] = ZERO_BYTE;
+        return Some((result, 1));
+    }
+    let precision = i64::from(decimal_digits(magnitude));
+    let odd = scale % 2 != 0;
+    let mut length: i64 =
+        if negative { 2 } else { 1 } + (precision + 1 + if odd { 1 } else { 0 }) / 2;
+    let exp_offset = i64::from(odd);
+    let (mut multiply_by, mut divide_by): (u128, u128) = if odd { (10, 10) } else { (1, 100) };
+    let mut index;
+    let mut scale = scale;
+    // The exponent must fit the byte's 7 bits (Phoenix would wrap it, out of order).
+    let exponent =
+        |scale: i64| Some(-(scale + exp_offset) / 2 + 65).filter(|e| (0..=127).contains(e));
+    if !negative {
+        scale -= (length - 2) * 2;
+        *result.first_mut()? = (exponent(scale)? | 0x80) as u8;
+        index = length;
+    } else {
+        scale -= (length - 3) * 2;
+        *result.first_mut()? = (!(exponent(scale)? + 128) & 0x7F) as u8;
+        if length <= MAX_BYTES as i64 {
+            index = length - 1;
+            *result.get_mut(usize::try_from(index).ok()?)? = NEG_TERMINAL_BYTE;
+        } else {
+            length = MAX_BYTES as i64;
+            index = length;
+        }
+    }
+    let mut m = magnitude;
+    loop {
+        let digit = (m % divide_by) * multiply_by;
+        m /= divide_by;
+        index -= 1;
+        if index < 1 {
+            return None;
+        }
+        *result.get_mut(usize::try_from(index).ok()?)? = if negative {
+            101 - digit as u8
+        } else {
+            digit as u8 + 1
+        };
+        multiply_by = 1;
+        divide_by = 100;
+        if m == 0 {
+            break;
+        }
+    }
+    if index != 1 {
+        return None;
+    }
+    Some((result, usize::try_from(length).ok()?))
+}
+
+/// `PDataType.toBigDecimal`: (negative, unscaled magnitude, scale), with Java's `byte`
+/// arithmetic for the exponent. Offsets in errors are relative to `b`.
+fn from_bytes(b: &[u8]) -> Result<(bool, u128, i64), DecodeError> {
+    let invalid = |at: usize, expected| {
+        DecodeError::new(
+            DecodeErrorKind::InvalidByte {
+                byte: b.get(at).copied().unwrap_or_default(),
+                expected,
+            },
+            at,
+        )
+    };
+    let Some(&first) = b.first() else {
+        return Err(DecodeError::truncated(0, 1, 0));
+    };
+    if b.len() == 1 && first == ZERO_BYTE {
+        return Ok((false, 0, 0));
+    }
+    let negative = first & 0x80 == 0;
+    let (mut scale, index) = if !negative {
+        (
+            i64::from((((i32::from(first) & 0x7F) - 65) * -2) as i8),
+            b.len(),
+        )
+    } else {
+        let terminated = b.last() == Some(&NEG_TERMINAL_BYTE);
+        (
+            i64::from(((!i32::from(first as i8) - 65 - 128) * -2) as i8),
+            b.len() - usize::from(terminated),
+        )
+    };
+    let digits = b.get(1..index).unwrap_or_default();
+    if digits.is_empty() {
+        return Err(invalid(
+            index.min(b.len()),
+            "DECIMAL digits after the exponent byte",
+        ));
+    }
+    let digit = |i: usize| -> Result<u128, DecodeError> {
+        let byte = digits.get(i).copied().unwrap_or_default();
+        let d = if negative {
+            101i32 - i32::from(byte)
+        } else {
+            i32::from(byte) - 1
+        };
+        if (0..100).contains(&d) {
+            Ok(d as u128)
+        } else {
+            Err(invalid(i + 1, "a DECIMAL base-100 digit"))
+        }
+    };
+    let overflow = || DecodeError::new(DecodeErrorKind::OutOfRange, 0);
+    let last = digits.len() - 1;
+    let mut l = digit(last)?;
+    let mut multiplier: u128 = 100;
+    if l % 10 == 0 {
+        scale -= 1;
+        l /= 10;
+        multiplier = 10;
+    }
+    for i in (0..last).rev() {
+        l = digit(i)?
+            .checked_mul(multiplier)
+            .and_then(|d| d.checked_add(l))
+            .ok_or_else(overflow)?;
+        multiplier = multiplier.saturating_mul(100);
+    }
+    scale += (index as i64 - 2) * 2;
+    Ok((negative, l, scale))
+}
+
+fn big(negative: bool, magnitude: u128, scale: i64) -> BigDecimal {
+    let sign = if negative { Sign::Minus } else { Sign::Plus };
+    BigDecimal::new(BigInt::from_biguint(sign, magnitude.into()), scale)
+}
+
+/// `DECIMAL`: at most 38 significant digits (after trailing zeros are stripped), and an
+/// exponent Phoenix's exponent byte holds (from about `1E-126` to `9.99E+125`; Phoenix itself
+/// wraps the byte beyond, out of order, or misreads it).
+impl PhoenixType for BigDecimal {
+    const WIDTH: Option<usize> = None;
+    fn sql_type() -> Cow<'static, str> {
+        Cow::Borrowed("DECIMAL")
+    }
+    fn encode(&self, out: &mut Vec<u8>, desc: bool) -> Result<(), EncodeErrorKind> {
+        let n = self.normalized();
+        let (int, scale) = n.as_bigint_and_exponent();
+        let negative = int.sign() == Sign::Minus;
+        let out_of_range = |range| EncodeErrorKind::ValueOutOfRange {
+            value: self.to_string(),
+            range,
+        };
+        let magnitude = int
+            .magnitude()
+            .to_u128()
+            .filter(|&m| decimal_digits(m) <= MAX_PRECISION)
+            .ok_or_else(|| out_of_range("DECIMAL values of at most 38 significant digits"))?;
+        let exponent_range = "DECIMAL values with an exponent Phoenix's exponent byte holds";
+        let (bytes, len) =
+            to_bytes(negative, magnitude, scale).ok_or_else(|| out_of_range(exponent_range))?;
+        let bytes = bytes.get(..len).unwrap_or_default();
+        // Phoenix's own decoder must read the same value back (its exponent byte wraps).
+        match from_bytes(bytes) {
+            Ok((neg, m, s)) if big(neg, m, s) == n => {}
+            _ => return Err(out_of_range(exponent_range)),
+        }
+        put(out, bytes, desc);
+        Ok(())
+    }
+}
+
+impl VariableWidth for BigDecimal {}
+
+impl PhoenixDecode<'_> for BigDecimal {
+    fn decode(bytes: &[u8], desc: bool) -> Result<Self, DecodeError> {
+        let b: Cow<'_, [u8]> = if desc {
+            Cow::Owned(bytes.iter().map(|b| !b).collect())
+        } else {
+            Cow::Borrowed(bytes)
+        };
+        let (negative, magnitude, scale) = from_bytes(&b)?;
+        Ok(big(negative, magnitude, scale))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::str::FromStr;
+
+    fn enc(s: &str) -> Vec<u8> {
+        let mut v = Vec::new();
+        BigDecimal::from_str(s)
+            .unwrap()
+            .encode(&mut v, false)
+            .unwrap();
+        v
+    }
+
+    fn hex(s: &str) -> Vec<u8> {
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
+    }
+
+    /// Bytes the live Phoenix 5.2.1 stored (rowkey-hbase tests, `DECIMAL` ASC).
+    #[test]
+    fn phoenix_vectors() {
+        assert_eq!(enc("0"), [0x80]);
+        assert_eq!(enc("1"), hex("c102"));
+        assert_eq!(enc("-1"), hex("3e6466"));
+        assert_eq!(enc("12.5"), hex("c10d33"));
+        assert_eq!(enc("100"), hex("c202"));
+        assert_eq!(enc("1E100"), hex("f302"));
+        assert_eq!(
+            enc("12345678901234567890123456789012345678"),
+            hex("d30d23394f5b0d23394f5b0d23394f5b0d23394f")
+        );
+        assert_eq!(
+            enc("-12345678901234567890123456789012345678"),
+            hex("2c59432d170b59432d170b59432d170b59432d1766")
+        );
+        // 38 digits, odd scale, negative: no terminator (21 bytes)
+        let v = enc("-1234567890123456789012345678901234567.8");
+        assert_eq!(v.len(), 21);
+        assert_eq!(
+            v,
+            hex("d39bb1c7ddf39bb1c7ddf39bb1c7ddf39bb1c7ddea")
+                .iter()
+                .map(|b| !b)
+                .collect::<Vec<_>>()
+        );
+        // 39 digits: Phoenix rounds; refused here
+        let mut out = Vec::new();
+        assert!(matches!(
+            BigDecimal::from_str("123456789012345678901234567890123456789")
+                .unwrap()
+                .encode(&mut out, false),
+            Err(EncodeErrorKind::ValueOutOfRange { .. })
+        ));
+        // trailing zeros are not digits
+        assert_eq!(enc("1.500"), enc("1.5"));
+        assert_eq!(enc("1E+40"), hex("d502"));
+    }
+}

@@ -23,7 +23,9 @@
 //! - every 5th query: reading it in pages (`limit` + `after` the last key, `after` before or
 //!   after `reverse`) gives it back whole.
 //!
-//! `QUERIES_PER_LAYOUT` × 6 layouts = 3,000 queries, each checked.
+//! `QUERIES_PER_LAYOUT` × 6 layouts = 3,000 queries, then `IN_QUERIES_PER_LAYOUT` × 6 = 1,020
+//! IN-list queries (`.field_in(values)` on a prefix of the fields, then a range or not: the
+//! same checks), each checked.
 
 use rowkey::RowKey;
 use rowkey_bigtable::emulator::Emulator;
@@ -36,6 +38,8 @@ mod cases;
 use cases::*;
 
 const QUERIES_PER_LAYOUT: usize = 500;
+/// IN-list queries per layout after the others (`Case::in_query`): 170 × 6 = 1,020.
+const IN_QUERIES_PER_LAYOUT: usize = 170;
 
 // ---------------------------------------------------------------------------------------------
 // The runner
@@ -47,6 +51,7 @@ fn client() -> Client {
 
 struct Stats {
     queries: usize,
+    in_lists: usize,
     fanned_out: usize,
     unbounded: usize,
     rows_checked: usize,
@@ -87,11 +92,14 @@ async fn run<T: Case>(seed: u64, rows: usize) -> Stats {
 
     let mut stats = Stats {
         queries: 0,
+        in_lists: 0,
         fanned_out: 0,
         unbounded: 0,
         rows_checked: 0,
     };
-    for n in 0..QUERIES_PER_LAYOUT {
+    let mut pool: Vec<T> = keys.iter().take(40).cloned().collect();
+    pool.extend((0..8).map(|_| T::random(&mut rng)));
+    for n in 0..QUERIES_PER_LAYOUT + IN_QUERIES_PER_LAYOUT {
         // Equality values from a written key (4 in 5) or a fresh random one (often absent).
         let t = if rng.below(5) == 0 {
             T::random(&mut rng)
@@ -101,7 +109,12 @@ async fn run<T: Case>(seed: u64, rows: usize) -> Stats {
         let (lo, hi) = (T::random(&mut rng), T::random(&mut rng));
         let form = n % T::FORMS;
         let shape = SHAPES[(n / T::FORMS) % SHAPES.len()];
-        let query = T::query(form, shape, &t, &lo, &hi, &mut rng);
+        let query = if n < QUERIES_PER_LAYOUT {
+            T::query(form, shape, &t, &lo, &hi, &mut rng)
+        } else {
+            stats.in_lists += 1;
+            T::in_query(&pool, shape, &lo, &hi, &mut rng)
+        };
 
         let mut expected: Vec<&(Vec<u8>, T)> =
             all.iter().filter(|(_, k)| (query.pred)(k)).collect();
@@ -243,9 +256,10 @@ async fn run<T: Case>(seed: u64, rows: usize) -> Stats {
         }
     }
     eprintln!(
-        "{}: {} queries ({} fanned out, {} non-empty with an unbounded range), {} rows checked",
+        "{}: {} queries ({} IN-lists, {} fanned out, {} non-empty with an unbounded range), {} rows checked",
         T::TABLE,
         stats.queries,
+        stats.in_lists,
         stats.fanned_out,
         stats.unbounded,
         stats.rows_checked
@@ -256,7 +270,8 @@ async fn run<T: Case>(seed: u64, rows: usize) -> Stats {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn salted_prefix() {
     let s = run::<Salted>(1, 1500).await;
-    assert_eq!(s.queries, QUERIES_PER_LAYOUT);
+    assert_eq!(s.queries, QUERIES_PER_LAYOUT + IN_QUERIES_PER_LAYOUT);
+    assert_eq!(s.in_lists, IN_QUERIES_PER_LAYOUT);
     assert!(
         s.fanned_out > 50,
         "host_range / host_starts_with / all fan out over 8 buckets"
@@ -267,7 +282,8 @@ async fn salted_prefix() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn whole_key_salt() {
     let s = run::<Whole>(2, 1500).await;
-    assert_eq!(s.queries, QUERIES_PER_LAYOUT);
+    assert_eq!(s.queries, QUERIES_PER_LAYOUT + IN_QUERIES_PER_LAYOUT);
+    assert_eq!(s.in_lists, IN_QUERIES_PER_LAYOUT);
     assert!(
         s.fanned_out > 300,
         "every form short of the full key fans out"
@@ -278,14 +294,16 @@ async fn whole_key_salt() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hash_prefix() {
     let s = run::<Hashed>(3, 1500).await;
-    assert_eq!(s.queries, QUERIES_PER_LAYOUT);
+    assert_eq!(s.queries, QUERIES_PER_LAYOUT + IN_QUERIES_PER_LAYOUT);
+    assert_eq!(s.in_lists, IN_QUERIES_PER_LAYOUT);
     assert!(s.rows_checked > 10_000, "{}", s.rows_checked);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn modulo_time_buckets() {
     let s = run::<Bucketed>(4, 1500).await;
-    assert_eq!(s.queries, QUERIES_PER_LAYOUT);
+    assert_eq!(s.queries, QUERIES_PER_LAYOUT + IN_QUERIES_PER_LAYOUT);
+    assert_eq!(s.in_lists, IN_QUERIES_PER_LAYOUT);
     assert!(s.fanned_out > 30);
     assert!(s.rows_checked > 10_000, "{}", s.rows_checked);
 }
@@ -293,7 +311,8 @@ async fn modulo_time_buckets() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unsalted_all_ff_prefix() {
     let s = run::<Plain>(5, 1000).await;
-    assert_eq!(s.queries, QUERIES_PER_LAYOUT);
+    assert_eq!(s.queries, QUERIES_PER_LAYOUT + IN_QUERIES_PER_LAYOUT);
+    assert_eq!(s.in_lists, IN_QUERIES_PER_LAYOUT);
     // `.id([0xFF, 0xFF])` and friends: ranges with no upper bound, and rows in them.
     assert!(
         s.unbounded > 5,
@@ -305,7 +324,8 @@ async fn unsalted_all_ff_prefix() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn prefix_wide_salt_java_option() {
     let s = run::<Interop>(6, 1000).await;
-    assert_eq!(s.queries, QUERIES_PER_LAYOUT);
+    assert_eq!(s.queries, QUERIES_PER_LAYOUT + IN_QUERIES_PER_LAYOUT);
+    assert_eq!(s.in_lists, IN_QUERIES_PER_LAYOUT);
     assert!(
         s.fanned_out > 20,
         "java ranges across zero: two byte ranges"

@@ -19,7 +19,9 @@
 //! - every 5th query: reading it in pages (`limit` + `after` the last key), forward or reverse,
 //!   with the builder calls in either order, gives it back whole.
 //!
-//! `QUERIES_PER_LAYOUT` × 6 layouts = 2,100 queries, each checked.
+//! `QUERIES_PER_LAYOUT` × 6 layouts = 2,100 queries, then `IN_QUERIES_PER_LAYOUT` × 6 = 1,020
+//! IN-list queries (`.field_in(values)` on a prefix of the fields, then a range or not: the
+//! same checks), each checked.
 
 use std::collections::HashMap;
 
@@ -33,6 +35,8 @@ mod cases;
 use cases::*;
 
 const QUERIES_PER_LAYOUT: usize = 350;
+/// IN-list queries per layout after the others (`Case::in_query`): 170 × 6 = 1,020.
+const IN_QUERIES_PER_LAYOUT: usize = 170;
 
 fn client() -> Client {
     let hbase = HBase::shared().unwrap_or_else(|e| panic!("{e}"));
@@ -41,6 +45,7 @@ fn client() -> Client {
 
 struct Stats {
     queries: usize,
+    in_lists: usize,
     fanned_out: usize,
     unbounded: usize,
     rows_checked: usize,
@@ -80,11 +85,14 @@ fn run<T: Case>(seed: u64, rows: usize) -> Stats {
 
     let mut stats = Stats {
         queries: 0,
+        in_lists: 0,
         fanned_out: 0,
         unbounded: 0,
         rows_checked: 0,
     };
-    for n in 0..QUERIES_PER_LAYOUT {
+    let mut pool: Vec<T> = keys.iter().take(40).cloned().collect();
+    pool.extend((0..8).map(|_| T::random(&mut rng)));
+    for n in 0..QUERIES_PER_LAYOUT + IN_QUERIES_PER_LAYOUT {
         let t = if rng.below(5) == 0 {
             T::random(&mut rng)
         } else {
@@ -93,7 +101,12 @@ fn run<T: Case>(seed: u64, rows: usize) -> Stats {
         let (lo, hi) = (T::random(&mut rng), T::random(&mut rng));
         let form = n % T::FORMS;
         let shape = SHAPES[(n / T::FORMS) % SHAPES.len()];
-        let query = T::query(form, shape, &t, &lo, &hi, &mut rng);
+        let query = if n < QUERIES_PER_LAYOUT {
+            T::query(form, shape, &t, &lo, &hi, &mut rng)
+        } else {
+            stats.in_lists += 1;
+            T::in_query(&pool, shape, &lo, &hi, &mut rng)
+        };
 
         let mut expected: Vec<&(Vec<u8>, T)> =
             all.iter().filter(|(_, k)| (query.pred)(k)).collect();
@@ -204,9 +217,10 @@ fn run<T: Case>(seed: u64, rows: usize) -> Stats {
         }
     }
     eprintln!(
-        "{}: {} queries ({} fanned out, {} non-empty with an unbounded range), {} rows checked",
+        "{}: {} queries ({} IN-lists, {} fanned out, {} non-empty with an unbounded range), {} rows checked",
         T::TABLE,
         stats.queries,
+        stats.in_lists,
         stats.fanned_out,
         stats.unbounded,
         stats.rows_checked
@@ -217,7 +231,8 @@ fn run<T: Case>(seed: u64, rows: usize) -> Stats {
 #[test]
 fn salted_prefix() {
     let s = run::<Salted>(1, 1000);
-    assert_eq!(s.queries, QUERIES_PER_LAYOUT);
+    assert_eq!(s.queries, QUERIES_PER_LAYOUT + IN_QUERIES_PER_LAYOUT);
+    assert_eq!(s.in_lists, IN_QUERIES_PER_LAYOUT);
     assert!(
         s.fanned_out > 30,
         "host_range / host_starts_with / all fan out over 8 buckets"
@@ -228,7 +243,8 @@ fn salted_prefix() {
 #[test]
 fn whole_key_salt() {
     let s = run::<Whole>(2, 1000);
-    assert_eq!(s.queries, QUERIES_PER_LAYOUT);
+    assert_eq!(s.queries, QUERIES_PER_LAYOUT + IN_QUERIES_PER_LAYOUT);
+    assert_eq!(s.in_lists, IN_QUERIES_PER_LAYOUT);
     assert!(
         s.fanned_out > 200,
         "every form short of the full key fans out"
@@ -239,14 +255,16 @@ fn whole_key_salt() {
 #[test]
 fn hash_prefix() {
     let s = run::<Hashed>(3, 1000);
-    assert_eq!(s.queries, QUERIES_PER_LAYOUT);
+    assert_eq!(s.queries, QUERIES_PER_LAYOUT + IN_QUERIES_PER_LAYOUT);
+    assert_eq!(s.in_lists, IN_QUERIES_PER_LAYOUT);
     assert!(s.rows_checked > 5_000, "{}", s.rows_checked);
 }
 
 #[test]
 fn modulo_time_buckets() {
     let s = run::<Bucketed>(4, 1000);
-    assert_eq!(s.queries, QUERIES_PER_LAYOUT);
+    assert_eq!(s.queries, QUERIES_PER_LAYOUT + IN_QUERIES_PER_LAYOUT);
+    assert_eq!(s.in_lists, IN_QUERIES_PER_LAYOUT);
     assert!(s.fanned_out > 20);
     assert!(s.rows_checked > 5_000, "{}", s.rows_checked);
 }
@@ -254,7 +272,8 @@ fn modulo_time_buckets() {
 #[test]
 fn unsalted_all_ff_prefix() {
     let s = run::<Plain>(5, 800);
-    assert_eq!(s.queries, QUERIES_PER_LAYOUT);
+    assert_eq!(s.queries, QUERIES_PER_LAYOUT + IN_QUERIES_PER_LAYOUT);
+    assert_eq!(s.in_lists, IN_QUERIES_PER_LAYOUT);
     assert!(
         s.unbounded > 5,
         "{} non-empty queries with an unbounded range",
@@ -265,7 +284,8 @@ fn unsalted_all_ff_prefix() {
 #[test]
 fn prefix_wide_salt_java_option() {
     let s = run::<Interop>(6, 800);
-    assert_eq!(s.queries, QUERIES_PER_LAYOUT);
+    assert_eq!(s.queries, QUERIES_PER_LAYOUT + IN_QUERIES_PER_LAYOUT);
+    assert_eq!(s.in_lists, IN_QUERIES_PER_LAYOUT);
     assert!(
         s.fanned_out > 15,
         "java ranges across zero: two byte ranges"

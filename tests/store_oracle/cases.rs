@@ -205,6 +205,21 @@ pub fn q<T>(
     }
 }
 
+/// 0 to 4 values of `pool` (repeats allowed; 1 in 8 lists is empty).
+pub fn some<T: Clone>(rng: &mut Rng, pool: &[T]) -> Vec<T> {
+    let n = if rng.below(8) == 0 {
+        0
+    } else {
+        1 + rng.below(4)
+    };
+    (0..n).map(|_| rng.pick(pool)).collect()
+}
+
+/// `values` of one field of `keys`.
+pub fn field<T, F: Clone>(keys: &[T], f: impl Fn(&T) -> F) -> Vec<F> {
+    keys.iter().map(f).collect()
+}
+
 pub trait Case:
     RowKey + for<'de> rowkey::DecodeRowKey<'de> + Clone + Debug + PartialEq + Send + 'static
 {
@@ -212,6 +227,9 @@ pub trait Case:
     /// Number of builder forms [`Case::query`] chooses from.
     const FORMS: usize;
     fn random(rng: &mut Rng) -> Self;
+    /// An IN-list query (`.field_in(values)` on a prefix of the fields, then optionally a
+    /// range on the next one): its values drawn from `pool` (stored keys and others).
+    fn in_query(pool: &[Self], sh: Shape, lo: &Self, hi: &Self, rng: &mut Rng) -> Query<Self>;
     /// Query of form `form`, with equality values from `t` and range bounds from `lo`, `hi`.
     fn query(
         form: usize,
@@ -231,6 +249,52 @@ impl Case for Salted {
             host: rng.pick(HOSTS).to_owned(),
             data: rng.pick(&bytes_pool()),
             ts: rng.pick(&ts_pool()),
+        }
+    }
+    fn in_query(pool: &[Self], sh: Shape, lo: &Self, hi: &Self, rng: &mut Rng) -> Query<Self> {
+        let s = Salted::scan();
+        let hosts = some(rng, &field(pool, |k| k.host.clone()));
+        let datas = some(rng, &field(pool, |k| k.data.clone()));
+        let tss = some(rng, &field(pool, |k| k.ts));
+        let s = s.host_in(&hosts).expect("cap");
+        match rng.below(4) {
+            0 => q(format!("host_in {hosts:?}"), s.ranges(), move |k: &Self| {
+                hosts.contains(&k.host)
+            }),
+            1 => {
+                let r = s.data_in(&datas).expect("cap").ranges();
+                q(
+                    format!("host_in.data_in {hosts:?} {datas:?}"),
+                    r,
+                    move |k: &Self| hosts.contains(&k.host) && datas.contains(&k.data),
+                )
+            }
+            2 => {
+                let r = s
+                    .data_in(&datas)
+                    .expect("cap")
+                    .ts_in(&tss)
+                    .expect("cap")
+                    .ranges();
+                q(
+                    format!("host_in.data_in.ts_in {hosts:?} {datas:?} {tss:?}"),
+                    r,
+                    move |k: &Self| {
+                        hosts.contains(&k.host) && datas.contains(&k.data) && tss.contains(&k.ts)
+                    },
+                )
+            }
+            _ => {
+                let b = bounds(sh, lo.data.clone(), hi.data.clone());
+                let r = with_range!(sh, lo.data.clone(), hi.data.clone(), |r| s
+                    .data_range(r)
+                    .ranges());
+                q(
+                    format!("host_in.data_range {hosts:?} {sh:?}"),
+                    r,
+                    move |k: &Self| hosts.contains(&k.host) && contains(&b, &k.data),
+                )
+            }
         }
     }
     fn query(form: usize, sh: Shape, t: &Self, lo: &Self, hi: &Self, rng: &mut Rng) -> Query<Self> {
@@ -311,6 +375,56 @@ impl Case for Whole {
             ts: rng.pick(&ts_pool()),
         }
     }
+    fn in_query(pool: &[Self], sh: Shape, lo: &Self, hi: &Self, rng: &mut Rng) -> Query<Self> {
+        let s = Whole::scan();
+        let users = some(rng, &field(pool, |k| k.user.clone()));
+        let kinds = some(rng, &[0u8, 1, 2, 7, 0xFF]);
+        let tss = some(rng, &field(pool, |k| k.ts));
+        let s = s.user_in(&users).expect("cap");
+        match rng.below(4) {
+            0 => q(format!("user_in {users:?}"), s.ranges(), move |k: &Self| {
+                users.contains(&k.user)
+            }),
+            1 => {
+                let r = s.kind_in(&kinds).expect("cap").ranges();
+                q(
+                    format!("user_in.kind_in {users:?} {kinds:?}"),
+                    r,
+                    move |k: &Self| users.contains(&k.user) && kinds.contains(&k.kind),
+                )
+            }
+            2 => {
+                let r = s
+                    .kind_in(&kinds)
+                    .expect("cap")
+                    .ts_in(&tss)
+                    .expect("cap")
+                    .ranges();
+                q(
+                    format!("user_in.kind_in.ts_in {users:?} {kinds:?} {tss:?}"),
+                    r,
+                    move |k: &Self| {
+                        users.contains(&k.user) && kinds.contains(&k.kind) && tss.contains(&k.ts)
+                    },
+                )
+            }
+            _ => {
+                let b = bounds(sh, lo.ts, hi.ts);
+                let r = with_range!(sh, lo.ts, hi.ts, |r| s
+                    .kind_in(&kinds)
+                    .expect("cap")
+                    .ts_range(r)
+                    .ranges());
+                q(
+                    format!("user_in.kind_in.ts_range {users:?} {kinds:?} {sh:?}"),
+                    r,
+                    move |k: &Self| {
+                        users.contains(&k.user) && kinds.contains(&k.kind) && contains(&b, &k.ts)
+                    },
+                )
+            }
+        }
+    }
     fn query(form: usize, sh: Shape, t: &Self, lo: &Self, hi: &Self, rng: &mut Rng) -> Query<Self> {
         let s = Whole::scan();
         let t = t.clone();
@@ -380,6 +494,50 @@ impl Case for Hashed {
             tag: rng.pick(&bytes_pool()),
         }
     }
+    fn in_query(pool: &[Self], sh: Shape, lo: &Self, hi: &Self, rng: &mut Rng) -> Query<Self> {
+        let s = Hashed::scan();
+        let users = some(rng, &field(pool, |k| k.user.clone()));
+        let tss = some(rng, &field(pool, |k| k.ts));
+        let tags = some(rng, &field(pool, |k| k.tag.clone()));
+        let s = s.user_in(&users).expect("cap");
+        match rng.below(4) {
+            0 => q(format!("user_in {users:?}"), s.ranges(), move |k: &Self| {
+                users.contains(&k.user)
+            }),
+            1 => {
+                let r = s.ts_in(&tss).expect("cap").ranges();
+                q(
+                    format!("user_in.ts_in {users:?} {tss:?}"),
+                    r,
+                    move |k: &Self| users.contains(&k.user) && tss.contains(&k.ts),
+                )
+            }
+            2 => {
+                let r = s
+                    .ts_in(&tss)
+                    .expect("cap")
+                    .tag_in(&tags)
+                    .expect("cap")
+                    .ranges();
+                q(
+                    format!("user_in.ts_in.tag_in {users:?} {tss:?} {tags:?}"),
+                    r,
+                    move |k: &Self| {
+                        users.contains(&k.user) && tss.contains(&k.ts) && tags.contains(&k.tag)
+                    },
+                )
+            }
+            _ => {
+                let b = bounds(sh, lo.ts, hi.ts);
+                let r = with_range!(sh, lo.ts, hi.ts, |r| s.ts_range(r).ranges());
+                q(
+                    format!("user_in.ts_range {users:?} {sh:?}"),
+                    r,
+                    move |k: &Self| users.contains(&k.user) && contains(&b, &k.ts),
+                )
+            }
+        }
+    }
     fn query(form: usize, sh: Shape, t: &Self, lo: &Self, hi: &Self, rng: &mut Rng) -> Query<Self> {
         let s = Hashed::scan();
         let t = t.clone();
@@ -437,6 +595,52 @@ impl Case for Bucketed {
             ts: rng.pick(&ts_pool()),
             host: rng.pick(HOSTS).to_owned(),
             event: rng.pick(&[0u8, 1, 2, 0xFF]),
+        }
+    }
+    fn in_query(pool: &[Self], sh: Shape, lo: &Self, hi: &Self, rng: &mut Rng) -> Query<Self> {
+        let s = Bucketed::scan();
+        let tss = some(rng, &field(pool, |k| k.ts));
+        let hosts = some(rng, &field(pool, |k| k.host.clone()));
+        let events = some(rng, &field(pool, |k| k.event));
+        let s = s.ts_in(&tss).expect("cap");
+        match rng.below(4) {
+            0 => q(format!("ts_in {tss:?}"), s.ranges(), move |k: &Self| {
+                tss.contains(&k.ts)
+            }),
+            1 => {
+                let r = s.host_in(&hosts).expect("cap").ranges();
+                q(
+                    format!("ts_in.host_in {tss:?} {hosts:?}"),
+                    r,
+                    move |k: &Self| tss.contains(&k.ts) && hosts.contains(&k.host),
+                )
+            }
+            2 => {
+                let r = s
+                    .host_in(&hosts)
+                    .expect("cap")
+                    .event_in(&events)
+                    .expect("cap")
+                    .ranges();
+                q(
+                    format!("ts_in.host_in.event_in {tss:?} {hosts:?} {events:?}"),
+                    r,
+                    move |k: &Self| {
+                        tss.contains(&k.ts) && hosts.contains(&k.host) && events.contains(&k.event)
+                    },
+                )
+            }
+            _ => {
+                let b = bounds(sh, lo.host.clone(), hi.host.clone());
+                let r = with_range!(sh, lo.host.clone(), hi.host.clone(), |r| s
+                    .host_range(r)
+                    .ranges());
+                q(
+                    format!("ts_in.host_range {tss:?} {sh:?}"),
+                    r,
+                    move |k: &Self| tss.contains(&k.ts) && contains(&b, &k.host),
+                )
+            }
         }
     }
     fn query(form: usize, sh: Shape, t: &Self, lo: &Self, hi: &Self, rng: &mut Rng) -> Query<Self> {
@@ -514,6 +718,56 @@ impl Case for Plain {
             rev: rng.pick(&[0u16, 1, 0xFF, 0x100, u16::MAX]),
         }
     }
+    fn in_query(pool: &[Self], sh: Shape, lo: &Self, hi: &Self, rng: &mut Rng) -> Query<Self> {
+        let s = Plain::scan();
+        let ids = some(rng, &field(pool, |k| k.id));
+        let names = some(rng, &field(pool, |k| k.name.clone()));
+        let revs = some(rng, &field(pool, |k| k.rev));
+        let s = s.id_in(&ids).expect("cap");
+        match rng.below(4) {
+            0 => q(format!("id_in {ids:?}"), s.ranges(), move |k: &Self| {
+                ids.contains(&k.id)
+            }),
+            1 => {
+                let r = s.name_in(&names).expect("cap").ranges();
+                q(
+                    format!("id_in.name_in {ids:?} {names:?}"),
+                    r,
+                    move |k: &Self| ids.contains(&k.id) && names.contains(&k.name),
+                )
+            }
+            2 => {
+                let r = s
+                    .name_in(&names)
+                    .expect("cap")
+                    .rev_in(&revs)
+                    .expect("cap")
+                    .ranges();
+                q(
+                    format!("id_in.name_in.rev_in {ids:?} {names:?} {revs:?}"),
+                    r,
+                    move |k: &Self| {
+                        ids.contains(&k.id) && names.contains(&k.name) && revs.contains(&k.rev)
+                    },
+                )
+            }
+            _ => {
+                let b = bounds(sh, lo.rev, hi.rev);
+                let r = with_range!(sh, lo.rev, hi.rev, |r| s
+                    .name_in(&names)
+                    .expect("cap")
+                    .rev_range(r)
+                    .ranges());
+                q(
+                    format!("id_in.name_in.rev_range {ids:?} {names:?} {sh:?}"),
+                    r,
+                    move |k: &Self| {
+                        ids.contains(&k.id) && names.contains(&k.name) && contains(&b, &k.rev)
+                    },
+                )
+            }
+        }
+    }
     fn query(form: usize, sh: Shape, t: &Self, lo: &Self, hi: &Self, rng: &mut Rng) -> Query<Self> {
         let s = Plain::scan();
         let t = t.clone();
@@ -582,6 +836,52 @@ impl Case for Interop {
             shop: rng.pick(&[0u8, 1, 2, 0xFF]),
             delta,
             level: rng.pick(&[None, Some(0u16), Some(1), Some(0xFF), Some(u16::MAX)]),
+        }
+    }
+    fn in_query(pool: &[Self], sh: Shape, lo: &Self, hi: &Self, rng: &mut Rng) -> Query<Self> {
+        let s = Interop::scan();
+        let shops = some(rng, &field(pool, |k| k.shop));
+        let deltas = some(rng, &field(pool, |k| k.delta));
+        let levels = some(rng, &field(pool, |k| k.level));
+        let s = s.shop_in(&shops).expect("cap");
+        match rng.below(4) {
+            0 => q(format!("shop_in {shops:?}"), s.ranges(), move |k: &Self| {
+                shops.contains(&k.shop)
+            }),
+            1 => {
+                let r = s.delta_in(&deltas).expect("cap").ranges();
+                q(
+                    format!("shop_in.delta_in {shops:?} {deltas:?}"),
+                    r,
+                    move |k: &Self| shops.contains(&k.shop) && deltas.contains(&k.delta),
+                )
+            }
+            2 => {
+                let r = s
+                    .delta_in(&deltas)
+                    .expect("cap")
+                    .level_in(&levels)
+                    .expect("cap")
+                    .ranges();
+                q(
+                    format!("shop_in.delta_in.level_in {shops:?} {deltas:?} {levels:?}"),
+                    r,
+                    move |k: &Self| {
+                        shops.contains(&k.shop)
+                            && deltas.contains(&k.delta)
+                            && levels.contains(&k.level)
+                    },
+                )
+            }
+            _ => {
+                let b = bounds(sh, lo.delta, hi.delta);
+                let r = with_range!(sh, lo.delta, hi.delta, |r| s.delta_range(r).ranges());
+                q(
+                    format!("shop_in.delta_range {shops:?} {sh:?}"),
+                    r,
+                    move |k: &Self| shops.contains(&k.shop) && contains(&b, &k.delta),
+                )
+            }
         }
     }
     fn query(form: usize, sh: Shape, t: &Self, lo: &Self, hi: &Self, _: &mut Rng) -> Query<Self> {

@@ -69,9 +69,29 @@ pub struct SaltProp {
 }
 
 impl KeyProp<'_> {
-    /// The key's salt as data: the `Option<SaltLayout>` expression of its `KeyParts::SALT`
-    /// (and so `LAYOUT.salt`), which encode, decode and the scan builder act on.
-    pub fn salt_layout(&self, krate: &TokenStream) -> TokenStream {
+    /// The key's salt as data: its `KeyFields::SALT` (and so `LAYOUT.salt`), which encode,
+    /// decode and the scan builder act on, and `SALT_NAME` (the salt's name in errors) when it
+    /// is a field's; nothing for an unsalted key (the trait's defaults).
+    pub fn salt_consts(&self, krate: &TokenStream) -> Option<TokenStream> {
+        let s = self.salt.as_ref()?;
+        let layout = self.salt_layout(krate);
+        let name = (s.name != "salt").then(|| {
+            let n = &s.name;
+            quote!(const SALT_NAME: &'static ::core::primitive::str = #n;)
+        });
+        Some(
+            quote!(const SALT: ::core::option::Option<#krate::layout::SaltLayout> = #layout; #name),
+        )
+    }
+
+    /// Whether a range over this key as a nested field is inexact whatever its fields' codecs
+    /// say: a salt scatters the values, a descending or hashed field reorders them.
+    pub fn range_inexact(&self) -> bool {
+        self.salt.is_some() || self.fields.iter().any(|fp| fp.desc || fp.hash.is_some())
+    }
+
+    /// The `Option<SaltLayout>` expression of the key's salt.
+    fn salt_layout(&self, krate: &TokenStream) -> TokenStream {
         match &self.salt {
             Some(s) => {
                 let (b, t) = (s.buckets, s.through);

@@ -19,20 +19,13 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
     let inline_checks = &checks.inline;
     let layout = layout::layout(p, key, krate);
 
-    // the prefix and the salt are data (`KeyParts::PREFIX`/`SALT`, also the `LAYOUT`'s): the
-    // runtime writes, reads and checks them; each field is one call
+    // the prefix and the salt are data (`KeyFields::PREFIX`/`SALT`, also the `LAYOUT`'s,
+    // decided in `prop.rs`): the runtime writes, reads and checks them; each field is one call
     let prefix_const = p.attrs.prefix.as_ref().map(|_| {
         let prefix = layout::prefix_lit(p);
         quote!(const PREFIX: &'static [::core::primitive::u8] = #prefix;)
     });
-    let salt_const = key.salt.as_ref().map(|s| {
-        let layout = key.salt_layout(krate);
-        let name = (s.name != "salt").then(|| {
-            let n = &s.name;
-            quote!(const SALT_NAME: &'static ::core::primitive::str = #n;)
-        });
-        quote!(const SALT: ::core::option::Option<#krate::layout::SaltLayout> = #layout; #name)
-    });
+    let salt_const = key.salt_consts(krate);
     let puts: Vec<_> = key
         .fields
         .iter()
@@ -100,8 +93,7 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
     // A range over this key as a nested field: exact when every field sorts ascending in its
     // natural order with every bound encodable or clamped (`Codec::RANGE_EXACT`), and no salt
     // scatters the values.
-    let statically_inexact =
-        key.salt.is_some() || key.fields.iter().any(|fp| fp.desc || fp.hash.is_some());
+    let statically_inexact = key.range_inexact();
     let range_exact = if statically_inexact {
         quote!(false)
     } else {

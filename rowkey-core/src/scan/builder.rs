@@ -59,14 +59,15 @@ struct Salt {
 #[derive(Debug, Clone)]
 pub struct ScanBuilder {
     buf: Vec<u8>,
-    /// Where the salt is written: after the constant prefix.
-    salt_at: usize,
+    /// Where the salt is written: after the constant prefix (`u32`, like `next`: the builder
+    /// stays at 120 bytes, which the scans of plain chains measured faster than 128).
+    salt_at: u32,
     salt: Option<Salt>,
     /// The Java hash code of the salted fields fixed so far (Phoenix salts).
     salt_h: i32,
     salt_value: Option<u32>,
     /// The index of the next field (how many are fixed).
-    next: usize,
+    next: u32,
     /// Salt buckets a range on a modulo-salted field can touch.
     buckets: Option<Vec<u32>>,
     impossible: bool,
@@ -77,6 +78,11 @@ pub struct ScanBuilder {
     #[allow(clippy::box_collection)]
     others: Option<Box<Vec<ScanBuilder>>>,
 }
+
+// The builder moves through every stage of a typed scan: at 128 bytes (one word more) the
+// unsalted range and starts-with chains measured slower (BENCHMARKS.md, issues 24 and 26).
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(core::mem::size_of::<ScanBuilder>() <= 120);
 
 /// A finished scan, untyped: call [`ranges`](Scan::ranges).
 ///
@@ -218,6 +224,7 @@ impl ScanBuilder {
         if let Some(s) = salt {
             buf.resize(salt_at + s.width, 0);
         }
+        let salt_at = u32::try_from(salt_at).unwrap_or(u32::MAX);
         Self {
             buf,
             salt_at,
@@ -255,8 +262,9 @@ impl ScanBuilder {
     fn head_with_salt(self, salt: u32) -> (Vec<u8>, usize) {
         let width = self.salt.map_or(0, |s| s.width);
         let mut buf = self.buf;
-        salt::write_at(buf.get_mut(self.salt_at..).unwrap_or_default(), salt, width);
-        (buf, self.salt_at + width)
+        let at = self.salt_at as usize;
+        salt::write_at(buf.get_mut(at..).unwrap_or_default(), salt, width);
+        (buf, at + width)
     }
 
     /// Fix the next field to `v`. A value that cannot be encoded cannot be in the table: the
@@ -279,7 +287,7 @@ impl ScanBuilder {
         if C::encode(v, &mut self.buf, mask).is_err() {
             self.impossible = true;
         }
-        let i = self.next;
+        let i = self.next as usize;
         self.next += 1;
         if let Some(s) = self.salt {
             if s.modulo {
@@ -368,7 +376,7 @@ impl ScanBuilder {
             });
         }
         if let Some(s) = self.salt {
-            if s.modulo && self.next == s.through {
+            if s.modulo && self.next as usize == s.through {
                 // an open upper end is the type's maximum, so that a range near it touches
                 // only its buckets
                 let num = |b: Bound<&T>, upper: bool| match b {
@@ -541,8 +549,9 @@ impl ScanBuilder {
         if let (None, Some(s), None) = (&self.buckets, self.salt, self.fixed_salt()) {
             // the salt not fixed yet: one range per bucket
             let (width, n) = (s.width, s.buckets);
-            let end = self.salt_at + width;
-            let out = fan_out(self.buf, self.salt_at, width, n, self.complete);
+            let at = self.salt_at as usize;
+            let end = at + width;
+            let out = fan_out(self.buf, at, width, n, self.complete);
             return ScanRanges::sorted_nonempty(out).with_salt_end(end);
         }
         let part = if self.complete {
@@ -818,7 +827,8 @@ fn finish_general(base: ScanBuilder, parts: Pieces) -> ScanRanges {
         return ScanRanges::default();
     }
     let width = base.salt.map_or(0, |s| s.width);
-    let (salt_at, salt_end) = (base.salt_at, base.salt_at + width);
+    let salt_at = base.salt_at as usize;
+    let salt_end = salt_at + width;
     let single_salt = base.fixed_salt();
     let n_parts = parts.iter().count();
     let n_salts = match (single_salt, &base.buckets) {

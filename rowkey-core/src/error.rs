@@ -87,6 +87,21 @@ pub enum EncodeErrorKind {
         /// Why.
         reason: &'static str,
     },
+    /// A list of values for a described key ([`struct_key`](crate::struct_key)) has another
+    /// number of values than the schema has fields.
+    FieldCount {
+        /// Fields in the schema.
+        expected: usize,
+        /// Values given.
+        got: usize,
+    },
+    /// A value of another type than its field's ([`struct_key`](crate::struct_key)).
+    TypeMismatch {
+        /// The field's type.
+        expected: &'static str,
+        /// The value's type.
+        got: &'static str,
+    },
 }
 
 impl fmt::Display for EncodeErrorKind {
@@ -124,6 +139,12 @@ impl fmt::Display for EncodeErrorKind {
                 write!(f, "value {value} is out of range: the column holds {range}")
             }
             Self::NotStorable { reason } => f.write_str(reason),
+            Self::FieldCount { expected, got } => {
+                write!(f, "{got} value(s) given for a key of {expected} field(s)")
+            }
+            Self::TypeMismatch { expected, got } => {
+                write!(f, "a value of type {got} given for a field of type {expected}")
+            }
         }
     }
 }

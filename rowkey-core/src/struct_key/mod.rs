@@ -288,7 +288,9 @@ pub enum StructEncoding {
     OrderedCodeBytes,
 }
 
-/// A field value.
+/// A field value. The derived order compares values of one field type as the type does
+/// (integers numerically, strings and bytes bytewise); values of different types are not
+/// meant to be compared.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Value {
     /// An `Int64`.
@@ -460,6 +462,74 @@ impl StructSchema {
                 Ok(())
             }
         }
+    }
+
+    /// Check that `values` are in the range where the schema sorts (the API reference's
+    /// "sorted mode"): an `Int64`/`Timestamp` in `BigEndianBytes` is non-negative, and under
+    /// `DelimitedBytes` every byte of every field's encoding is above the delimiter's first
+    /// byte. Where this passes, comparing two keys' bytes compares their values field by field
+    /// (a strict prefix first); [`encode`](Self::encode) itself needs only the distinct mode.
+    ///
+    /// ```
+    /// use rowkey::struct_key::{Field, FieldType, StructEncoding, StructSchema, Value};
+    ///
+    /// let s = StructSchema::new(
+    ///     vec![Field::new("a", FieldType::String), Field::new("b", FieldType::String)],
+    ///     StructEncoding::DelimitedBytes(b"#".to_vec()),
+    /// )?;
+    /// assert!(s.check_sorted(&[Value::String("x".into()), Value::String("y".into())]).is_ok());
+    /// // "!" (0x21) is below '#' (0x23): encodable, but "x!" would sort before "x#..."
+    /// let err = s.check_sorted(&[Value::String("x!".into()), Value::String("y".into())]).unwrap_err();
+    /// assert_eq!(err.field(), "a");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn check_sorted(&self, values: &[Value]) -> Result<(), EncodeError> {
+        if values.len() != self.fields.len() {
+            return Err(EncodeError::new(
+                "",
+                EncodeErrorKind::FieldCount {
+                    expected: self.fields.len(),
+                    got: values.len(),
+                },
+            ));
+        }
+        let mut bytes = Vec::new();
+        for (field, value) in self.fields.iter().zip(values) {
+            if let (
+                FieldType::Int64(Int64Encoding::BigEndianBytes)
+                | FieldType::Timestamp(Int64Encoding::BigEndianBytes),
+                Value::Int64(v) | Value::Timestamp(v),
+            ) = (field.ty, value)
+            {
+                if *v < 0 {
+                    return Err(EncodeError::new(
+                        &field.name,
+                        EncodeErrorKind::ValueOutOfRange {
+                            value: v.to_string(),
+                            range: "non-negative values in sorted mode (BigEndianBytes)",
+                        },
+                    ));
+                }
+            }
+            if let StructEncoding::DelimitedBytes(delimiter) = &self.encoding {
+                let Some(&first) = delimiter.first() else {
+                    continue;
+                };
+                bytes.clear();
+                encode_field(field, value, &mut bytes)?;
+                if let Some(at) = bytes.iter().position(|&b| b <= first) {
+                    return Err(EncodeError::new(
+                        &field.name,
+                        EncodeErrorKind::NotAboveDelimiter {
+                            byte: bytes.get(at).copied().unwrap_or(first),
+                            delimiter: first,
+                            at,
+                        },
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Decode and validate a key: the values, one per field. Errors name the field and the

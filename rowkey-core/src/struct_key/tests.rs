@@ -154,6 +154,57 @@ fn errors_name_field_and_offset() {
 }
 
 #[test]
+fn sorted_mode_checks() {
+    let s = schema(
+        &[BE, FieldType::Bytes],
+        StructEncoding::DelimitedBytes(b"#".to_vec()),
+    );
+    let e = s
+        .check_sorted(&[Value::Int64(-1), Value::Bytes(vec![])])
+        .unwrap_err();
+    assert_eq!(e.field(), "f0");
+    assert!(matches!(e.kind(), EncodeErrorKind::ValueOutOfRange { .. }));
+    // a non-negative big-endian Int64 has 00 bytes: below any delimiter
+    let e = s
+        .check_sorted(&[Value::Int64(5), Value::Bytes(vec![])])
+        .unwrap_err();
+    assert_eq!(
+        e.kind(),
+        &EncodeErrorKind::NotAboveDelimiter {
+            byte: 0,
+            delimiter: b'#',
+            at: 0
+        }
+    );
+    let s = schema(
+        &[OC, FieldType::Bytes],
+        StructEncoding::DelimitedBytes(b"#".to_vec()),
+    );
+    assert!(s
+        .check_sorted(&[Value::Int64(5), Value::Bytes(b"$x".to_vec())])
+        .is_ok());
+    let e = s
+        .check_sorted(&[Value::Int64(5), Value::Bytes(b"x#".to_vec())])
+        .unwrap_err();
+    assert_eq!(
+        (e.field(), e.kind()),
+        (
+            "f1",
+            &EncodeErrorKind::NotAboveDelimiter {
+                byte: b'#',
+                delimiter: b'#',
+                at: 1
+            }
+        )
+    );
+    let s = schema(&[BE, OC], StructEncoding::OrderedCodeBytes);
+    assert!(s.check_sorted(&[Value::Int64(0), Value::Int64(-5)]).is_ok());
+    assert!(s
+        .check_sorted(&[Value::Int64(-1), Value::Int64(-5)])
+        .is_err());
+}
+
+#[test]
 fn schema_checks() {
     assert!(StructSchema::new(vec![], StructEncoding::Singleton).is_err());
     assert!(StructSchema::new(vec![], StructEncoding::DelimitedBytes(vec![])).is_err());
@@ -260,6 +311,20 @@ proptest! {
         let (ka, kb) = (s.encode(&va).unwrap(), s.encode(&vb).unwrap());
         prop_assert_eq!(ka.cmp(&kb), va.cmp(&vb));
         prop_assert_eq!(s.decode(&ka).unwrap(), va);
+    }
+
+    /// Whatever passes `check_sorted` under DelimitedBytes sorts by value.
+    #[test]
+    fn delimited_check_sorted_means_sorted(
+        (types, a, b) in two_keys_of_one_schema(),
+        delimiter in prop_oneof![Just(vec![0x00u8]), Just(vec![0x01]), Just(b"#".to_vec()), Just(vec![0x00, 0x01])],
+    ) {
+        let s = schema(&types, StructEncoding::DelimitedBytes(delimiter));
+        if s.check_sorted(&a).is_ok() && s.check_sorted(&b).is_ok() {
+            let (ka, kb) = (s.encode(&a).unwrap(), s.encode(&b).unwrap());
+            prop_assert_eq!(ka.cmp(&kb), a.cmp(&b));
+            prop_assert_eq!(s.decode(&ka).unwrap(), a);
+        }
     }
 
     /// No input panics the decoder, and whatever decodes re-encodes to the same bytes.

@@ -87,6 +87,32 @@ pub enum EncodeErrorKind {
         /// Why.
         reason: &'static str,
     },
+    /// A list of values for a described key ([`struct_key`](crate::struct_key)) has another
+    /// number of values than the schema has fields.
+    FieldCount {
+        /// Fields in the schema.
+        expected: usize,
+        /// Values given.
+        got: usize,
+    },
+    /// A Bigtable `DelimitedBytes` struct key in sorted mode
+    /// ([`StructSchema::check_sorted`](crate::struct_key::StructSchema::check_sorted)): the
+    /// field's encoding has a byte at or below the delimiter's first byte.
+    NotAboveDelimiter {
+        /// The byte.
+        byte: u8,
+        /// The delimiter's first byte.
+        delimiter: u8,
+        /// Offset of the byte in the field's encoding.
+        at: usize,
+    },
+    /// A value of another type than its field's ([`struct_key`](crate::struct_key)).
+    TypeMismatch {
+        /// The field's type.
+        expected: &'static str,
+        /// The value's type.
+        got: &'static str,
+    },
 }
 
 impl fmt::Display for EncodeErrorKind {
@@ -124,6 +150,16 @@ impl fmt::Display for EncodeErrorKind {
                 write!(f, "value {value} is out of range: the column holds {range}")
             }
             Self::NotStorable { reason } => f.write_str(reason),
+            Self::FieldCount { expected, got } => {
+                write!(f, "{got} value(s) given for a key of {expected} field(s)")
+            }
+            Self::NotAboveDelimiter { byte, delimiter, at } => write!(
+                f,
+                "byte 0x{byte:02X} at field offset {at} is not above the delimiter's first byte 0x{delimiter:02X}, so the key would not sort"
+            ),
+            Self::TypeMismatch { expected, got } => {
+                write!(f, "a value of type {got} given for a field of type {expected}")
+            }
         }
     }
 }

@@ -29,6 +29,7 @@ pub mod phoenix;
 pub mod plan;
 pub mod read;
 pub mod salt;
+pub mod struct_key;
 pub mod text;
 #[cfg(feature = "tool")]
 pub mod tool;

@@ -19,4 +19,8 @@ struct Event {
 fn main() {
     let _ = Event::scan().event_type_in([EventType::Click]);
     let _ = Event::scan().uid(10457).biz_type_in(["search"]);
+    // every value of a skipped field is not the field fixed either
+    let _ = Event::scan().event_type_any();
+    // nothing after a range, IN-lists included
+    let _ = Event::scan().uid_range(1..5).event_type_any();
 }

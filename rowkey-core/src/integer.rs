@@ -16,8 +16,6 @@ pub trait Integer: Copy {
     fn from_i128(v: i128) -> Option<Self>;
     /// Narrow, if it fits.
     fn from_u128(v: u128) -> Option<Self>;
-    /// The largest value, widened (0 for negative-only types; used for unsigned types).
-    fn max_u128() -> u128;
 }
 
 macro_rules! integers {
@@ -33,8 +31,6 @@ macro_rules! integers {
             fn from_i128(v: i128) -> Option<Self> { <$t>::try_from(v).ok() }
             #[inline(always)]
             fn from_u128(v: u128) -> Option<Self> { <$t>::try_from(v).ok() }
-            #[inline(always)]
-            fn max_u128() -> u128 { u128::try_from(<$t>::MAX).unwrap_or_default() }
         }
     )*};
 }

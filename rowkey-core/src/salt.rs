@@ -106,8 +106,12 @@ pub(crate) fn step(mut h: i32, bytes: &[u8]) -> i32 {
 /// `abs(h % buckets)`, the Phoenix `SaltingUtil` bucket of hash code `h`.
 #[inline(always)]
 pub(crate) fn bucket_of(h: i32, buckets: u32) -> u32 {
-    // buckets <= 65536 fits i32
-    (h % buckets as i32).unsigned_abs()
+    // layouts have 1..=65536 buckets; a count of 0 (or past i32::MAX) from a caller of the
+    // public `phoenix`/`PhoenixHash::bucket` gives bucket 0, never a division panic
+    i32::try_from(buckets)
+        .ok()
+        .and_then(|n| h.checked_rem(n))
+        .map_or(0, i32::unsigned_abs)
 }
 
 /// The Phoenix bucket of the salted bytes.
@@ -120,7 +124,13 @@ pub fn phoenix(salted: &[u8], buckets: u32) -> u32 {
 #[inline(always)]
 pub fn modulo<T: crate::integer::Integer>(v: T, buckets: u32) -> u32 {
     // Unsigned by construction (the derive checks), so to_u128 succeeds.
-    (v.to_u128().unwrap_or_default() % u128::from(buckets)) as u32
+    bucket_mod(v.to_u128().unwrap_or_default(), buckets)
+}
+
+/// `v % buckets` as a bucket (`buckets` ≥ 1 by construction; 0 gives bucket 0, not a panic).
+#[inline(always)]
+fn bucket_mod(v: u128, buckets: u32) -> u32 {
+    v.checked_rem(u128::from(buckets)).unwrap_or_default() as u32
 }
 
 /// `value % buckets` of a field value that is an unsigned integer (the scan builder's and the
@@ -128,7 +138,7 @@ pub fn modulo<T: crate::integer::Integer>(v: T, buckets: u32) -> u32 {
 /// modulo salts on unsigned integers only).
 #[inline(always)]
 pub(crate) fn modulo_of<C: Codec<T>, T>(v: &T, buckets: u32) -> u32 {
-    (C::unsigned(v).unwrap_or_default() % u128::from(buckets)) as u32
+    bucket_mod(C::unsigned(v).unwrap_or_default(), buckets)
 }
 
 /// Whether field `i` is one a salt hashes (a constant where `salt` is a key's `SALT`).
@@ -322,5 +332,20 @@ unsafe impl BufMut for PhoenixHash {
         for _ in 0..cnt {
             self.update(&[val]);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bucket counts no layout has (0, past `i32::MAX`) give bucket 0 instead of a panic.
+    #[test]
+    fn odd_bucket_counts_do_not_panic() {
+        assert_eq!(phoenix(b"host1", 0), 0);
+        assert_eq!(PhoenixHash::of(b"host1").bucket(u32::MAX), 0);
+        assert_eq!(modulo(7u64, 0), 0);
+        assert_eq!(phoenix(b"host1", 16), 8);
+        assert_eq!(modulo(1_700_000_000_000u64, 16), 0);
     }
 }

@@ -6,7 +6,8 @@
 //! A query fixes a prefix of the key's fields, each by an IN-list of values (one value is an
 //! equality; an empty list matches nothing; duplicates are allowed) or by its whole finite
 //! domain (`_any()`: a skipped enum or `bool`), then optionally ends with a range (all nine
-//! bound shapes) on the next field. For every query:
+//! bound shapes) or a starts-with on the next field. Every argument form is listed: integers,
+//! enums, nested keys (by value or borrowed), strings, bytes, `Option<String>`, `Option<Vec<u8>>`. For every query:
 //!
 //! - the keys in the ranges are exactly the keys the predicate selects (every stored key is
 //!   tested with `ScanRanges::contains`, and the store's rows of every range are collected:
@@ -18,7 +19,7 @@
 //!
 //! The guide's "hard" queries are stated plainly in `guide_queries`; the cap on the number of
 //! alternatives in `too_many_alternatives`. Deterministic (a fixed seed); 4,000 queries per
-//! layout, 24,000 in all.
+//! layout, 28,000 in all.
 
 #[macro_use]
 #[path = "common/shapes.rs"]
@@ -117,6 +118,17 @@ struct Whole {
     seq: u32,
 }
 
+/// (g) bytes fields: a separated `Vec<u8>`, an optional one, a `bool`, a raw string last.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Blobs {
+    #[sep]
+    tag: Vec<u8>,
+    #[sep]
+    opt: Option<Vec<u8>>,
+    flag: bool,
+    name: String,
+}
+
 // ---------------------------------------------------------------------------------------------
 // queries
 
@@ -128,6 +140,30 @@ struct Query<K> {
     lists: Vec<Vec<K>>,
     any: Vec<bool>,
     range: Option<(Shape, K, K)>,
+    /// A starts-with on field `p`: the first `n` bytes (whole characters) of a key's field.
+    starts: Option<(K, usize)>,
+}
+
+/// A string or bytes field's content, for starts-with queries.
+trait Content: Clone {
+    fn cut(&self, n: usize) -> Self;
+    fn begins(&self, p: &Self) -> bool;
+}
+impl Content for String {
+    fn cut(&self, n: usize) -> Self {
+        self.chars().take(n).collect()
+    }
+    fn begins(&self, p: &Self) -> bool {
+        self.starts_with(p.as_str())
+    }
+}
+impl Content for Vec<u8> {
+    fn cut(&self, n: usize) -> Self {
+        self.iter().take(n).copied().collect()
+    }
+    fn begins(&self, p: &Self) -> bool {
+        self.starts_with(p)
+    }
 }
 
 trait Layout: RowKey + DecodeRowKeyOwned + Clone + Debug + PartialEq {
@@ -138,10 +174,14 @@ trait Layout: RowKey + DecodeRowKeyOwned + Clone + Debug + PartialEq {
     const FINITE: &'static [usize];
     /// Fields with a `_range`.
     const RANGES: &'static [usize];
+    /// Fields with a `_starts_with`.
+    const STARTS: &'static [usize];
     fn random(r: &mut Rng) -> Self;
     fn field_eq(i: usize, a: &Self, b: &Self) -> bool;
     /// Whether `k`'s field `i` lies in the range's bounds (the field's natural order).
     fn field_in_range(i: usize, sh: Shape, lo: &Self, hi: &Self, k: &Self) -> bool;
+    /// Whether `k`'s field `i` starts with the first `n` of `pk`'s.
+    fn field_starts(i: usize, pk: &Self, n: usize, k: &Self) -> bool;
     fn scan(q: &Query<Self>) -> Result<ScanRanges, TooManyRanges>;
 }
 
@@ -154,7 +194,10 @@ fn selects<K: Layout>(q: &Query<K>, k: &K) -> bool {
     }
     match &q.range {
         Some((sh, lo, hi)) => K::field_in_range(q.p, *sh, lo, hi, k),
-        None => true,
+        None => match &q.starts {
+            Some((pk, n)) => K::field_starts(q.p, pk, *n, k),
+            None => true,
+        },
     }
 }
 
@@ -164,13 +207,18 @@ macro_rules! chain {
     ($q:ident, $s:expr; ) => {
         Ok($s.ranges())
     };
-    ($q:ident, $s:expr; ($i:literal $f:ident $fin:ident $(via($via:ident))? $(any($fany:ident))? $(range($fr:ident))?) $($rest:tt)*) => {{
+    ($q:ident, $s:expr; ($i:literal $f:ident $fin:ident $(via($via:ident))? $(any($fany:ident))? $(range($fr:ident))? $(starts($fsw:ident))?) $($rest:tt)*) => {{
         let s = $s;
         if $q.p == $i {
             $(
                 if let Some((sh, lo, hi)) = &$q.range {
                     let (a, b) = (lo.$f.clone(), hi.$f.clone());
                     return Ok(with_range!(*sh, a, b, |r| s.$fr(r).ranges()));
+                }
+            )?
+            $(
+                if let Some((pk, n)) = &$q.starts {
+                    return Ok(s.$fsw(Content::cut(&pk.$f, *n)).ranges());
                 }
             )?
             return Ok(s.ranges());
@@ -208,13 +256,14 @@ macro_rules! layout {
     (
         $key:ident, $name:literal;
         random($r:ident) = $make:expr;
-        fields { $( ($i:literal $f:ident $fin:ident $(via($via:ident))? $(any($fany:ident))? $(range($fr:ident))?) )+ }
+        fields { $( ($i:literal $f:ident $fin:ident $(via($via:ident))? $(any($fany:ident))? $(range($fr:ident))? $(starts($fsw:ident))?) )+ }
     ) => {
         impl Layout for $key {
             const NAME: &'static str = $name;
             const N: usize = [$($i),+].len();
             const FINITE: &'static [usize] = &[$($( { let _ = stringify!($fany); $i },)?)+];
             const RANGES: &'static [usize] = &[$($( { let _ = stringify!($fr); $i },)?)+];
+            const STARTS: &'static [usize] = &[$($( { let _ = stringify!($fsw); $i },)?)+];
             fn random($r: &mut Rng) -> Self {
                 $make
             }
@@ -230,8 +279,18 @@ macro_rules! layout {
                     _ => unreachable!(),
                 }
             }
+            fn field_starts(i: usize, pk: &Self, n: usize, k: &Self) -> bool {
+                let _ = (pk, n, k); // a layout may have no starts-with field
+                $($(
+                    if i == $i {
+                        let _ = stringify!($fsw);
+                        return Content::begins(&k.$f, &Content::cut(&pk.$f, n));
+                    }
+                )?)+
+                unreachable!("field {i} has no starts-with")
+            }
             fn scan(q: &Query<Self>) -> Result<ScanRanges, TooManyRanges> {
-                chain!(q, $key::scan(); $(($i $f $fin $(via($via))? $(any($fany))? $(range($fr))?))+)
+                chain!(q, $key::scan(); $(($i $f $fin $(via($via))? $(any($fany))? $(range($fr))? $(starts($fsw))?))+)
             }
         }
     };
@@ -248,7 +307,7 @@ layout! {
     fields {
         (0 uid uid_in range(uid_range))
         (1 event event_in any(event_any) range(event_range))
-        (2 biz biz_in range(biz_range))
+        (2 biz biz_in range(biz_range) starts(biz_starts_with))
         (3 ts ts_in range(ts_range))
     }
 }
@@ -279,7 +338,7 @@ layout! {
         seq: *r.pick(&[0, 1, 2, u32::MAX]),
     };
     fields {
-        (0 host host_in range(host_range))
+        (0 host host_in range(host_range) starts(host_starts_with))
         (1 kind kind_in any(kind_any) range(kind_range))
         (2 seq seq_in range(seq_range))
     }
@@ -311,7 +370,7 @@ layout! {
     fields {
         (0 inner inner_in range(inner_range))
         (1 k k_in any(k_any))
-        (2 name name_in range(name_range))
+        (2 name name_in range(name_range) starts(name_starts_with))
     }
 }
 
@@ -326,6 +385,22 @@ layout! {
         (0 tenant tenant_in range(tenant_range))
         (1 kind kind_in any(kind_any))
         (2 seq seq_in range(seq_range))
+    }
+}
+
+layout! {
+    Blobs, "(g) Vec<u8> + Option<Vec<u8>> + bool + raw String last";
+    random(r) = Blobs {
+        tag: r.bytes(),
+        opt: if r.next().is_multiple_of(3) { None } else { Some(r.bytes()) },
+        flag: r.next().is_multiple_of(2),
+        name: r.text(),
+    };
+    fields {
+        (0 tag tag_in range(tag_range) starts(tag_starts_with))
+        (1 opt opt_in)
+        (2 flag flag_in any(flag_any) range(flag_range))
+        (3 name name_in range(name_range) starts(name_starts_with))
     }
 }
 
@@ -351,6 +426,22 @@ impl Rng {
     }
     fn event(&mut self) -> Event {
         *self.pick(&Event::domain())
+    }
+    /// Adversarial bytes: empty, prefixes of each other, 0x00/0x01/0xFF.
+    fn bytes(&mut self) -> Vec<u8> {
+        self.pick(&[
+            &b""[..],
+            b"\x00",
+            b"\x00\x00",
+            b"\x01",
+            b"\x00\x01",
+            b"\xFF",
+            b"\xFF\xFF",
+            b"a",
+            b"ab",
+            b"a\xFF",
+        ])
+        .to_vec()
     }
     /// Adversarial strings: empty, prefixes of each other, 0x01 and 0xFF-ish (UTF-8) content.
     fn text(&mut self) -> String {
@@ -421,11 +512,14 @@ fn run<K: Layout>(seed: u64) -> usize {
             let (a, b) = (K::random(&mut r), K::random(&mut r));
             (sh, a, b)
         });
+        let starts = (range.is_none() && p < K::N && K::STARTS.contains(&p) && r.below(2) == 0)
+            .then(|| (keys[r.below(keys.len())].clone(), r.below(4)));
         let q = Query {
             p,
             lists,
             any,
             range,
+            starts,
         };
         let ranges = K::scan(&q).unwrap_or_else(|e| panic!("{}: {q:?}: {e}", K::NAME));
         let what = || format!("{} query {n}: {q:?}\nranges {ranges:?}", K::NAME);
@@ -547,6 +641,15 @@ fn hashed_reverse_ts_layout() {
 #[test]
 fn nested_layout() {
     let hits = run::<Nested>(5);
+    assert!(
+        hits > QUERIES_PER_LAYOUT / 4,
+        "only {hits} queries selected a key"
+    );
+}
+
+#[test]
+fn bytes_layout() {
+    let hits = run::<Blobs>(7);
     assert!(
         hits > QUERIES_PER_LAYOUT / 4,
         "only {hits} queries selected a key"

@@ -91,6 +91,8 @@ pub fn hash_prefix<T: HashPlain + ?Sized>(v: &T, width: usize, raw: bool, out: &
 #[derive(Debug, Clone, Copy)]
 pub struct Hashed<C, const N: usize, const RAW: bool>(core::marker::PhantomData<C>);
 
+impl<C, const N: usize, const RAW: bool> crate::codec::OptionPresence for Hashed<C, N, RAW> {}
+
 impl<C: Codec<T>, T: HashPlain, const N: usize, const RAW: bool> Codec<T> for Hashed<C, N, RAW> {
     const WIDTH: Option<usize> = match C::WIDTH {
         Some(w) => Some(w + N),

@@ -26,6 +26,10 @@ pub trait KeyFields {
     const SALT: Option<SaltLayout> = None;
     /// The salt's name in errors: `salt` for a salt on the type, else the salted field's name.
     const SALT_NAME: &'static str = "salt";
+    /// Whether the key drops the trailing separators that only NULLs follow (Apache Phoenix
+    /// keys, `#[rowkey(phoenix)]`): the encoder cuts them (and refuses a key of NULLs only),
+    /// the reader refuses an empty key.
+    const TRIMS: bool = false;
 
     /// Every field, in key order, into `sink` (`mask`: the whole key's).
     fn put_fields<S: FieldSink>(&self, sink: &mut S, mask: u8) -> Result<(), EncodeError>;

@@ -30,12 +30,127 @@ pub fn encode_parts<K: KeyFields, B: BufMut>(
     buf: &mut B,
     mask: u8,
 ) -> Result<(), EncodeError> {
+    if const { K::TRIMS } {
+        return encode_trimmed(k, buf, mask);
+    }
     put_prefix(buf, K::PREFIX, mask);
     if let Some(s) = const { K::SALT } {
         let v = crate::salt::of_key(k, s, mask)?;
         crate::salt::put(buf, v, s.buckets, mask);
     }
     k.put_fields(&mut Out(buf), mask)
+}
+
+/// The sink of a key that drops its trailing separators ([`KeyFields::TRIMS`]): the fields'
+/// full forms, and where the key ends (after the last non-NULL value, less what its codec
+/// drops).
+struct Trimmed<O> {
+    out: O,
+    keep: usize,
+    any: bool,
+}
+
+/// Where the bytes of a [`Trimmed`] sink go: a buffer, or only a count.
+trait TrimOut {
+    fn len(&self) -> usize;
+    fn put<C: Codec<T>, T>(&mut self, v: &T, mask: u8) -> Result<(), EncodeError>;
+}
+
+impl TrimOut for Vec<u8> {
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    fn put<C: Codec<T>, T>(&mut self, v: &T, mask: u8) -> Result<(), EncodeError> {
+        C::encode(v, self, mask)
+    }
+}
+
+impl TrimOut for usize {
+    fn len(&self) -> usize {
+        *self
+    }
+    fn put<C: Codec<T>, T>(&mut self, v: &T, mask: u8) -> Result<(), EncodeError> {
+        *self += C::len(v, mask);
+        Ok(())
+    }
+}
+
+impl<O: TrimOut> FieldSink for Trimmed<O> {
+    #[inline]
+    fn put<C: Codec<T>, T, const I: usize>(
+        &mut self,
+        v: &T,
+        mask: u8,
+        name: &'static str,
+    ) -> Result<(), EncodeError> {
+        self.out
+            .put::<C, T>(v, mask)
+            .map_err(|e| e.in_field(name))?;
+        let end = self.out.len();
+        let tail = if C::TRIMS {
+            C::trim_tail(v, mask)
+        } else {
+            Some(0)
+        };
+        if let Some(t) = tail {
+            self.keep = end.saturating_sub(t);
+            self.any = true;
+        }
+        Ok(())
+    }
+}
+
+/// A key of NULLs only: Phoenix's "primary key may not be null".
+fn all_null() -> EncodeError {
+    EncodeError::new(
+        "",
+        EncodeErrorKind::NotStorable {
+            reason: "every primary-key value is NULL (Phoenix: primary key may not be null)",
+        },
+    )
+}
+
+/// [`encode_parts`] of a key that drops its trailing separators: the fields' full forms cut
+/// after the last non-NULL value, then the salt over them (the whole key: Phoenix's salt).
+#[cold]
+#[inline(never)]
+fn encode_trimmed<K: KeyFields, B: BufMut>(
+    k: &K,
+    buf: &mut B,
+    mask: u8,
+) -> Result<(), EncodeError> {
+    let mut sink = Trimmed {
+        out: Vec::with_capacity(32),
+        keep: 0,
+        any: false,
+    };
+    k.put_fields(&mut sink, mask)?;
+    if !sink.any {
+        return Err(all_null());
+    }
+    sink.out.truncate(sink.keep);
+    put_prefix(buf, K::PREFIX, mask);
+    if let Some(s) = const { K::SALT } {
+        let v = crate::salt::bucket_of(crate::salt::step(1, &sink.out), s.buckets);
+        crate::salt::put(buf, v, s.buckets, mask);
+    }
+    buf.put_slice(&sink.out);
+    Ok(())
+}
+
+/// The encoded length of a key that drops its trailing separators (`len_masked` of a
+/// `#[rowkey(phoenix)]` key): the prefix and salt, then the fields cut as
+/// [`encode_parts`] cuts them (0 for a key it refuses).
+pub fn trimmed_len<K: KeyFields>(k: &K, mask: u8) -> usize {
+    let mut sink = Trimmed {
+        out: 0usize,
+        keep: 0,
+        any: false,
+    };
+    match k.put_fields(&mut sink, mask) {
+        Ok(()) => head_len::<K>() + sink.keep,
+        Err(_) => 0,
+    }
 }
 
 /// The length of a derived key's prefix and salt.

@@ -86,6 +86,14 @@ impl<'de, 'v, K: KeyFields + ?Sized, V: Visit> Reader<'de, 'v, K, V> {
             self.pos += s.width;
             self.visit.salt(self.salt, at, self.pos);
         }
+        if K::TRIMS && rest(self.input, self.pos).is_empty() {
+            return Err(DecodeError::new(
+                DecodeErrorKind::NonCanonical(
+                    "an empty key (Phoenix: primary key may not be null)",
+                ),
+                self.pos,
+            ));
+        }
         Ok(())
     }
 

@@ -103,3 +103,11 @@ pub struct ReverseTs;
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct Reverse<C>(C);
+
+impl super::option::OptionPresence for Natural {}
+impl super::option::OptionPresence for Java {}
+impl<const N: usize, const FILL: u8> super::option::OptionPresence for Pad<N, FILL> {}
+impl super::option::OptionPresence for Sep {}
+impl<const S: u8> super::option::OptionPresence for SepByte<S> {}
+impl super::option::OptionPresence for ReverseTs {}
+impl<C> super::option::OptionPresence for Reverse<C> {}

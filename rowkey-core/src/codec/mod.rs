@@ -44,6 +44,7 @@ pub use crate::bound::{Bound, Edge};
 pub use crate::integer::Integer;
 pub use content::{AsContent, FromContent};
 pub use encodings::{Java, Natural, Pad, Reverse, ReverseTs, Sep, SepByte};
+pub use option::OptionPresence;
 pub use traits::{Codec, Decode};
 
 #[cfg(test)]

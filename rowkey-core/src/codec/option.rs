@@ -7,8 +7,21 @@ use super::traits::{Codec, Decode};
 use crate::bound::{prefix_edge, Edge, Lower, Pieces, Upper};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 
+/// The codecs whose `Option<T>` is a presence byte (`0x00` None, `0x01` Some) then `T`:
+/// every encoding of this module, the hash-prefix wrapper, and a codec of your own that
+/// implements it. Not Apache Phoenix's columns (`rowkey::phoenix::Col`), whose NULL is an
+/// empty value.
+///
+/// ```
+/// use rowkey::codec::{Natural, OptionPresence};
+///
+/// fn presence<C: OptionPresence>() {}
+/// presence::<Natural>();
+/// ```
+pub trait OptionPresence {}
+
 /// `Option<T>`: a presence byte (`0x00` None, `0x01` Some) then `T`; `None` sorts first.
-impl<T, C: Codec<T>> Codec<Option<T>> for C {
+impl<T, C: Codec<T> + OptionPresence> Codec<Option<T>> for C {
     const WIDTH: Option<usize> = None;
     const PREFIX_FREE: bool = C::PREFIX_FREE;
     const REVERSED: bool = C::REVERSED;
@@ -90,7 +103,7 @@ impl<T, C: Codec<T>> Codec<Option<T>> for C {
         out.sorted()
     }
 }
-impl<'de, T, C: Decode<'de, T>> Decode<'de, Option<T>> for C {
+impl<'de, T, C: Decode<'de, T> + OptionPresence> Decode<'de, Option<T>> for C {
     #[inline]
     fn decode(input: &'de [u8], mask: u8) -> Result<(Option<T>, usize), DecodeError> {
         let [b] = take::<1>(input)?;

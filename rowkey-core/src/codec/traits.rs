@@ -90,6 +90,22 @@ pub trait Codec<T> {
     #[doc(hidden)]
     const MONOTONE: bool = true;
 
+    /// Whether keys drop trailing separator bytes of this encoding (Apache Phoenix's keys end
+    /// after the last non-NULL value): then [`trim_tail`](Codec::trim_tail) says how many.
+    /// `false` for every encoding but the Phoenix columns (`rowkey::phoenix::Col`).
+    #[doc(hidden)]
+    const TRIMS: bool = false;
+
+    /// How many bytes at the end of `v`'s encoding a key drops when nothing but NULLs follow
+    /// (`Some(0)`: none), or `None` when `v` is NULL (its whole encoding is dropped, and so is
+    /// what the value before it may drop). Only read when [`TRIMS`](Codec::TRIMS) holds.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn trim_tail(v: &T, mask: u8) -> Option<usize> {
+        let _ = (v, mask);
+        Some(0)
+    }
+
     /// The values in the range from `lo` to `hi` (in the value's natural order) as byte ranges
     /// of this encoding, in byte order. For an order-preserving encoding that is one piece
     /// between the two [`bound`](Codec::bound)s (swapped when the byte order is reversed:

@@ -203,6 +203,36 @@ impl PhoenixType for BigDecimal {
         put(out, bytes, desc);
         Ok(())
     }
+
+    /// More than 38 significant digits: just above the value rounded down to 38 (no 38-digit
+    /// value lies between). An exponent beyond Phoenix's: above (or below) every storable
+    /// value when the magnitude is at least 1, else just above (below) zero.
+    fn unstorable(&self) -> super::Clamp {
+        use super::{Clamp, Stored};
+        let stored = |d: &BigDecimal| {
+            let mut b = Vec::new();
+            d.encode(&mut b, false).ok().map(|()| Stored::Bytes(b))
+        };
+        let n = self.normalized();
+        let (_, scale) = n.as_bigint_and_exponent();
+        let digits = i64::try_from(n.digits()).unwrap_or(i64::MAX);
+        let floor = i64::from(MAX_PRECISION)
+            .checked_sub(digits)
+            .and_then(|d| scale.checked_add(d))
+            .filter(|_| digits > i64::from(MAX_PRECISION))
+            .map(|s| n.with_scale_round(s, bigdecimal::RoundingMode::Floor));
+        if let Some(below) = floor.as_ref().and_then(stored) {
+            return Clamp::JustAbove(below);
+        }
+        let zero = || stored(&BigDecimal::from(0)).unwrap_or(Stored::Bytes(vec![ZERO_BYTE]));
+        let large = n.abs() >= BigDecimal::from(1);
+        match (n.sign() == Sign::Minus, large) {
+            (false, true) => Clamp::Above,
+            (true, true) => Clamp::Below,
+            (false, false) => Clamp::JustAbove(zero()),
+            (true, false) => Clamp::JustBelow(zero()),
+        }
+    }
 }
 
 impl VariableWidth for BigDecimal {}

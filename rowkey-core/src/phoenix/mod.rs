@@ -124,6 +124,7 @@ use std::borrow::Cow;
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 
+mod codec;
 mod types;
 
 #[cfg(feature = "phoenix-decimal")]
@@ -142,6 +143,7 @@ pub use bigdecimal;
 /// are `TIMESTAMP`.
 #[cfg(feature = "phoenix-time")]
 pub use chrono;
+pub use codec::{Clamp, Col, LastCol, Stored};
 pub use types::Char;
 
 /// The largest `SALT_BUCKETS` Phoenix allows (one salt byte).
@@ -172,6 +174,15 @@ pub trait PhoenixType {
     /// Whether this value is NULL (`None`).
     fn is_null(&self) -> bool {
         false
+    }
+
+    /// Where this value lies among the storable ones when Phoenix cannot store it (`encode`
+    /// refuses it, or it is empty): what a typed scan bound at it means. Every value `encode`
+    /// refuses must be placed exactly; the default, [`Clamp::Above`], is right for the types
+    /// whose only unstorable values lie above every storable one (unsigned integers).
+    #[doc(hidden)]
+    fn unstorable(&self) -> Clamp {
+        Clamp::Above
     }
 
     /// Append the value's bytes to `out`, inverted when `desc`. A NULL appends nothing.
@@ -233,7 +244,7 @@ fn separator_inside(bytes: &[u8], sep: u8) -> Option<usize> {
 /// NULL. So: no `0x00`/`0xFF` inside a value that is not the last, and no trailing `0xFF` on an
 /// ascending last value (only a `VARBINARY` can have one: Phoenix stores it and reads it back
 /// one byte shorter).
-fn readable(bytes: &[u8], desc: bool, last: bool) -> Result<(), EncodeErrorKind> {
+pub(crate) fn readable(bytes: &[u8], desc: bool, last: bool) -> Result<(), EncodeErrorKind> {
     let content = |b: u8| if desc { !b } else { b };
     if !last {
         if let Some(at) = bytes.iter().position(|&b| b == 0x00 || b == 0xFF) {

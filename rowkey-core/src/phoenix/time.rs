@@ -108,6 +108,19 @@ impl PhoenixType for Timestamp {
         put(out, &self.nanos.to_be_bytes(), desc);
         Ok(())
     }
+    /// Nanoseconds past Phoenix's `0..1_000_000` lie just above the millisecond's last
+    /// nanosecond.
+    fn unstorable(&self) -> super::Clamp {
+        let mut b = Vec::new();
+        let last = Timestamp {
+            millis: self.millis,
+            nanos: 999_999,
+        };
+        match last.encode(&mut b, false) {
+            Ok(()) => super::Clamp::JustAbove(super::Stored::Bytes(b)),
+            Err(_) => super::Clamp::Above,
+        }
+    }
 }
 
 impl PhoenixDecode<'_> for Timestamp {
@@ -159,6 +172,15 @@ mod chrono_impls {
             }
             to_timestamp(self)?.encode(out, desc)
         }
+        /// A leap second lies just above the second's last nanosecond.
+        fn unstorable(&self) -> crate::phoenix::Clamp {
+            let nanos = i128::from(self.timestamp()) * 1_000_000_000 + 999_999_999;
+            let mut b = Vec::new();
+            match Timestamp::from_nanos(nanos).map(|t| t.encode(&mut b, false)) {
+                Some(Ok(())) => crate::phoenix::Clamp::JustAbove(crate::phoenix::Stored::Bytes(b)),
+                _ => crate::phoenix::Clamp::Above,
+            }
+        }
     }
 
     impl PhoenixDecode<'_> for DateTime<Utc> {
@@ -175,6 +197,9 @@ mod chrono_impls {
         }
         fn encode(&self, out: &mut Vec<u8>, desc: bool) -> Result<(), EncodeErrorKind> {
             self.and_utc().encode(out, desc)
+        }
+        fn unstorable(&self) -> crate::phoenix::Clamp {
+            self.and_utc().unstorable()
         }
     }
 

@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use super::{PhoenixDecode, PhoenixType, VariableWidth};
+use super::{Clamp, PhoenixDecode, PhoenixType, Stored, VariableWidth};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeErrorKind};
 
 /// Append `bytes`, inverted when `desc`.
@@ -188,6 +188,18 @@ impl PhoenixType for str {
         put(out, self.as_bytes(), desc);
         Ok(())
     }
+    /// `''` lies below every storable string; `x\0…` just above `x` (no storable string has
+    /// a `'\0'`, so none lies between).
+    fn unstorable(&self) -> Clamp {
+        match self.as_bytes().iter().position(|&b| b == 0) {
+            _ if self.is_empty() => Clamp::Below,
+            Some(0) => Clamp::Below,
+            Some(i) => Clamp::JustAbove(Stored::Bytes(
+                self.as_bytes().get(..i).unwrap_or_default().to_vec(),
+            )),
+            None => Clamp::Raw,
+        }
+    }
 }
 impl VariableWidth for str {}
 
@@ -199,6 +211,9 @@ impl PhoenixType for String {
     #[inline]
     fn encode(&self, out: &mut Vec<u8>, desc: bool) -> Result<(), EncodeErrorKind> {
         self.as_str().encode(out, desc)
+    }
+    fn unstorable(&self) -> Clamp {
+        self.as_str().unstorable()
     }
 }
 impl VariableWidth for String {}
@@ -236,6 +251,15 @@ impl PhoenixType for [u8] {
         put(out, self, desc);
         Ok(())
     }
+    /// Empty bytes lie below every storable value; bytes ending with `0xFF` (which Phoenix
+    /// stores but reads back short) are a bound as they are.
+    fn unstorable(&self) -> Clamp {
+        if self.is_empty() {
+            Clamp::Below
+        } else {
+            Clamp::Raw
+        }
+    }
 }
 impl VariableWidth for [u8] {}
 
@@ -248,6 +272,9 @@ impl PhoenixType for Vec<u8> {
     #[inline]
     fn encode(&self, out: &mut Vec<u8>, desc: bool) -> Result<(), EncodeErrorKind> {
         self.as_slice().encode(out, desc)
+    }
+    fn unstorable(&self) -> Clamp {
+        self.as_slice().unstorable()
     }
 }
 impl VariableWidth for Vec<u8> {}
@@ -281,6 +308,9 @@ impl<T: PhoenixType + ?Sized> PhoenixType for &T {
     #[inline]
     fn encode(&self, out: &mut Vec<u8>, desc: bool) -> Result<(), EncodeErrorKind> {
         (**self).encode(out, desc)
+    }
+    fn unstorable(&self) -> Clamp {
+        (**self).unstorable()
     }
 }
 impl<T: VariableWidth + ?Sized> VariableWidth for &T {}
@@ -406,6 +436,17 @@ impl<T: VariableWidth> PhoenixType for Option<T> {
         match self {
             Some(v) => v.encode(out, desc),
             None => Ok(()),
+        }
+    }
+    /// As the value's, except that NULL is below every value: a value below every storable
+    /// one lies just above NULL.
+    fn unstorable(&self) -> Clamp {
+        match self {
+            Some(v) => match v.unstorable() {
+                Clamp::Below => Clamp::JustAbove(Stored::Null),
+                c => c,
+            },
+            None => Clamp::Raw,
         }
     }
 }

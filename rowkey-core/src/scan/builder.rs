@@ -72,6 +72,9 @@ pub struct ScanBuilder {
     buckets: Option<Vec<u32>>,
     impossible: bool,
     complete: bool,
+    /// How many bytes at the end of `buf` a key drops when only NULLs follow them (Phoenix
+    /// keys: [`Codec::TRIMS`]); 0 for every other layout.
+    tail: u16,
     /// The other alternatives of an IN-list (`.field_in(..)`): each a builder like this one
     /// (with none of its own); the scan is the union of all. `None` for a plain chain.
     // boxed: one pointer in the builder that every stage moves (a `Vec` would be three words)
@@ -241,6 +244,7 @@ impl ScanBuilder {
             buckets: None,
             impossible: false,
             complete: false,
+            tail: 0,
             others: None,
         }
     }
@@ -286,6 +290,15 @@ impl ScanBuilder {
         let start = self.buf.len();
         if C::encode(v, &mut self.buf, mask).is_err() {
             self.impossible = true;
+        }
+        if C::TRIMS {
+            let n = self.buf.len() - start;
+            self.tail = match C::trim_tail(v, mask) {
+                None => self
+                    .tail
+                    .saturating_add(u16::try_from(n).unwrap_or(u16::MAX)),
+                Some(t) => u16::try_from(t).unwrap_or(u16::MAX),
+            };
         }
         let i = self.next as usize;
         self.next += 1;
@@ -400,6 +413,10 @@ impl ScanBuilder {
         if self.others.is_some() {
             return self.each(|b| b.range_bounds::<C, T>(lo, hi, mask).ranges);
         }
+        if self.tail != 0 {
+            let ranges = self.trim_heads(|b| b.range_bounds::<C, T>(lo, hi, mask).ranges);
+            return Scan { ranges };
+        }
         if let (true, false, Some(salt)) = (C::MONOTONE, self.impossible, self.fixed_salt()) {
             return Scan {
                 ranges: self.monotone_range::<C, T>(salt, lo, hi, mask),
@@ -474,6 +491,10 @@ impl ScanBuilder {
         if self.others.is_some() {
             return self.each(|b| b.starts_with::<C>(p, mask).ranges);
         }
+        if self.tail != 0 {
+            let ranges = self.trim_heads(|b| b.starts_with::<C>(p, mask).ranges);
+            return Scan { ranges };
+        }
         if let (false, Some(salt)) = (self.impossible, self.fixed_salt()) {
             // One range, `[head ++ e, successor(head ++ e))`, written in place.
             let head_len = self.buf.len();
@@ -532,12 +553,56 @@ impl ScanBuilder {
         if self.others.is_some() {
             return self.each(ScanBuilder::ranges).ranges;
         }
+        if self.tail != 0 {
+            return self.trim_heads(ScanBuilder::ranges);
+        }
         if let (false, None, Some(salt)) = (self.impossible, &self.buckets, self.fixed_salt()) {
             let complete = self.complete;
             let (buf, salt_end) = self.head_with_salt(salt);
             return ScanRanges::one_nonempty(prefix_in(buf, complete)).with_salt_end(salt_end);
         }
         self.ranges_general()
+    }
+
+    /// The ranges `f` builds from this builder, with every bound that lies exactly at the
+    /// fixed prefix (whatever its salt) cut by the prefix's trailing separators (`tail`): a
+    /// Phoenix key whose later columns are all NULL ends before them, so the keys of the
+    /// prefix start at the cut prefix. Bounds after the prefix (a successor, a later field's
+    /// bytes) are not cut: the codecs cut their own ([`Codec::bound_into`]).
+    #[cold]
+    #[inline(never)]
+    fn trim_heads(mut self, f: impl FnOnce(ScanBuilder) -> ScanRanges) -> ScanRanges {
+        let head = self.buf.clone();
+        let salt_at = self.salt_at as usize;
+        let salt_end = salt_at + self.salt.map_or(0, |s| s.width);
+        let cut = head
+            .len()
+            .saturating_sub(usize::from(self.tail))
+            .max(salt_end);
+        self.tail = 0;
+        let ranges = f(self);
+        let at_head = |x: &[u8]| {
+            x.len() == head.len()
+                && x.get(..salt_at) == head.get(..salt_at)
+                && x.get(salt_end..) == head.get(salt_end..)
+        };
+        let cut_at_head = |x: &[u8]| -> Vec<u8> {
+            if at_head(x) {
+                x.get(..cut).unwrap_or(x).to_vec()
+            } else {
+                x.to_vec()
+            }
+        };
+        let salt_end_out = ranges.salt_end();
+        let out: Vec<ScanRange> = ranges
+            .iter()
+            .map(|r| {
+                let start = cut_at_head(r.start());
+                let stop = r.stop().map(cut_at_head);
+                ScanRange::new(&start, stop.as_deref())
+            })
+            .collect();
+        ScanRanges::new(out).with_salt_end(salt_end_out)
     }
 
     /// [`ranges`](Self::ranges) beyond one range: the salt fan-out and modulo buckets.

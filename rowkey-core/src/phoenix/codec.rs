@@ -1,0 +1,569 @@
+//! The Phoenix key mode's field codecs: [`Col`] (a primary-key column that is not the table's
+//! last) and [`LastCol`] (the last), so that `#[derive(RowKey)]` with `#[rowkey(phoenix)]`
+//! encodes, decodes and scans Phoenix keys through the same machinery as every other layout.
+//!
+//! A codec writes a column's *full form*: its value bytes (inverted when DESC), then — for a
+//! variable-width value that is not the last column — its separator (`0x00` after a NULL or an
+//! ascending value, `0xFF` after a DESC value in a `rowKeyOrderOptimizable` table). Phoenix's
+//! key is the full form with the trailing separators that only NULLs follow dropped
+//! ([`Codec::TRIMS`], [`Codec::trim_tail`]): the encoder of a derived key cuts them, the
+//! decoder reads a key that ends early as trailing NULLs, and the scan builder starts a range
+//! that begins at a column boundary at the cut key.
+//!
+//! Scan bounds ([`Codec::bound_into`]) are full forms, cut where the range keeps the keys
+//! equal to the bound (an inclusive start, an exclusive stop). A bound Phoenix cannot store
+//! (an empty string, a string holding `'\0'`, an unsigned integer above the signed maximum, a
+//! `DECIMAL` of more than 38 digits, …) becomes the nearest bound over storable values
+//! ([`Clamp`]), so a range selects exactly the rows whose values are in it.
+
+use core::ops::Bound as RangeBound;
+
+use bytes::BufMut;
+
+use super::{readable, separator, PhoenixDecode, PhoenixType, DESC_SEPARATOR, SEPARATOR};
+use crate::bound::{Edge, Lower, Pieces, Upper};
+use crate::codec::{Codec, Decode};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::scan::builder::ContentPrefix;
+
+/// A Phoenix primary-key column that is not the table's last, in a table whose
+/// `rowKeyOrderOptimizable` flag is `OPT` (what `#[rowkey(phoenix)]` selects for every field
+/// but the last).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Col<const OPT: bool>;
+
+/// The table's last primary-key column (see [`Col`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LastCol<const OPT: bool>;
+
+/// Where a value Phoenix cannot store lies among the values it can: what a scan bound at it
+/// means ([`PhoenixType::unstorable`]). `JustAbove(x)`: above the storable `x` with no storable
+/// value in between; `JustBelow(y)`: below the storable `y`, likewise; `Below`/`Above`: below
+/// or above every storable value; `Raw`: its unchecked bytes are a bound as they are (a
+/// `VARBINARY` ending with `0xFF`).
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Clamp {
+    /// Below every storable value.
+    Below,
+    /// Above every storable value.
+    Above,
+    /// Just above this storable value.
+    JustAbove(Stored),
+    /// Just below this storable value.
+    JustBelow(Stored),
+    /// The value's own bytes (unchecked) are the bound.
+    Raw,
+}
+
+/// A storable value as [`Clamp`] names it: NULL, or its bytes as an ascending column stores
+/// them.
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stored {
+    /// NULL (a nullable column's smallest value).
+    Null,
+    /// The value's ascending bytes.
+    Bytes(Vec<u8>),
+}
+
+/// The value's bytes as the column stores them (inverted when `desc`), with Phoenix's checks
+/// for its place (`last`).
+fn value_bytes<T: PhoenixType + ?Sized>(
+    v: &T,
+    desc: bool,
+    last: bool,
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeErrorKind> {
+    if T::LAST_ONLY && !last {
+        return Err(EncodeErrorKind::NotStorable {
+            reason: "VARBINARY can only be the last primary-key column in Phoenix",
+        });
+    }
+    if T::LAST_ONLY && desc {
+        return Err(EncodeErrorKind::NotStorable {
+            reason: "Phoenix does not support descending VARBINARY columns",
+        });
+    }
+    let start = out.len();
+    v.encode(out, desc)?;
+    let bytes = out.get(start..).unwrap_or_default();
+    if bytes.is_empty() {
+        return Err(EncodeErrorKind::NotStorable {
+            reason: "an empty value is NULL in Phoenix (use None in a nullable column)",
+        });
+    }
+    if T::WIDTH.is_none() {
+        readable(bytes, desc, last)?;
+    }
+    Ok(())
+}
+
+/// The full form of `v` in a column (`last` or not) into `out`.
+fn full_form<T: PhoenixType + ?Sized, const OPT: bool>(
+    v: &T,
+    mask: u8,
+    last: bool,
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeErrorKind> {
+    let desc = mask != 0;
+    if v.is_null() {
+        if !last {
+            out.push(SEPARATOR);
+        }
+        return Ok(());
+    }
+    let at = out.len();
+    if let Err(e) = value_bytes(v, desc, last, out) {
+        out.truncate(at);
+        return Err(e);
+    }
+    if T::WIDTH.is_none() {
+        let sep = separator(OPT, false, desc);
+        if !last || sep == DESC_SEPARATOR {
+            out.push(sep);
+        }
+    }
+    Ok(())
+}
+
+/// How many bytes at the end of `v`'s full form a key drops when only NULLs follow.
+fn tail<T: PhoenixType + ?Sized, const OPT: bool>(v: &T, mask: u8, last: bool) -> Option<usize> {
+    if v.is_null() {
+        return None;
+    }
+    let trimmed = T::WIDTH.is_none() && !last && separator(OPT, false, mask != 0) == SEPARATOR;
+    Some(usize::from(trimmed))
+}
+
+/// Whether a bound is kept where the range keeps the keys equal to it (an inclusive start or
+/// an exclusive stop, in byte order): then its trailing separators are cut like a key's.
+fn cut_here(mask: u8, upper: bool, inclusive: bool) -> bool {
+    let byte_start = upper == (mask != 0);
+    byte_start == inclusive
+}
+
+/// [`Codec::bound_into`] of both codecs.
+fn bound_of<T: PhoenixType, const OPT: bool>(
+    v: &T,
+    mask: u8,
+    upper: bool,
+    inclusive: bool,
+    last: bool,
+    out: &mut Vec<u8>,
+) -> Edge {
+    let at = out.len();
+    if full_form::<T, OPT>(v, mask, last, out).is_ok() {
+        if cut_here(mask, upper, inclusive) {
+            match tail::<T, OPT>(v, mask, last) {
+                None => out.truncate(at),
+                Some(n) => out.truncate(out.len().saturating_sub(n)),
+            }
+        }
+        return Edge::At { inclusive };
+    }
+    out.truncate(at);
+    match v.unstorable() {
+        // a lower bound below everything, or an upper one above: no limit
+        Clamp::Below if !upper => Edge::All,
+        Clamp::Above if upper => Edge::All,
+        Clamp::Below | Clamp::Above => Edge::Nothing,
+        // lower: after `x`; upper: up to `x` included
+        Clamp::JustAbove(x) => stored_bound::<T, OPT>(&x, mask, upper, upper, last, out),
+        // lower: from `y` on; upper: before `y`
+        Clamp::JustBelow(y) => stored_bound::<T, OPT>(&y, mask, upper, !upper, last, out),
+        Clamp::Raw => {
+            let mut raw = Vec::new();
+            if v.encode(&mut raw, mask != 0).is_err() {
+                return Edge::Nothing;
+            }
+            out.extend_from_slice(&raw);
+            Edge::At { inclusive }
+        }
+    }
+}
+
+/// A bound at a storable value given by its bytes ([`Stored`]): its full form, cut as
+/// [`bound_of`] cuts one.
+fn stored_bound<T: PhoenixType, const OPT: bool>(
+    x: &Stored,
+    mask: u8,
+    upper: bool,
+    inclusive: bool,
+    last: bool,
+    out: &mut Vec<u8>,
+) -> Edge {
+    let desc = mask != 0;
+    let cut = cut_here(mask, upper, inclusive);
+    match x {
+        Stored::Null => {
+            if !last && !cut {
+                out.push(SEPARATOR);
+            }
+        }
+        Stored::Bytes(b) => {
+            out.extend(b.iter().map(|&c| if desc { !c } else { c }));
+            if T::WIDTH.is_none() {
+                let sep = separator(OPT, false, desc);
+                let keep = if last {
+                    sep == DESC_SEPARATOR
+                } else {
+                    sep == DESC_SEPARATOR || !cut
+                };
+                if keep {
+                    out.push(sep);
+                }
+            }
+        }
+    }
+    Edge::At { inclusive }
+}
+
+/// [`Codec::pieces`] of both codecs: one monotone piece, except for a nullable DESC column,
+/// whose NULLs sort first (as `0x00`) while its values sort descending after them.
+fn pieces_of<T: PhoenixType, const OPT: bool>(
+    lo: RangeBound<&T>,
+    hi: RangeBound<&T>,
+    mask: u8,
+    last: bool,
+    prefix_free: bool,
+) -> Pieces {
+    let bound = |b: RangeBound<&T>, upper: bool| match b {
+        RangeBound::Unbounded => crate::bound::Bound::All,
+        RangeBound::Included(v) => bound_value::<T, OPT>(v, mask, upper, true, last),
+        RangeBound::Excluded(v) => bound_value::<T, OPT>(v, mask, upper, false, last),
+    };
+    if !(T::NULLABLE && mask != 0) {
+        return Pieces::monotone(bound(lo, false), bound(hi, true), mask != 0, prefix_free);
+    }
+    let is_null = |b: &RangeBound<&T>| match b {
+        RangeBound::Included(v) | RangeBound::Excluded(v) => v.is_null(),
+        RangeBound::Unbounded => false,
+    };
+    // NULL is the smallest value: in the range when the lower bound admits it
+    let null_in = matches!(lo, RangeBound::Unbounded | RangeBound::Included(_))
+        && (matches!(lo, RangeBound::Unbounded) || is_null(&lo))
+        && match hi {
+            RangeBound::Unbounded => true,
+            RangeBound::Included(_) => true,
+            RangeBound::Excluded(v) => !v.is_null(),
+        };
+    // the values part: bounds at NULL mean "no limit" below, "nothing" above
+    let lo_v = if is_null(&lo) {
+        RangeBound::Unbounded
+    } else {
+        lo
+    };
+    let values_empty = is_null(&hi);
+    let mut out = Pieces::none();
+    let null_stop = if last {
+        Upper::AtZero
+    } else {
+        Upper::After(vec![SEPARATOR])
+    };
+    if null_in {
+        out.push(Lower::At(Vec::new()), null_stop);
+    }
+    if !values_empty {
+        let values = Pieces::monotone(bound(lo_v, false), bound(hi, true), true, prefix_free);
+        for (l, u) in values.iter() {
+            // the values start after the NULLs (`0x00`)
+            let l = match l {
+                Lower::Prefix if last => Lower::At(vec![SEPARATOR]),
+                Lower::Prefix => Lower::After(vec![SEPARATOR]),
+                other => other.clone(),
+            };
+            out.push(l, u.clone());
+        }
+    }
+    out
+}
+
+fn bound_value<T: PhoenixType, const OPT: bool>(
+    v: &T,
+    mask: u8,
+    upper: bool,
+    inclusive: bool,
+    last: bool,
+) -> crate::bound::Bound {
+    let mut bytes = Vec::new();
+    match bound_of::<T, OPT>(v, mask, upper, inclusive, last, &mut bytes) {
+        Edge::At { inclusive } => crate::bound::Bound::Bytes { bytes, inclusive },
+        Edge::All => crate::bound::Bound::All,
+        Edge::Nothing => crate::bound::Bound::Nothing,
+    }
+}
+
+/// Decode one column from the front of `input` (the rest of the key).
+fn decode_col<'de, T: PhoenixDecode<'de>, const OPT: bool>(
+    input: &'de [u8],
+    mask: u8,
+    last: bool,
+) -> Result<(T, usize), DecodeError> {
+    let desc = mask != 0;
+    let null = |at: usize| {
+        T::null().ok_or_else(|| match T::WIDTH {
+            Some(w) if input.is_empty() => DecodeError::truncated(0, w, 0),
+            _ if input.is_empty() => DecodeError::new(
+                DecodeErrorKind::NonCanonical(
+                    "the key ends before this NOT NULL column (Phoenix keys end after their last non-NULL value)",
+                ),
+                0,
+            ),
+            _ => DecodeError::new(
+                DecodeErrorKind::NonCanonical("NULL (an empty value) in a NOT NULL column"),
+                at,
+            ),
+        })
+    };
+    if input.is_empty() {
+        return null(0).map(|v| (v, 0));
+    }
+    let (value, used): (&'de [u8], usize) = match T::WIDTH {
+        Some(w) => {
+            let v = input
+                .get(..w)
+                .ok_or_else(|| DecodeError::truncated(input.len(), w - input.len(), input.len()))?;
+            (v, w)
+        }
+        None if last => {
+            if separator(OPT, false, desc) == DESC_SEPARATOR {
+                match input.split_last() {
+                    Some((&DESC_SEPARATOR, v)) if !v.is_empty() => (v, input.len()),
+                    Some((&DESC_SEPARATOR, _)) => {
+                        return Err(DecodeError::new(
+                            DecodeErrorKind::NonCanonical("a DESC separator after a NULL"),
+                            0,
+                        ))
+                    }
+                    _ => {
+                        return Err(DecodeError::new(
+                            DecodeErrorKind::MissingTerminator,
+                            input.len(),
+                        ))
+                    }
+                }
+            } else {
+                (input, input.len())
+            }
+        }
+        None => {
+            if input.first() == Some(&SEPARATOR) {
+                if input.len() == 1 {
+                    return Err(DecodeError::new(
+                        DecodeErrorKind::NonCanonical(
+                            "a separator at the end of the key (Phoenix drops trailing NULLs)",
+                        ),
+                        0,
+                    ));
+                }
+                return null(0).map(|v| (v, 1));
+            }
+            let sep = separator(OPT, false, desc);
+            match input.iter().skip(1).position(|&b| b == sep) {
+                Some(p) => {
+                    let len = p + 1;
+                    if len + 1 == input.len() && sep != DESC_SEPARATOR {
+                        return Err(DecodeError::new(
+                            DecodeErrorKind::NonCanonical(
+                                "a separator at the end of the key (Phoenix drops trailing NULLs)",
+                            ),
+                            len,
+                        ));
+                    }
+                    (input.get(..len).unwrap_or_default(), len + 1)
+                }
+                // the key ends after the value: every later column is NULL
+                None if sep == DESC_SEPARATOR => {
+                    return Err(DecodeError::new(
+                        DecodeErrorKind::MissingTerminator,
+                        input.len(),
+                    ))
+                }
+                None => (input, input.len()),
+            }
+        }
+    };
+    let v = T::decode(value, desc)?;
+    // canonical: the value's own bytes, and ones the writer accepts in this place
+    let mut again = Vec::with_capacity(value.len());
+    let canonical = v.encode(&mut again, desc).is_ok()
+        && again == value
+        && (T::WIDTH.is_some() || last || readable(value, desc, false).is_ok());
+    if !canonical {
+        return Err(DecodeError::new(
+            DecodeErrorKind::NonCanonical("bytes Phoenix does not write for this value"),
+            0,
+        ));
+    }
+    Ok((v, used))
+}
+
+macro_rules! phoenix_codec {
+    ($codec:ident, $last:literal) => {
+        impl<T: PhoenixType, const OPT: bool> Codec<T> for $codec<OPT> {
+            const WIDTH: Option<usize> = T::WIDTH;
+            const PREFIX_FREE: bool = T::WIDTH.is_some() || !$last;
+            const MONOTONE: bool = !T::NULLABLE;
+            const TRIMS: bool = true;
+
+            #[inline]
+            fn len(v: &T, mask: u8) -> usize {
+                if let Some(w) = T::WIDTH {
+                    return w;
+                }
+                let mut out = Vec::new();
+                let _ = full_form::<T, OPT>(v, mask, $last, &mut out);
+                out.len()
+            }
+
+            #[inline]
+            fn encode<B: BufMut>(v: &T, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
+                let mut out = Vec::new();
+                full_form::<T, OPT>(v, mask, $last, &mut out)
+                    .map_err(|kind| EncodeError::new("", kind))?;
+                buf.put_slice(&out);
+                Ok(())
+            }
+
+            #[inline]
+            fn trim_tail(v: &T, mask: u8) -> Option<usize> {
+                tail::<T, OPT>(v, mask, $last)
+            }
+
+            fn bound_into(
+                v: &T,
+                mask: u8,
+                upper: bool,
+                inclusive: bool,
+                out: &mut Vec<u8>,
+            ) -> Edge {
+                bound_of::<T, OPT>(v, mask, upper, inclusive, $last, out)
+            }
+
+            fn pieces(lo: RangeBound<&T>, hi: RangeBound<&T>, mask: u8) -> Pieces {
+                pieces_of::<T, OPT>(
+                    lo,
+                    hi,
+                    mask,
+                    $last,
+                    <Self as Codec<T>>::PREFIX_FREE || mask != 0,
+                )
+            }
+        }
+
+        impl<'de, T: PhoenixDecode<'de>, const OPT: bool> Decode<'de, T> for $codec<OPT> {
+            #[inline]
+            fn decode(input: &'de [u8], mask: u8) -> Result<(T, usize), DecodeError> {
+                decode_col::<T, OPT>(input, mask, $last)
+            }
+        }
+
+        impl<const OPT: bool> ContentPrefix for $codec<OPT> {
+            fn prefix_parts(p: &[u8], mask: u8) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
+                let mut e = Vec::new();
+                Self::prefix_into(p, mask, &mut e).map(|_| (e, None))
+            }
+            #[inline]
+            fn prefix_into(p: &[u8], mask: u8, out: &mut Vec<u8>) -> Option<bool> {
+                // a value starting with `p` holds its bytes (inverted when DESC); in a column
+                // that is not the last none of them is 0x00 or 0xFF as stored
+                if !$last && p.iter().any(|&b| b ^ mask == 0x00 || b ^ mask == 0xFF) {
+                    return None;
+                }
+                out.extend(p.iter().map(|b| b ^ mask));
+                Some(true)
+            }
+        }
+    };
+}
+
+phoenix_codec!(Col, false);
+phoenix_codec!(LastCol, true);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn enc<C: Codec<T>, T>(v: &T, mask: u8) -> Vec<u8> {
+        let mut out = Vec::new();
+        C::encode(v, &mut out, mask).unwrap();
+        out
+    }
+
+    #[test]
+    fn full_forms() {
+        assert_eq!(enc::<Col<true>, _>(&"ab", 0), b"ab\x00");
+        assert_eq!(enc::<Col<true>, _>(&"ab", 0xFF), [!b'a', !b'b', 0xFF]);
+        assert_eq!(enc::<Col<false>, _>(&"ab", 0xFF), [!b'a', !b'b', 0x00]);
+        assert_eq!(enc::<Col<true>, _>(&None::<String>, 0xFF), [0x00]);
+        assert_eq!(enc::<LastCol<true>, _>(&"ab", 0), b"ab");
+        assert_eq!(enc::<LastCol<true>, _>(&"ab", 0xFF), [!b'a', !b'b', 0xFF]);
+        assert_eq!(enc::<LastCol<true>, _>(&None::<String>, 0), b"");
+        assert_eq!(enc::<Col<true>, _>(&5i32, 0), [0x80, 0, 0, 5]);
+        assert_eq!(<Col<true> as Codec<&str>>::trim_tail(&"ab", 0), Some(1));
+        assert_eq!(<Col<true> as Codec<&str>>::trim_tail(&"ab", 0xFF), Some(0));
+        assert_eq!(<Col<false> as Codec<&str>>::trim_tail(&"ab", 0xFF), Some(1));
+        assert_eq!(
+            <Col<true> as Codec<Option<&str>>>::trim_tail(&None, 0),
+            None
+        );
+        assert_eq!(<Col<true> as Codec<i32>>::trim_tail(&1, 0), Some(0));
+    }
+
+    #[test]
+    fn refused() {
+        let mut out = Vec::new();
+        assert!(<Col<true> as Codec<&str>>::encode(&"", &mut out, 0).is_err());
+        assert!(<Col<true> as Codec<&str>>::encode(&"a\0b", &mut out, 0).is_err());
+        assert!(<Col<true> as Codec<Vec<u8>>>::encode(&vec![1], &mut out, 0).is_err());
+        assert!(<LastCol<true> as Codec<Vec<u8>>>::encode(&vec![1], &mut out, 0xFF).is_err());
+        assert!(<LastCol<true> as Codec<u8>>::encode(&200, &mut out, 0).is_err());
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn decode_ends_early() {
+        // the key ends after "ab": the column is "ab", later ones NULL
+        let (v, n) = <Col<true> as Decode<String>>::decode(b"ab", 0).unwrap();
+        assert_eq!((v.as_str(), n), ("ab", 2));
+        let (v, n) = <Col<true> as Decode<Option<String>>>::decode(b"", 0).unwrap();
+        assert_eq!((v, n), (None, 0));
+        // a trailing 0x00 separator is never written
+        assert!(<Col<true> as Decode<String>>::decode(b"ab\x00", 0).is_err());
+        assert!(<Col<true> as Decode<Option<String>>>::decode(b"\x00", 0).is_err());
+        // a NOT NULL column the key ends before
+        assert!(<Col<true> as Decode<String>>::decode(b"", 0).is_err());
+        assert!(<Col<true> as Decode<i32>>::decode(b"\x80\x00", 0).is_err());
+    }
+
+    #[test]
+    fn bounds() {
+        let b = |v: &str, upper: bool, inclusive: bool| {
+            let mut out = Vec::new();
+            let e = <Col<true> as Codec<&str>>::bound_into(&v, 0, upper, inclusive, &mut out);
+            (e, out)
+        };
+        // an inclusive start and an exclusive stop are cut; the others keep the separator
+        assert_eq!(b("ab", false, true).1, b"ab");
+        assert_eq!(b("ab", false, false).1, b"ab\x00");
+        assert_eq!(b("ab", true, true).1, b"ab\x00");
+        assert_eq!(b("ab", true, false).1, b"ab");
+        // "" is below every value; "a\0b" just above "a"
+        assert_eq!(b("", false, true).0, Edge::All);
+        assert_eq!(b("", true, true).0, Edge::Nothing);
+        assert_eq!(
+            b("a\0b", false, true),
+            (Edge::At { inclusive: false }, b"a\x00".to_vec())
+        );
+        assert_eq!(
+            b("a\0b", true, false),
+            (Edge::At { inclusive: true }, b"a\x00".to_vec())
+        );
+        let mut out = Vec::new();
+        let e = <Col<true> as Codec<u8>>::bound_into(&200, 0, false, true, &mut out);
+        assert_eq!(e, Edge::Nothing);
+        let e = <Col<true> as Codec<u8>>::bound_into(&200, 0, true, true, &mut out);
+        assert_eq!(e, Edge::All);
+    }
+}

@@ -113,6 +113,9 @@ pub enum FieldEncoding {
     SepByte(u8),
     /// `#[reverse_ts]`: `i64::MAX - ts`, 8 bytes big-endian.
     ReverseTs,
+    /// A column of an Apache Phoenix primary key (`#[rowkey(phoenix)]`): Phoenix's bytes
+    /// for its SQL type, a separator after a variable-width value that is not last.
+    Phoenix,
     /// `#[reverse]` on top of the natural or padded encoding.
     Reverse {
         /// The width of the reversed, fixed-width encoding.

@@ -72,6 +72,16 @@ pub struct ContainerAttrs<'a> {
     pub krate: Option<Attr<'a, syn::Path>>,
     /// `prefix = b".."`: constant bytes at the start of every key.
     pub prefix: Option<Attr<'a, Vec<u8>>>,
+    /// `phoenix` / `phoenix(row_key_order_optimizable = false)`: the key is an Apache Phoenix
+    /// primary key.
+    pub phoenix: Option<Attr<'a, Phoenix>>,
+}
+
+/// `#[rowkey(phoenix(..))]`.
+pub struct Phoenix {
+    /// Phoenix's `rowKeyOrderOptimizable` (PHOENIX-2067): `0xFF` after DESC variable-width
+    /// values. `true` unless the table predates it.
+    pub optimizable: bool,
 }
 
 fn set<'a, T>(
@@ -479,6 +489,30 @@ pub fn container_attrs<'a>(cx: &Ctxt, attrs: &'a [Attribute]) -> ContainerAttrs<
                     ));
                 }
                 set(cx, &mut out.prefix, attr, bytes, "rowkey(prefix)");
+                Ok(())
+            } else if meta.path.is_ident("phoenix") {
+                let mut optimizable = true;
+                if meta.input.peek(syn::token::Paren) {
+                    meta.parse_nested_meta(|m| {
+                        if m.path.is_ident("row_key_order_optimizable") {
+                            let b: syn::LitBool = m.value()?.parse()?;
+                            optimizable = b.value;
+                            Ok(())
+                        } else {
+                            Err(m.error(format!(
+                                "unknown phoenix argument `{}`; valid: phoenix(row_key_order_optimizable = false)",
+                                path_str(&m.path)
+                            )))
+                        }
+                    })?;
+                }
+                set(
+                    cx,
+                    &mut out.phoenix,
+                    attr,
+                    Phoenix { optimizable },
+                    "rowkey(phoenix)",
+                );
                 Ok(())
             } else if meta.path.is_ident("crate") {
                 let s: syn::LitStr = meta.value()?.parse()?;

@@ -12,10 +12,15 @@ use crate::ast::{Field, Input, TyKind};
 pub enum Encoding {
     Natural,
     Java,
-    Pad { len: usize, fill: u8 },
+    Pad {
+        len: usize,
+        fill: u8,
+    },
     Sep,
     SepByte(u8),
     ReverseTs,
+    /// A column of an Apache Phoenix key (`#[rowkey(phoenix)]`).
+    Phoenix,
 }
 
 /// How a field's scan arguments are typed.
@@ -118,17 +123,28 @@ impl KeyProp<'_> {
 pub struct KeyProp<'a> {
     pub fields: Vec<FieldProp<'a>>,
     pub salt: Option<SaltProp>,
+    /// `Some(rowKeyOrderOptimizable)` for a Phoenix key (`#[rowkey(phoenix)]`).
+    pub phoenix: Option<bool>,
 }
 
 impl<'a> KeyProp<'a> {
     pub fn of(p: &Input, fields: &'a [Field<'a>], krate: &TokenStream) -> KeyProp<'a> {
         let salt = salt_of(p, fields);
         let container_java = p.attrs.java.is_some();
+        let phoenix = p.attrs.phoenix.as_ref().map(|a| a.value.optimizable);
+        let count = fields.len();
         let fields = fields
             .iter()
-            .map(|f| FieldProp::of(f, container_java, krate))
+            .map(|f| match phoenix {
+                Some(opt) => FieldProp::phoenix(f, opt, f.index + 1 == count, krate),
+                None => FieldProp::of(f, container_java, krate),
+            })
             .collect();
-        KeyProp { fields, salt }
+        KeyProp {
+            fields,
+            salt,
+            phoenix,
+        }
     }
 
     pub fn last(&self) -> &FieldProp<'a> {
@@ -179,6 +195,43 @@ fn salt_of(p: &Input, fields: &[Field]) -> Option<SaltProp> {
 }
 
 impl<'a> FieldProp<'a> {
+    /// A column of a Phoenix key: its codec is `phoenix::Col` (`LastCol` for the last), which
+    /// writes Phoenix's bytes for the field's type; only `#[desc]` applies.
+    fn phoenix(f: &'a Field<'a>, optimizable: bool, last: bool, krate: &TokenStream) -> Self {
+        let codec = if last {
+            quote!(#krate::phoenix::LastCol<#optimizable>)
+        } else {
+            quote!(#krate::phoenix::Col<#optimizable>)
+        };
+        let desc = f.attrs.desc.is_some();
+        // CHAR(N) compares padded; a legacy DESC variable-width column sorts a value before
+        // its extensions: neither is a byte range per value range
+        let legacy_desc_var = !optimizable && desc && f.kind.natural_width().is_none();
+        let is_char = matches!(f.kind.inner(), TyKind::Other) && last_segment_is(f.ty, "Char");
+        let range = if is_char || legacy_desc_var {
+            Err(Refusal::PhoenixUnordered)
+        } else {
+            Ok(())
+        };
+        let starts_with = match starts_with_refusal(f) {
+            Ok(()) if legacy_desc_var => Err(Refusal::PhoenixUnordered),
+            other => other,
+        };
+        FieldProp {
+            f,
+            base: Encoding::Phoenix,
+            reverse: false,
+            codec: codec.clone(),
+            value_codec: codec,
+            desc,
+            hash: None,
+            form: Form::of(&f.kind),
+            range,
+            starts_with,
+            span: f.ty.span(),
+        }
+    }
+
     fn of(f: &'a Field<'a>, container_java: bool, krate: &TokenStream) -> Self {
         let a = &f.attrs;
         let base = if let Some(p) = &a.pad {
@@ -280,7 +333,24 @@ impl<'a> FieldProp<'a> {
             Encoding::Sep => quote!(#e::Sep),
             Encoding::SepByte(b) => quote!(#e::SepByte(#b)),
             Encoding::ReverseTs => quote!(#e::ReverseTs),
+            Encoding::Phoenix => quote!(#e::Phoenix),
         }
+    }
+}
+
+/// Whether `ty` is a path whose last segment is `name` (`Char<8>`, `rowkey::phoenix::Char<8>`),
+/// or an `Option` of one.
+fn last_segment_is(ty: &syn::Type, name: &str) -> bool {
+    match ty {
+        syn::Type::Path(p) => p.path.segments.last().is_some_and(|s| {
+            s.ident == name
+                || (s.ident == "Option"
+                    && matches!(&s.arguments, syn::PathArguments::AngleBracketed(a)
+                        if a.args.iter().any(|g| matches!(g, syn::GenericArgument::Type(t) if last_segment_is(t, name)))))
+        }),
+        syn::Type::Group(g) => last_segment_is(&g.elem, name),
+        syn::Type::Paren(p) => last_segment_is(&p.elem, name),
+        _ => false,
     }
 }
 
@@ -293,6 +363,8 @@ fn codec_type(base: &Encoding, reverse: bool, krate: &TokenStream) -> TokenStrea
         Encoding::Sep => quote!(#c::Sep),
         Encoding::SepByte(b) => quote!(#c::SepByte<#b>),
         Encoding::ReverseTs => quote!(#c::ReverseTs),
+        // chosen in `FieldProp::phoenix`, which does not come here
+        Encoding::Phoenix => quote!(#c::Natural),
     };
     if reverse {
         quote!(#c::Reverse<#base>)
@@ -360,6 +432,9 @@ pub enum Refusal {
     CustomSeparator,
     /// Starts-with on a field that is not a string or bytes.
     NotContent,
+    /// A Phoenix column whose bytes do not sort as its values (CHAR(N); DESC variable-width
+    /// without rowKeyOrderOptimizable).
+    PhoenixUnordered,
 }
 
 impl Refusal {
@@ -372,6 +447,8 @@ impl Refusal {
             (Refusal::Hashed, false) => "NoStartsWithOnHashed",
             (Refusal::Reversed, false) => "NoStartsWithOnReversed",
             (Refusal::NotContent, _) => "NoStartsWithOnNonContent",
+            (Refusal::PhoenixUnordered, true) => "NoRangeOnPhoenixUnordered",
+            (Refusal::PhoenixUnordered, false) => "NoStartsWithOnPhoenixUnordered",
         }
     }
 
@@ -384,6 +461,8 @@ impl Refusal {
             (Refusal::Hashed, false) => "PrefixOnHashed",
             (Refusal::Reversed, false) => "PrefixOnReversed",
             (Refusal::NotContent, _) => "PrefixOnNonContent",
+            (Refusal::PhoenixUnordered, true) => "RangeOnPhoenixUnordered",
+            (Refusal::PhoenixUnordered, false) => "PrefixOnPhoenixUnordered",
         }
     }
 }

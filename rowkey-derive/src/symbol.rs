@@ -45,6 +45,10 @@ pub const CONTAINER: &[(&str, &[&str])] = &[
     ("allow_hotspot", &["allow_hotspot"]),
     (JAVA, &["java"]),
     ("crate", &["crate = \"path\""]),
+    (
+        "phoenix",
+        &["phoenix", "phoenix(row_key_order_optimizable = false)"],
+    ),
 ];
 
 /// Whether `name` is a field attribute written as `#[name..]` (not `#[rowkey(java)]`).

@@ -33,6 +33,12 @@ fn attr_form(name: &str) -> String {
 
 pub fn check(cx: &Ctxt, input: &Input) {
     match &input.body {
+        Body::Struct { fields, .. } if input.attrs.phoenix.is_some() => {
+            check_phoenix(cx, input, fields);
+            check_scan_names(cx, fields);
+            check_hotspot(cx, input, fields);
+            check_max_len(cx, input, fields);
+        }
         Body::Struct { fields, .. } => {
             for f in fields {
                 check_field(cx, input, f, fields.len());
@@ -69,6 +75,7 @@ fn check_enum_container(cx: &Ctxt, input: &Input, why: &str) {
         ),
         (a.java.as_ref().map(|s| s.original), "java"),
         (a.prefix.as_ref().map(|s| s.original), "prefix"),
+        (a.phoenix.as_ref().map(|s| s.original), "phoenix"),
     ] {
         if let Some(attr) = present {
             cx.error_spanned_by(
@@ -274,6 +281,110 @@ fn check_field(cx: &Ctxt, input: &Input, f: &Field, count: usize) {
         }
     }
     let _ = input;
+}
+
+/// A Phoenix key (`#[rowkey(phoenix)]`): the column types decide the bytes, so of the field
+/// attributes only `#[desc]` applies; the salt is Phoenix's (`SALT_BUCKETS`, the whole key,
+/// at most 256 buckets); what Phoenix refuses in a primary key is refused here.
+fn check_phoenix(cx: &Ctxt, input: &Input, fields: &[Field]) {
+    let a = &input.attrs;
+    let why = "a Phoenix key (#[rowkey(phoenix)]) is Phoenix's own encoding of its primary key";
+    for (present, what) in [
+        (a.java.as_ref().map(|s| s.original), "java"),
+        (a.prefix.as_ref().map(|s| s.original), "prefix"),
+    ] {
+        if let Some(attr) = present {
+            cx.error_spanned_by(
+                attr,
+                format!("#[rowkey({what})] does not apply: {why}, with nothing before it but the salt byte"),
+            );
+        }
+    }
+    if let Some(s) = &a.salt {
+        if s.value.modulo.is_some() || !s.value.fields.is_empty() || s.value.buckets > 256 {
+            cx.error_spanned_by(
+                s.original,
+                "a Phoenix key takes Phoenix's salt: #[rowkey(salt(buckets = N))] with N in 1..=256 (SALT_BUCKETS = N, one salt byte over the whole key)",
+            );
+        }
+    }
+    if !input.original.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &input.original.generics,
+            "a Phoenix key cannot be generic: each field is a Phoenix column of one SQL type",
+        );
+    }
+    let count = fields.len();
+    for f in fields {
+        let name = &f.name;
+        let ty = ty_str(f);
+        if let Some(why) = f.kind.unsupported() {
+            cx.error_spanned_by(
+                f.ty,
+                format!("field `{name}` has unsupported type `{ty}`: {why}"),
+            );
+            continue;
+        }
+        let fa = &f.attrs;
+        for (attr, what) in [
+            (fa.pad.as_ref().map(|x| x.original), "#[pad]"),
+            (fa.sep.as_ref().map(|x| x.original), "#[sep]"),
+            (fa.reverse_ts.as_ref().map(|x| x.original), "#[reverse_ts]"),
+            (fa.salt.as_ref().map(|x| x.original), "#[salt]"),
+            (
+                fa.hash_prefix.as_ref().map(|x| x.original),
+                "#[hash_prefix]",
+            ),
+            (fa.reverse.as_ref().map(|x| x.original), "#[reverse]"),
+            (fa.java.as_ref().map(|x| x.original), "#[rowkey(java)]"),
+        ] {
+            if let Some(attr) = attr {
+                cx.error_spanned_by(
+                    attr,
+                    format!("{what} on field `{name}` does not apply: {why}; of the field attributes only #[desc] (a DESC column) does"),
+                );
+            }
+        }
+        let inner = f.kind.inner();
+        let last = f.index + 1 == count;
+        if matches!(
+            inner,
+            TyKind::Char | TyKind::Unsigned(16) | TyKind::Signed(16)
+        ) {
+            cx.error_spanned_by(
+                f.ty,
+                format!("field `{name}: {ty}` has no Phoenix column type: use an integer up to 64 bits, a float, bool, String (VARCHAR), Char<N>, [u8; N], Vec<u8> (VARBINARY), a date/time type or BigDecimal"),
+            );
+        }
+        if let TyKind::Option(_) = f.kind {
+            if inner.natural_width().is_some() {
+                cx.error_spanned_by(
+                    f.ty,
+                    format!("field `{name}: {ty}`: Phoenix refuses nullable fixed-width primary-key columns (\"PK columns may not be both fixed width and nullable\"); only VARCHAR, DECIMAL and VARBINARY columns can be Option"),
+                );
+            }
+        }
+        if matches!(inner, TyKind::Bytes) {
+            if !last {
+                cx.error_spanned_by(
+                    f.ty,
+                    format!("field `{name}: {ty}` is a VARBINARY column, which Phoenix allows only as the last primary-key column; move it last, or use [u8; N] (BINARY(N))"),
+                );
+            }
+            if let Some(d) = &fa.desc {
+                cx.error_spanned_by(
+                    d.original,
+                    format!("#[desc] on the VARBINARY column `{name}`: Phoenix does not support descending VARBINARY columns"),
+                );
+            }
+        }
+        if fa.desc.is_some() && is_borrowed(f.ty) {
+            cx.error_spanned_by(
+                f.ty,
+                format!("#[desc] on the borrowed field `{name}: {ty}`: its bytes are stored inverted, so decoding cannot borrow them from the key; use an owned type (String, Vec<u8>)"),
+            );
+        }
+    }
 }
 
 /// The scan builder's method names (`.f(v)`, `.f_range(r)`, `.f_starts_with(p)`, `.f_in(vs)`,

@@ -42,6 +42,20 @@ pub trait NoRangeOnReversed<Key: ?Sized, Field> {}
 pub trait NoRangeOnCustomSeparator<Key: ?Sized, Field> {}
 
 #[diagnostic::on_unimplemented(
+    message = "rowkey: no range scan on `{Field}` of `{Key}`: in this Phoenix key its bytes do not sort as its values (a CHAR(N) column compares padded with spaces; a DESC variable-width column of a table without rowKeyOrderOptimizable sorts a value before its extensions)",
+    label = "this range would return wrong rows",
+    note = "fix `{Field}` by equality (`.{Field}(v)`) or list its values (`.{Field}_in(values)`)"
+)]
+pub trait NoRangeOnPhoenixUnordered<Key: ?Sized, Field> {}
+
+#[diagnostic::on_unimplemented(
+    message = "rowkey: no starts-with scan on `{Field}` of `{Key}`: a DESC variable-width column of a Phoenix table without rowKeyOrderOptimizable does not keep a value's extensions together",
+    label = "this scan would return wrong rows",
+    note = "fix `{Field}` by equality (`.{Field}(v)`) or list its values (`.{Field}_in(values)`)"
+)]
+pub trait NoStartsWithOnPhoenixUnordered<Key: ?Sized, Field> {}
+
+#[diagnostic::on_unimplemented(
     message = "rowkey: no starts-with scan on `{Field}` of `{Key}`: starts-with applies to string and bytes fields",
     label = "`{Field}` is not a string or bytes field",
     note = "use `.{Field}_range(r)` for a range of values or `.{Field}(v)` for equality"

@@ -75,6 +75,8 @@ refused_forms! {
     PrefixOnHashed: "prefix", "the field is hashed (#[hash_prefix]), so its values are not in key order; fix it by equality";
     PrefixOnReversed: "prefix", "the field is #[reverse]d; fix it by equality";
     PrefixOnNonContent: "prefix", "only string and bytes fields take a prefix; use a range";
+    RangeOnPhoenixUnordered: "range", "in this Phoenix key the field's bytes do not sort as its values (CHAR(N), or DESC without rowKeyOrderOptimizable); fix it by equality";
+    PrefixOnPhoenixUnordered: "prefix", "a DESC variable-width column without rowKeyOrderOptimizable does not keep a value's extensions together; fix it by equality";
 }
 
 /// Field `name` of a key read from text under `parent` (`FromText::from_args` of a nested key's

@@ -236,25 +236,32 @@ fn pieces_of<T: PhoenixType, const OPT: bool>(
     if !(T::NULLABLE && mask != 0) {
         return Pieces::monotone(bound(lo, false), bound(hi, true), mask != 0, prefix_free);
     }
-    let is_null = |b: &RangeBound<&T>| match b {
-        RangeBound::Included(v) | RangeBound::Excluded(v) => v.is_null(),
+    // A bound at NULL, or at a value just above NULL (one Phoenix cannot store below every
+    // value, e.g. `Some("")`), is a bound on the NULL part only.
+    let at_null = |v: &T| {
+        v.is_null()
+            || (full_form::<T, OPT>(v, mask, last, &mut Vec::new()).is_err()
+                && v.unstorable() == Clamp::JustAbove(Stored::Null))
+    };
+    let exact_null = |v: &T| v.is_null();
+    // NULL is the smallest value: in the range when the lower bound admits it
+    let null_in = match lo {
+        RangeBound::Unbounded => true,
+        RangeBound::Included(v) => exact_null(v),
+        RangeBound::Excluded(_) => false,
+    } && match hi {
+        RangeBound::Unbounded | RangeBound::Included(_) => true,
+        RangeBound::Excluded(v) => !exact_null(v),
+    };
+    // the values part: a lower bound at NULL is no limit; an upper bound at NULL leaves none
+    let lo_v = match lo {
+        RangeBound::Included(v) | RangeBound::Excluded(v) if at_null(v) => RangeBound::Unbounded,
+        other => other,
+    };
+    let values_empty = match hi {
+        RangeBound::Included(v) | RangeBound::Excluded(v) => at_null(v),
         RangeBound::Unbounded => false,
     };
-    // NULL is the smallest value: in the range when the lower bound admits it
-    let null_in = matches!(lo, RangeBound::Unbounded | RangeBound::Included(_))
-        && (matches!(lo, RangeBound::Unbounded) || is_null(&lo))
-        && match hi {
-            RangeBound::Unbounded => true,
-            RangeBound::Included(_) => true,
-            RangeBound::Excluded(v) => !v.is_null(),
-        };
-    // the values part: bounds at NULL mean "no limit" below, "nothing" above
-    let lo_v = if is_null(&lo) {
-        RangeBound::Unbounded
-    } else {
-        lo
-    };
-    let values_empty = is_null(&hi);
     let mut out = Pieces::none();
     let null_stop = if last {
         Upper::AtZero

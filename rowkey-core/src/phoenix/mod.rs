@@ -125,6 +125,8 @@ use std::borrow::Cow;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 
 mod codec;
+mod key;
+mod text;
 mod types;
 
 #[cfg(feature = "phoenix-decimal")]
@@ -144,6 +146,7 @@ pub use bigdecimal;
 #[cfg(feature = "phoenix-time")]
 pub use chrono;
 pub use codec::{Clamp, Col, LastCol, Stored};
+pub use key::PhoenixKey;
 pub use types::Char;
 
 /// The largest `SALT_BUCKETS` Phoenix allows (one salt byte).

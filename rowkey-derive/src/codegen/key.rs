@@ -178,6 +178,72 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
         (format!("{name_str} {{ "), " }")
     };
 
+    // a Phoenix key drops its trailing separators (`KeyFields::TRIMS`), is the primary key of
+    // a Phoenix table (`PhoenixKey`), and is not a nested field of another key
+    let phoenix = key.phoenix;
+    let trims = phoenix.map(|_| {
+        quote!(
+            const TRIMS: ::core::primitive::bool = true;
+        )
+    });
+    let len_body = if phoenix.is_some() {
+        quote!(#pv::trimmed_len(self, __mask))
+    } else {
+        quote!(#pv::head_len::<Self>() #(#lens)*)
+    };
+    let phoenix_key = phoenix.map(|opt| {
+        let buckets = match &key.salt {
+            Some(s) => {
+                let b = s.buckets;
+                quote!(::core::option::Option::Some(#b))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        let columns = key.fields.iter().map(|fp| {
+            let (ty, fname, desc) = (fp.f.ty, &fp.f.name, fp.desc);
+            respan(
+                quote!(#krate::phoenix::Column::of::<#ty>(#fname, #desc)),
+                fp.span,
+            )
+        });
+        quote! {
+            impl #krate::phoenix::PhoenixKey for #name {
+                const SALT_BUCKETS: ::core::option::Option<::core::primitive::u32> = #buckets;
+                const ROW_KEY_ORDER_OPTIMIZABLE: ::core::primitive::bool = #opt;
+                fn columns() -> #pv::std::vec::Vec<#krate::phoenix::Column> {
+                    #pv::std::vec![#(#columns),*]
+                }
+            }
+        }
+    });
+    let nested = if phoenix.is_some() {
+        quote!()
+    } else {
+        quote! {
+        impl #impl_g #pv::Codec<#name #ty_g> for #krate::codec::Natural #all {
+            const WIDTH: ::core::option::Option<::core::primitive::usize> = <#name #ty_g as #krate::RowKey>::LAYOUT.fixed_width;
+            const PREFIX_FREE: ::core::primitive::bool = #last_prefix_free;
+            const RANGE_EXACT: ::core::primitive::bool = #range_exact;
+            #bound_into
+            #[inline]
+            fn len(__v: &#name #ty_g, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
+                <#name #ty_g as #pv::KeyParts>::len_masked(__v, __mask)
+            }
+            #[inline]
+            fn encode<__B: #pv::bytes::BufMut>(__v: &#name #ty_g, __buf: &mut __B, __mask: ::core::primitive::u8) -> ::core::result::Result<(), #pv::EncodeError> {
+                <#name #ty_g as #pv::KeyParts>::encode_masked(__v, __buf, __mask)
+            }
+        }
+
+        impl #de_impl_g #pv::Decode<'__de, #name #ty_g> for #krate::codec::Natural #dec {
+            #[inline]
+            fn decode(__input: &'__de [::core::primitive::u8], __mask: ::core::primitive::u8) -> ::core::result::Result<(#name #ty_g, ::core::primitive::usize), #pv::DecodeError> {
+                <#name #ty_g as #krate::DecodeRowKey<'__de>>::decode_visit(__input, __mask, &mut #pv::NoVisit)
+            }
+        }
+        }
+    };
+
     quote! {
         #item_checks
 
@@ -203,6 +269,7 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
         impl #impl_g #pv::KeyFields for #name #ty_g #enc {
             #prefix_const
             #salt_const
+            #trims
 
             #[inline(always)]
             fn put_fields<__S: #pv::FieldSink>(&self, __sink: &mut __S, __mask: ::core::primitive::u8) -> ::core::result::Result<(), #pv::EncodeError> {
@@ -220,7 +287,7 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
 
             #[inline(always)]
             fn len_masked(&self, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-                #pv::head_len::<Self>() #(#lens)*
+                #len_body
             }
         }
 
@@ -237,27 +304,9 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
             }
         }
 
-        impl #impl_g #pv::Codec<#name #ty_g> for #krate::codec::Natural #all {
-            const WIDTH: ::core::option::Option<::core::primitive::usize> = <#name #ty_g as #krate::RowKey>::LAYOUT.fixed_width;
-            const PREFIX_FREE: ::core::primitive::bool = #last_prefix_free;
-            const RANGE_EXACT: ::core::primitive::bool = #range_exact;
-            #bound_into
-            #[inline]
-            fn len(__v: &#name #ty_g, __mask: ::core::primitive::u8) -> ::core::primitive::usize {
-                <#name #ty_g as #pv::KeyParts>::len_masked(__v, __mask)
-            }
-            #[inline]
-            fn encode<__B: #pv::bytes::BufMut>(__v: &#name #ty_g, __buf: &mut __B, __mask: ::core::primitive::u8) -> ::core::result::Result<(), #pv::EncodeError> {
-                <#name #ty_g as #pv::KeyParts>::encode_masked(__v, __buf, __mask)
-            }
-        }
+        #nested
 
-        impl #de_impl_g #pv::Decode<'__de, #name #ty_g> for #krate::codec::Natural #dec {
-            #[inline]
-            fn decode(__input: &'__de [::core::primitive::u8], __mask: ::core::primitive::u8) -> ::core::result::Result<(#name #ty_g, ::core::primitive::usize), #pv::DecodeError> {
-                <#name #ty_g as #krate::DecodeRowKey<'__de>>::decode_visit(__input, __mask, &mut #pv::NoVisit)
-            }
-        }
+        #phoenix_key
 
         impl #impl_g #pv::Show for #name #ty_g #enc {
             fn show(&self, __out: &mut #pv::std::string::String) {

@@ -4,17 +4,19 @@
 //! stays checked where Phoenix is not running. For every vector, `KeyWriter` builds exactly the
 //! stored key from the values (a row it refuses — a last `VARBINARY` ending with `0xFF`, which
 //! Phoenix's `SELECT` misreads — is built with the value as raw bytes) and `KeyReader` decodes
-//! the key to the values.
+//! the key to the values; and so do the tables' `#[derive(RowKey)]` key types in the Phoenix
+//! key mode (`tests/phoenix_common/keys.rs`), which refuse only the rows `KeyWriter` refuses.
 // The shared test code is for the live test too: not all of it is used here.
 #![allow(dead_code, unused_imports)]
 
 include!("phoenix_common/rows.rs");
+include!("phoenix_common/keys.rs");
 
 #[test]
 fn phoenix_golden_vectors() {
     let text = std::fs::read_to_string(GOLDEN).expect("tests/phoenix_golden.txt");
     let tables = tables();
-    let (mut count, mut bad) = (0, Vec::new());
+    let (mut count, mut derived_count, mut bad) = (0, 0, Vec::new());
     for (n, line) in text
         .lines()
         .enumerate()
@@ -61,6 +63,28 @@ fn phoenix_golden_vectors() {
                 t.name
             )),
         }
+        // the derived key type of the table (`#[rowkey(phoenix)]`): the same bytes both ways
+        let (enc, dec) = derived(t.name, &row, &stored).expect("a derived key type per table");
+        let refused_by_writer = encode(t, &row).is_err();
+        match enc {
+            Ok(k) if k == stored => {}
+            // a last VARBINARY ending with 0xFF: Phoenix writes it, rowkey refuses to
+            Err(_) if refused_by_writer => {}
+            other => bad.push(format!(
+                "line {}: {} {row:?}: the derived key gives {other:?}, Phoenix stored {want}",
+                n + 1,
+                t.name
+            )),
+        }
+        match dec {
+            Ok(back) if back.iter().zip(&row).all(|(a, b)| same(a, b)) => {}
+            other => bad.push(format!(
+                "line {}: {} {want}: the derived key decodes {other:?}, Phoenix stored {row:?}",
+                n + 1,
+                t.name
+            )),
+        }
+        derived_count += 1;
         count += 1;
     }
     for b in &bad {
@@ -69,6 +93,13 @@ fn phoenix_golden_vectors() {
     assert!(
         count >= 300,
         "{count} golden vectors: expected the whole file"
+    );
+    assert_eq!(
+        derived_count, count,
+        "every vector checked through its derived key type"
+    );
+    eprintln!(
+        "{count} golden vectors: KeyWriter, KeyReader and the derived key types agree with Phoenix"
     );
     assert!(
         bad.is_empty(),

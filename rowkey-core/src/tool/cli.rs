@@ -235,6 +235,8 @@ pub(super) fn attributes(l: &crate::layout::FieldLayout) -> String {
         E::SepByte(b) => a.push(format!("#[sep({})]", crate::hbase::shell_literal(&[b]))),
         E::ReverseTs => a.push("#[reverse_ts]".to_owned()),
         E::Reverse { .. } => a.push("#[reverse]".to_owned()),
+        // a Phoenix column: its type decides the bytes (the key has #[rowkey(phoenix)])
+        E::Phoenix => {}
     }
     if l.desc {
         a.push("#[desc]".to_owned());

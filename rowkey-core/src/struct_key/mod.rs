@@ -21,6 +21,13 @@
 //! | Struct `DelimitedBytes{d}` | the fields' encodings joined by `d`; no fields: `d` alone; a field whose encoding contains `d[0]` is refused | if every field byte is above `d[0]` |
 //! | Struct `OrderedCodeBytes` | each field's encoding with `00` → `00 FF` (`FF` is not escaped), an empty field as `00 00`, joined by `00 01`; trailing empty fields are dropped; all fields empty (or none): `00 00` | yes |
 //!
+//! [`StructSchema::lint`] (and [`lint`] over the parts) lists everything the admin API would
+//! refuse in a schema, each finding naming the field — reserved, empty, repeated names, a
+//! `Singleton` of other than one field, a bad delimiter — and what it accepts but cannot keep
+//! sorted; [`StructSchema::lint_values`] does the same for values (a negative `BigEndianBytes`
+//! value is encoded, as two's complement, but does not sort). The rules and where the API
+//! reference states them are in [`lint`].
+//!
 //! The Int64 `OrderedCodeBytes` rule is Google's `github.com/google/orderedcode` (the test
 //! vectors are written by it); the Struct rules follow the API reference, whose examples are
 //! tested as data. The reference defines no descending (DESC) fields; the data API's
@@ -63,8 +70,11 @@ use core::fmt;
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 
+mod lint;
 #[cfg(test)]
 mod tests;
+
+pub use lint::{lint, Finding, FindingKind, Severity, RESERVED_NAMES};
 
 /// An `Int64` encoding (`Type.Int64.Encoding`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -77,11 +77,14 @@ mod error;
 pub mod hotspot;
 pub mod migrate;
 mod read;
+pub mod schema;
+mod struct_read;
 mod write;
 
 pub use admin::Admin;
 pub use error::{Error, FailedWrite, WriteFailures};
 pub use read::{Read, TypedRows};
+pub use struct_read::{StructRead, StructRows, STRUCT_LAYOUT};
 pub use write::{Batch, Cell};
 
 /// The client this crate is built on.
@@ -90,6 +93,10 @@ pub use bigtable_rs;
 pub use bigtable_rs::bigtable::RowCell;
 /// The Bigtable data API messages (`RowFilter`, `ReadRowsRequest`, …) of `bigtable_rs`.
 pub use bigtable_rs::google::bigtable::v2;
+/// The Bigtable table admin API messages (`Table`, `CreateTableRequest`, `Type`, …) of
+/// `googleapis-tonic-google-bigtable-admin-v2`: [`schema::to_api`] makes a row key schema's
+/// `admin_v2::r#type::Struct`.
+pub use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2 as admin_v2;
 
 /// A key type that decodes into an owned value (every `#[derive(RowKey)]` struct without
 /// borrowed `&str`/`&[u8]` fields): what typed reads yield. Shorthand for

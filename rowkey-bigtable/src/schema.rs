@@ -379,8 +379,8 @@ mod tests {
         let be =
             int64::encoding::Encoding::BigEndianBytes(int64::encoding::BigEndianBytes::default());
         let oc = int64::encoding::Encoding::OrderedCodeBytes(int64::encoding::OrderedCodeBytes {});
-        assert_eq!(kind_of(&m, 0), r#type::Kind::Int64Type(int64(be.clone())));
-        assert_eq!(kind_of(&m, 1), r#type::Kind::Int64Type(int64(oc.clone())));
+        assert_eq!(kind_of(&m, 0), r#type::Kind::Int64Type(int64(be)));
+        assert_eq!(kind_of(&m, 1), r#type::Kind::Int64Type(int64(oc)));
         assert_eq!(
             kind_of(&m, 2),
             r#type::Kind::StringType(r#type::String {

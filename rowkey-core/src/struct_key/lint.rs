@@ -1,44 +1,5 @@
 //! Lint a row key schema the way the Bigtable admin API would refuse it, and values the way
-//! sorted mode would not hold for them.
-//!
-//! # What the API reference says it refuses
-//!
-//! From the reference of `Table.row_key_schema` (googleapis `google/bigtable/admin/v2/table.proto`,
-//! the same text as the generated docs of `googleapis-tonic-google-bigtable-admin-v2` 0.45 and
-//! the REST reference of `Table.rowKeySchema`), "the schema has the following invariants":
-//!
-//! 1. "The decoded field values are order-preserved. For read, the field values will be
-//!    decoded in sorted mode from the raw bytes." — so the sorted-mode rules below matter:
-//!    "Queries that reference key fields will fail if they encounter an invalid row key".
-//! 2. "Every field in the schema must specify a non-empty name." — [`FindingKind::EmptyName`].
-//! 3. "Every field must specify a type with an associated encoding. The type is limited to
-//!    scalar types only: Array, Map, Aggregate, and Struct are not allowed." — a
-//!    [`FieldType`] always has both; checked where an API message is converted.
-//! 4. "The field names must not collide with existing column family names and reserved
-//!    keywords `_key` and `_timestamp`." — [`FindingKind::ReservedName`] and
-//!    [`FindingKind::FamilyName`] (with [`StructSchema::lint_with_families`]).
-//!
-//! From `Type.Struct.Encoding` (googleapis `google/bigtable/admin/v2/types.proto`):
-//! `Singleton` "Only valid if `fields.size == 1`" ([`FindingKind::SingletonFieldCount`]);
-//! `DelimitedBytes`: "The delimiter must contain at least 1 character and at most 50
-//! characters" ([`FindingKind::DelimiterLength`]), and in sorted mode "Encoded field values
-//! must not contain any bytes <= `delimiter[0]`" (distinct mode: "must not contain
-//! `delimiter[0]`"). `Int64.BigEndianBytes`: "Sorted mode: non-negative values are
-//! supported. Distinct mode: all values are supported."
-//!
-//! Two names that are the same ([`FindingKind::DuplicateName`]) are not named in those words;
-//! GoogleSQL reads every field as a column by its name, so this lint treats a repeated name
-//! like a name that collides with a family: refused.
-//!
-//! # Negative `BigEndianBytes` values
-//!
-//! [`StructSchema::encode`] writes a negative `Int64` or `Timestamp` in `BigEndianBytes` as
-//! its 8-byte two's complement (the distinct mode, which supports all values): such a key
-//! sorts after every non-negative value, and [`StructSchema::decode`] reads it back. It is
-//! not a sorted-mode value, and the API decodes row keys in sorted mode: both
-//! [`StructSchema::check_sorted`] (an `EncodeErrorKind::ValueOutOfRange` naming the field) and
-//! [`StructSchema::lint_values`] ([`FindingKind::Negative`]) report it. Encoding stays
-//! possible so that keys written by others (HBase `Bytes.toBytes`) can be rebuilt byte for byte.
+//! sorted mode would not hold for them (the rules: [`lint`]).
 
 use core::fmt;
 
@@ -232,6 +193,50 @@ impl fmt::Display for Finding {
 /// cannot keep sorted ([`Severity::Unsorted`]). Empty when the schema is fine. This takes the
 /// parts, so it also reports what [`StructSchema::new`] refuses; [`StructSchema::lint`] lints
 /// a built schema.
+///
+/// # What the API reference says it refuses
+///
+/// From the reference of `Table.row_key_schema` (googleapis `google/bigtable/admin/v2/table.proto`,
+/// the same text as the generated docs of `googleapis-tonic-google-bigtable-admin-v2` 0.45 and
+/// the REST reference of `Table.rowKeySchema`), "the schema has the following invariants":
+///
+/// 1. "The decoded field values are order-preserved. For read, the field values will be
+///    decoded in sorted mode from the raw bytes." — so the sorted-mode rules below matter:
+///    "Queries that reference key fields will fail if they encounter an invalid row key"
+///    (the guide "Manage row key schemas", cloud.google.com/bigtable/docs/manage-row-key-schemas:
+///    "If any row keys in a table don't conform to the row key schema, queries that select
+///    structured row key columns fail and return an error").
+/// 2. "Every field in the schema must specify a non-empty name." — [`FindingKind::EmptyName`].
+/// 3. "Every field must specify a type with an associated encoding. The type is limited to
+///    scalar types only: Array, Map, Aggregate, and Struct are not allowed." — a
+///    [`FieldType`] always has both; checked where an API message is converted.
+/// 4. "The field names must not collide with existing column family names and reserved
+///    keywords `_key` and `_timestamp`." — [`FindingKind::ReservedName`] and
+///    [`FindingKind::FamilyName`] (with [`StructSchema::lint_with_families`]).
+///
+/// From `Type.Struct.Encoding` (googleapis `google/bigtable/admin/v2/types.proto`):
+/// `Singleton` "Only valid if `fields.size == 1`" ([`FindingKind::SingletonFieldCount`]);
+/// `DelimitedBytes`: "The delimiter must contain at least 1 character and at most 50
+/// characters" ([`FindingKind::DelimiterLength`]), and in sorted mode "Encoded field values
+/// must not contain any bytes <= `delimiter[0]`" (distinct mode: "must not contain
+/// `delimiter[0]`"). `Int64.BigEndianBytes`: "Sorted mode: non-negative values are
+/// supported. Distinct mode: all values are supported."
+///
+/// Two names that are the same ([`FindingKind::DuplicateName`]) are not named in those words;
+/// GoogleSQL reads every field as a column by its name, so this lint treats a repeated name
+/// like a name that collides with a family: refused.
+///
+/// # Negative `BigEndianBytes` values
+///
+/// [`StructSchema::encode`] writes a negative `Int64` or `Timestamp` in `BigEndianBytes` as
+/// its 8-byte two's complement (the distinct mode, which supports all values): such a key
+/// sorts after every non-negative value, and [`StructSchema::decode`] reads it back. It is
+/// not a sorted-mode value, and the API decodes row keys in sorted mode: both
+/// [`StructSchema::check_sorted`] (an `EncodeErrorKind::ValueOutOfRange` naming the field) and
+/// [`StructSchema::lint_values`] ([`FindingKind::Negative`]) report it. Encoding stays
+/// possible so that keys written by others (HBase `Bytes.toBytes`) can be rebuilt byte for byte.
+///
+/// # Examples
 ///
 /// ```
 /// use rowkey::struct_key::{lint, Field, FieldType, FindingKind, Int64Encoding, Severity, StructEncoding};

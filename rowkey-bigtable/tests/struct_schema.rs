@@ -447,3 +447,20 @@ async fn singleton_keys_read_back_in_key_order() {
         .collect();
     write_and_read_back(&client(), "singleton_ts", &ts, &values, &[b"\x00\x01"]).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_view_read_on_the_emulator_is_an_error_item() {
+    // the emulator has no continuous materialized views: the read must say so, not panic and
+    // not look like an empty view
+    let items: Vec<_> = client()
+        .read_view("no_views_here", &events_schema())
+        .stream()
+        .collect()
+        .await;
+    assert_eq!(items.len(), 1, "{items:?}");
+    match &items[0] {
+        // the emulator reads `table_name` only: "table \"\" not found"
+        Err(Error::Grpc(status)) => assert_eq!(status.code(), tonic::Code::NotFound, "{status:?}"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -678,4 +678,53 @@ mod tests {
         // written back in the current forms
         assert_eq!(from_api(&to_api(&schema)), Ok(schema));
     }
+
+    /// Messages from the wire that rowkey did not write: valid encodings with bytes flipped,
+    /// dropped and inserted. `from_api` never panics, and what it accepts survives `to_api`.
+    #[test]
+    fn mutated_messages_never_panic() {
+        let mut seeds = Vec::new();
+        for encoding in [
+            StructEncoding::OrderedCodeBytes,
+            StructEncoding::DelimitedBytes(b"#|".to_vec()),
+        ] {
+            let schema = StructSchema::new(every_field_type(), encoding).expect("schema");
+            seeds.push(to_api(&schema).encode_to_vec());
+        }
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let (mut decoded, mut accepted) = (0, 0);
+        for round in 0..20_000 {
+            let mut bytes = seeds[round % seeds.len()].clone();
+            for _ in 0..(1 + next() % 2) {
+                let at = (next() % (bytes.len() as u64 + 1)) as usize;
+                let byte = next() as u8;
+                match next() % 3 {
+                    0 if at < bytes.len() => bytes[at] = byte,
+                    1 if at < bytes.len() => {
+                        bytes.remove(at);
+                    }
+                    _ => bytes.insert(at, byte),
+                }
+            }
+            let Ok(message) = r#type::Struct::decode(bytes.as_slice()) else {
+                continue;
+            };
+            decoded += 1;
+            if let Ok(schema) = from_api(&message) {
+                accepted += 1;
+                assert_eq!(from_api(&to_api(&schema)).as_ref(), Ok(&schema));
+            }
+        }
+        // the mutations reach both outcomes
+        assert!(
+            decoded > 300 && accepted > 100 && accepted < decoded,
+            "{decoded} decoded, {accepted} accepted"
+        );
+    }
 }

@@ -422,7 +422,9 @@ impl Table {
 
     /// The routing header of a `ReadRows` request: the table's, or for a read of a continuous
     /// materialized view (`materialized_view_name` set) `name=<its instance>`, the routing
-    /// parameter Google's client conformance tests expect for materialized view reads.
+    /// parameter that Google's client conformance tests (`cloud-bigtable-clients-test`,
+    /// `TestTypedReadRows_TargetRouting`) expect for a materialized view target — taken to
+    /// hold for `ReadRows` too, which is not checked against Cloud Bigtable here.
     pub(crate) fn routing_of(
         &self,
         request: &ReadRowsRequest,

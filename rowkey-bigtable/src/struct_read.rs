@@ -119,7 +119,8 @@ impl Client {
     /// decoded through `schema` — the view's row key schema, which Bigtable derives from the
     /// view's query (see [`StructRead`]). The requests name the view in `ReadRows`'
     /// `materialized_view_name`, routed by the instance (`x-goog-request-params:
-    /// name=projects/…/instances/…`, as Google's client conformance tests expect).
+    /// name=projects/…/instances/…`: what Google's client conformance tests expect of a
+    /// `TypedReadRows` of a materialized view, taken to hold for `ReadRows` too).
     ///
     /// Not tried against Cloud Bigtable from here: the emulator has no materialized views (it
     /// answers such a read with an error, which the stream yields as an error item).

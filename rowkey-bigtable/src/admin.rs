@@ -24,10 +24,12 @@ use std::sync::Arc;
 use admin::bigtable_table_admin_client::BigtableTableAdminClient;
 use gcp_auth::TokenProvider;
 use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2 as admin;
+use rowkey::struct_key::{Finding, Severity, StructSchema};
 use rowkey::RowKey;
 use tonic::metadata::MetadataValue;
 use tonic::transport::{Channel, ClientTlsConfig};
 
+use crate::schema::{from_api, to_api};
 use crate::{Client, Error};
 
 const ADMIN_SCOPE: &str = "https://www.googleapis.com/auth/bigtable.admin.table";
@@ -142,6 +144,19 @@ impl Admin {
         families: &[&str],
         split_points: &[Vec<u8>],
     ) -> Result<(), Error> {
+        let message = self.table_request(table_id, families, split_points, None)?;
+        self.send_create(message).await
+    }
+
+    /// The `CreateTableRequest` of every `create_table*` method: checked table id and split
+    /// points, one version per cell in every family, the row key schema if any.
+    fn table_request(
+        &self,
+        table_id: &str,
+        families: &[&str],
+        split_points: &[Vec<u8>],
+        row_key_schema: Option<admin::r#type::Struct>,
+    ) -> Result<admin::CreateTableRequest, Error> {
         check_table_id(table_id)?;
         // The same checks the hotspot analyzer makes: strictly increasing, non-empty.
         rowkey::hotspot::Analyzer::new(split_points)?;
@@ -159,22 +174,148 @@ impl Admin {
                 )
             })
             .collect();
-        let message = admin::CreateTableRequest {
+        Ok(admin::CreateTableRequest {
             parent: self.parent.clone(),
             table_id: table_id.to_owned(),
             table: Some(admin::Table {
                 column_families,
+                row_key_schema,
                 ..admin::Table::default()
             }),
             initial_splits: split_points
                 .iter()
                 .map(|k| admin::create_table_request::Split { key: k.clone() })
                 .collect(),
-        };
+        })
+    }
+
+    async fn send_create(&self, message: admin::CreateTableRequest) -> Result<(), Error> {
         let params = format!("parent={}", urlencoding::encode(&self.parent));
         let req = self.request(message, &params).await?;
         self.client.clone().create_table(req).await?;
         Ok(())
+    }
+
+    /// Create table `table_id` with column `families` (one version per cell), pre-split at
+    /// `split_points`, declaring `schema` as its row key schema (`Table.row_key_schema`, the
+    /// message of [`schema::to_api`](crate::schema::to_api)): GoogleSQL then reads the key's
+    /// fields as columns. The request sent is
+    /// [`create_table_with_schema_request`](Admin::create_table_with_schema_request)'s.
+    ///
+    /// The schema is linted first with the families
+    /// ([`StructSchema::lint_with_families`]): what the API would refuse — a reserved (`_key`,
+    /// `_timestamp`), empty or repeated field name, or a field named like a family — is
+    /// [`Error::RowKeySchema`] with every finding, and nothing is sent. Findings of
+    /// [`Severity::Unsorted`] (a `BigEndianBytes` integer under `DelimitedBytes`) do not stop
+    /// it: the API accepts such schemas.
+    ///
+    /// The emulator accepts the request and creates the table but ignores the schema.
+    ///
+    /// ```no_run
+    /// # async fn demo(admin: rowkey_bigtable::Admin) -> Result<(), Box<dyn std::error::Error>> {
+    /// use rowkey::struct_key::{Field, FieldType, Int64Encoding, StructEncoding, StructSchema};
+    ///
+    /// let schema = StructSchema::new(
+    ///     vec![
+    ///         Field::new("user", FieldType::String),
+    ///         Field::new("ts", FieldType::Timestamp(Int64Encoding::OrderedCodeBytes)),
+    ///     ],
+    ///     StructEncoding::OrderedCodeBytes,
+    /// )?;
+    /// admin.create_table_with_schema("events", &["e"], &schema, &[b"m".to_vec()]).await?;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::RowKeySchema`], or as [`create_table`](Admin::create_table).
+    pub async fn create_table_with_schema(
+        &self,
+        table_id: &str,
+        families: &[&str],
+        schema: &StructSchema,
+        split_points: &[Vec<u8>],
+    ) -> Result<(), Error> {
+        let message =
+            self.create_table_with_schema_request(table_id, families, schema, split_points)?;
+        self.send_create(message).await
+    }
+
+    /// The `CreateTableRequest` that
+    /// [`create_table_with_schema`](Admin::create_table_with_schema) sends, built and checked
+    /// but not sent: to inspect it, or to send it with another client.
+    ///
+    /// ```
+    /// use rowkey::struct_key::{Field, FieldType, StructEncoding, StructSchema};
+    /// use rowkey_bigtable::{schema, Client, Error};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // no request is made: any endpoint will do
+    /// let admin = Client::emulator("127.0.0.1:9", "p", "i")?.admin().await?;
+    /// let s = StructSchema::new(vec![Field::new("id", FieldType::String)], StructEncoding::Singleton)?;
+    /// let request = admin.create_table_with_schema_request("t", &["cf"], &s, &[])?;
+    /// let table = request.table.expect("a table");
+    /// assert_eq!(table.row_key_schema, Some(schema::to_api(&s)));
+    ///
+    /// // a field named like a family is refused before anything is sent
+    /// let clash = StructSchema::new(vec![Field::new("cf", FieldType::String)], StructEncoding::Singleton)?;
+    /// match admin.create_table_with_schema_request("t", &["cf"], &clash, &[]) {
+    ///     Err(Error::RowKeySchema(findings)) => assert_eq!(findings[0].field(), "cf"),
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`create_table_with_schema`](Admin::create_table_with_schema), before sending.
+    pub fn create_table_with_schema_request(
+        &self,
+        table_id: &str,
+        families: &[&str],
+        schema: &StructSchema,
+        split_points: &[Vec<u8>],
+    ) -> Result<admin::CreateTableRequest, Error> {
+        let refused: Vec<Finding> = schema
+            .lint_with_families(families)
+            .into_iter()
+            .filter(|f| f.severity() == Severity::Refused)
+            .collect();
+        if !refused.is_empty() {
+            return Err(Error::RowKeySchema(refused));
+        }
+        self.table_request(table_id, families, split_points, Some(to_api(schema)))
+    }
+
+    /// The row key schema of table (or materialized view) `table_id`, from `GetTable`
+    /// (schema view): `None` when it has none.
+    ///
+    /// The emulator keeps no row key schema: there it is `None` even for a table created with
+    /// [`create_table_with_schema`](Admin::create_table_with_schema).
+    ///
+    /// # Errors
+    ///
+    /// The server's error (e.g. `NotFound`), or a schema rowkey cannot express
+    /// ([`Error::SchemaMessage`], naming the field).
+    pub async fn row_key_schema(&self, table_id: &str) -> Result<Option<StructSchema>, Error> {
+        check_table_id(table_id)?;
+        let name = format!("{}/tables/{table_id}", self.parent);
+        let params = format!("name={}", urlencoding::encode(&name));
+        let req = self
+            .request(
+                admin::GetTableRequest {
+                    name,
+                    view: admin::table::View::SchemaView as i32,
+                },
+                &params,
+            )
+            .await?;
+        let table = self.client.clone().get_table(req).await?.into_inner();
+        match table.row_key_schema {
+            None => Ok(None),
+            Some(message) => Ok(Some(from_api(&message).map_err(Error::SchemaMessage)?)),
+        }
     }
 
     /// Create table `table_id` pre-split at `T::split_points(regions)` — the salt bucket

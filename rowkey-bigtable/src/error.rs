@@ -5,9 +5,11 @@ use std::fmt;
 use rowkey::hbase::to_string_binary;
 use rowkey::hotspot::HotspotError;
 use rowkey::plan::PlanError;
+use rowkey::struct_key::Finding;
 use rowkey::{DecodeError, EncodeError};
 
 use crate::emulator::EmulatorError;
+use crate::schema::FromApiError;
 
 /// What went wrong talking to Bigtable with typed keys.
 #[derive(Debug)]
@@ -41,6 +43,12 @@ pub enum Error {
     Emulator(EmulatorError),
     /// An argument the server would refuse, caught before sending (a bad table id, say).
     InvalidArgument(String),
+    /// A row key schema the admin API would refuse, caught before sending: every finding
+    /// ([`Severity::Refused`](rowkey::struct_key::Severity::Refused)), each naming the field.
+    RowKeySchema(Vec<Finding>),
+    /// A row key schema received from the API that rowkey cannot express (a field type it
+    /// does not encode, say).
+    SchemaMessage(FromApiError),
     /// A constructor of the client ([`Client::emulator`](crate::Client::emulator),
     /// [`Client::connect`](crate::Client::connect), [`Client::admin`](crate::Client::admin)) was
     /// called outside a Tokio runtime: its gRPC channels run on the runtime. Call it from
@@ -163,6 +171,14 @@ impl fmt::Display for Error {
             Error::Hotspot(e) => write!(f, "{e}"),
             Error::Emulator(e) => write!(f, "{e}"),
             Error::InvalidArgument(m) => write!(f, "invalid argument: {m}"),
+            Error::RowKeySchema(findings) => {
+                f.write_str("the API would refuse this row key schema")?;
+                for (i, finding) in findings.iter().enumerate() {
+                    write!(f, "{} {finding}", if i == 0 { ":" } else { ";" })?;
+                }
+                Ok(())
+            }
+            Error::SchemaMessage(e) => write!(f, "{e}"),
             Error::NoRuntime { function } => write!(
                 f,
                 "rowkey_bigtable::{function} must be called inside a Tokio runtime (from \
@@ -183,7 +199,11 @@ impl std::error::Error for Error {
             Error::Plan(e) => Some(e),
             Error::Hotspot(e) => Some(e),
             Error::Emulator(e) => Some(e),
-            Error::Write(_) | Error::InvalidArgument(_) | Error::NoRuntime { .. } => None,
+            Error::SchemaMessage(e) => Some(e),
+            Error::RowKeySchema(_)
+            | Error::Write(_)
+            | Error::InvalidArgument(_)
+            | Error::NoRuntime { .. } => None,
         }
     }
 }

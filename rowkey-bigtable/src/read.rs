@@ -191,18 +191,14 @@ impl<T: TypedKey> Read<T> {
         let streams: Vec<RowStream> = groups
             .into_iter()
             .map(|spans| {
-                Box::pin(Chunked {
-                    table: table.clone(),
-                    template: template.clone(),
+                Box::pin(Chunked::new(
+                    table.clone(),
+                    template.clone(),
                     spans,
                     chunk,
-                    remaining: limit,
+                    limit,
                     reverse,
-                    state: State::Idle,
-                    in_chunk: 0,
-                    asked: 0,
-                    last: None,
-                }) as RowStream
+                )) as RowStream
             })
             .collect();
         let layout = T::LAYOUT.name;
@@ -260,14 +256,14 @@ impl<T: TypedKey> core::fmt::Debug for Read<T> {
 /// A byte range of the table: from `start` (inclusive, or exclusive when `start_open`; empty
 /// and closed = the start of the table) to `end` (exclusive; `None` = the end of the table).
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Span {
+pub(crate) struct Span {
     start: Vec<u8>,
     start_open: bool,
     end: Option<Vec<u8>>,
 }
 
 impl Span {
-    fn of(r: &ScanRange) -> Span {
+    pub(crate) fn of(r: &ScanRange) -> Span {
         Span {
             start: r.start().to_vec(),
             start_open: false,
@@ -277,7 +273,7 @@ impl Span {
 
     /// The part of the span after `key` (forward) or before it (reverse), in byte order;
     /// `None` when nothing is left.
-    fn after(&self, key: &[u8], reverse: bool) -> Option<Span> {
+    pub(crate) fn after(&self, key: &[u8], reverse: bool) -> Option<Span> {
         if reverse {
             // keys < key
             if self.start.as_slice() >= key {
@@ -336,7 +332,7 @@ enum State {
 /// the next request continues after its last key (see [`Read::chunk_rows`]). The first request
 /// is sent when the stream is first polled, so every range's request is in flight at once
 /// when the merge polls them all.
-struct Chunked {
+pub(crate) struct Chunked {
     table: Table,
     template: ReadRowsRequest,
     spans: Vec<Span>,
@@ -352,6 +348,30 @@ struct Chunked {
 }
 
 impl Chunked {
+    /// The rows of `spans` in byte order (descending when `reverse`), in requests of at most
+    /// `chunk` rows built from `template`, at most `limit` rows in all.
+    pub(crate) fn new(
+        table: Table,
+        template: ReadRowsRequest,
+        spans: Vec<Span>,
+        chunk: u64,
+        limit: Option<u64>,
+        reverse: bool,
+    ) -> Self {
+        Chunked {
+            table,
+            template,
+            spans,
+            chunk,
+            remaining: limit,
+            reverse,
+            state: State::Idle,
+            in_chunk: 0,
+            asked: 0,
+            last: None,
+        }
+    }
+
     fn send(&mut self) -> State {
         let asked = self.remaining.map_or(self.chunk, |r| r.min(self.chunk));
         if asked == 0 || self.spans.is_empty() {

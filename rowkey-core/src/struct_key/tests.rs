@@ -351,3 +351,287 @@ proptest! {
         }
     }
 }
+
+// ---- lint ----
+
+fn kinds(findings: &[Finding]) -> Vec<(Option<usize>, &str, FindingKind)> {
+    findings
+        .iter()
+        .map(|f| (f.index(), f.field(), f.kind().clone()))
+        .collect()
+}
+
+#[test]
+fn lint_names_every_refused_field() {
+    let fields = vec![
+        Field::new("id", FieldType::String),
+        Field::new("_timestamp", FieldType::Bytes),
+        Field::new("", FieldType::String),
+        Field::new("id", OC),
+        Field::new("_key", TS),
+        Field::new("id", FieldType::Bytes),
+    ];
+    let findings = lint(&fields, &StructEncoding::OrderedCodeBytes);
+    assert_eq!(
+        kinds(&findings),
+        [
+            (Some(1), "_timestamp", FindingKind::ReservedName),
+            (Some(2), "", FindingKind::EmptyName),
+            (Some(3), "id", FindingKind::DuplicateName { first: 0 }),
+            (Some(4), "_key", FindingKind::ReservedName),
+            (Some(5), "id", FindingKind::DuplicateName { first: 0 }),
+        ]
+    );
+    assert!(findings.iter().all(|f| f.severity() == Severity::Refused));
+    // the same through a built schema
+    let s = StructSchema::new(fields, StructEncoding::OrderedCodeBytes).unwrap();
+    assert_eq!(s.lint(), findings);
+    // a reserved name is matched exactly (case and all)
+    let ok = [
+        Field::new("_Key", FieldType::String),
+        Field::new("key", FieldType::Bytes),
+    ];
+    assert!(lint(&ok, &StructEncoding::OrderedCodeBytes).is_empty());
+}
+
+#[test]
+fn lint_reports_what_new_refuses() {
+    let one = [Field::new("a", FieldType::String)];
+    let two = [Field::new("a", FieldType::String), Field::new("b", OC)];
+    assert_eq!(
+        kinds(&lint(&two, &StructEncoding::Singleton)),
+        [(None, "", FindingKind::SingletonFieldCount { fields: 2 })]
+    );
+    assert_eq!(
+        kinds(&lint(&[], &StructEncoding::Singleton)),
+        [(None, "", FindingKind::SingletonFieldCount { fields: 0 })]
+    );
+    assert!(lint(&one, &StructEncoding::Singleton).is_empty());
+    assert_eq!(
+        kinds(&lint(&two, &StructEncoding::DelimitedBytes(vec![]))),
+        [(None, "", FindingKind::DelimiterLength { len: 0 })]
+    );
+    assert_eq!(
+        kinds(&lint(&two, &StructEncoding::DelimitedBytes(vec![b'#'; 51]))),
+        [(None, "", FindingKind::DelimiterLength { len: 51 })]
+    );
+    assert!(lint(&two, &StructEncoding::DelimitedBytes(vec![b'#'; 50])).is_empty());
+    // every schema `new` refuses has a Refused finding, and every one it accepts has none of
+    // those two kinds
+    for (fields, enc) in [
+        (&two[..], StructEncoding::Singleton),
+        (&one[..], StructEncoding::Singleton),
+        (&two[..], StructEncoding::DelimitedBytes(vec![])),
+        (&two[..], StructEncoding::DelimitedBytes(b"##".to_vec())),
+    ] {
+        let refused = lint(fields, &enc).iter().any(|f| {
+            matches!(
+                f.kind(),
+                FindingKind::SingletonFieldCount { .. } | FindingKind::DelimiterLength { .. }
+            )
+        });
+        assert_eq!(
+            refused,
+            StructSchema::new(fields.to_vec(), enc.clone()).is_err(),
+            "{enc:?}"
+        );
+    }
+}
+
+#[test]
+fn lint_big_endian_under_a_delimiter_is_unsorted() {
+    let be_ts = FieldType::Timestamp(Int64Encoding::BigEndianBytes);
+    // Google's own example schema: id, date (String), product_code (Int64 BigEndianBytes), '#'
+    let s = StructSchema::new(
+        vec![
+            Field::new("id", FieldType::String),
+            Field::new("date", FieldType::String),
+            Field::new("product_code", BE),
+            Field::new("at", be_ts),
+        ],
+        StructEncoding::DelimitedBytes(b"#".to_vec()),
+    )
+    .unwrap();
+    let findings = s.lint();
+    assert_eq!(
+        kinds(&findings),
+        [
+            (
+                Some(2),
+                "product_code",
+                FindingKind::BigEndianDelimited { delimiter: b'#' }
+            ),
+            (
+                Some(3),
+                "at",
+                FindingKind::BigEndianDelimited { delimiter: b'#' }
+            ),
+        ]
+    );
+    assert!(findings.iter().all(|f| f.severity() == Severity::Unsorted));
+    // and the example key itself: product_code 1245427 = 00 13 00 F3 in its last 4 bytes
+    let values = [
+        Value::String("some_id".into()),
+        Value::String("2024-04-30".into()),
+        Value::Int64(1_245_427),
+        Value::Timestamp(0),
+    ];
+    let lv = s.lint_values(&values);
+    assert_eq!(lv.len(), 2);
+    assert_eq!(
+        (lv[0].field(), lv[0].kind()),
+        (
+            "product_code",
+            &FindingKind::NotAboveDelimiter {
+                byte: 0,
+                delimiter: b'#',
+                at: 0
+            }
+        )
+    );
+    assert_eq!(lv[1].field(), "at");
+    // OrderedCodeBytes or the BigEndianBytes field under the ordered struct encoding: fine
+    let fine = StructSchema::new(
+        vec![Field::new("n", BE), Field::new("o", OC)],
+        StructEncoding::OrderedCodeBytes,
+    )
+    .unwrap();
+    assert!(fine.lint().is_empty());
+}
+
+#[test]
+fn lint_with_families_names_the_colliding_field() {
+    let s = StructSchema::new(
+        vec![Field::new("user", FieldType::String), Field::new("cf", OC)],
+        StructEncoding::OrderedCodeBytes,
+    )
+    .unwrap();
+    assert!(s.lint_with_families(&["o", "stats"]).is_empty());
+    assert_eq!(
+        kinds(&s.lint_with_families(&["o", "cf"])),
+        [(Some(1), "cf", FindingKind::FamilyName)]
+    );
+    let msg = s.lint_with_families(&["cf"])[0].to_string();
+    assert!(
+        msg.contains("\"cf\"") && msg.contains("column family"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn lint_values_reports_every_field() {
+    let be_ts = FieldType::Timestamp(Int64Encoding::BigEndianBytes);
+    let s = StructSchema::new(
+        vec![
+            Field::new("a", BE),
+            Field::new("b", be_ts),
+            Field::new("c", FieldType::String),
+            Field::new("d", FieldType::Bytes),
+        ],
+        StructEncoding::DelimitedBytes(b"#".to_vec()),
+    )
+    .unwrap();
+    let values = [
+        Value::Int64(-1),               // FF×8: above '#', but negative
+        Value::Timestamp(i64::MIN),     // 80 00…: negative and 00 below '#'
+        Value::String("x#y".into()),    // contains the delimiter: not encodable
+        Value::Bytes(b"\x01".to_vec()), // below '#': encodable, unsorted
+    ];
+    let findings = s.lint_values(&values);
+    let got: Vec<_> = findings.iter().map(|f| (f.field(), f.severity())).collect();
+    assert_eq!(
+        got,
+        [
+            ("a", Severity::Unsorted),
+            ("b", Severity::Unsorted),
+            ("b", Severity::Unsorted),
+            ("c", Severity::Refused),
+            ("d", Severity::Unsorted),
+        ]
+    );
+    assert_eq!(findings[0].kind(), &FindingKind::Negative { value: -1 });
+    assert_eq!(
+        findings[2].kind(),
+        &FindingKind::NotAboveDelimiter {
+            byte: 0,
+            delimiter: b'#',
+            at: 1
+        }
+    );
+    match findings[3].kind() {
+        FindingKind::Unencodable(e) => {
+            assert_eq!(e.field(), "c");
+            assert_eq!(
+                e.kind(),
+                &EncodeErrorKind::ContainsSeparator { sep: b'#', at: 1 }
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // the wrong number of values: one schema-wide finding
+    let count = s.lint_values(&values[..1]);
+    assert_eq!(count.len(), 1);
+    assert_eq!(count[0].index(), None);
+    assert!(matches!(count[0].kind(), FindingKind::Unencodable(_)));
+    // a negative BigEndianBytes value: encode writes two's complement, check_sorted refuses,
+    // lint_values reports it, decode reads it back
+    let single = StructSchema::new(vec![Field::new("n", BE)], StructEncoding::Singleton).unwrap();
+    let key = single.encode(&[Value::Int64(-2)]).unwrap();
+    assert_eq!(key, (-2i64).to_be_bytes());
+    assert_eq!(single.decode(&key).unwrap(), [Value::Int64(-2)]);
+    assert_eq!(
+        single
+            .check_sorted(&[Value::Int64(-2)])
+            .unwrap_err()
+            .field(),
+        "n"
+    );
+    assert_eq!(
+        kinds(&single.lint_values(&[Value::Int64(-2)])),
+        [(Some(0), "n", FindingKind::Negative { value: -2 })]
+    );
+}
+
+fn any_value() -> BoxedStrategy<Value> {
+    prop_oneof![
+        adversarial_i64().prop_map(Value::Int64),
+        adversarial_i64().prop_map(Value::Timestamp),
+        adversarial_string().prop_map(Value::String),
+        adversarial_bytes().prop_map(Value::Bytes),
+    ]
+    .boxed()
+}
+
+proptest! {
+    /// `lint_values` is empty exactly when `encode` and `check_sorted` both pass; it never
+    /// reports a Refused finding for values that encode; every finding names its field.
+    #[test]
+    fn lint_values_agrees_with_encode_and_check_sorted(
+        types in prop::collection::vec(prop::sample::select(ORDERED_TYPES.to_vec()), 0..4),
+        values in prop::collection::vec(any_value(), 0..4),
+        which in 0usize..4,
+    ) {
+        let encoding = match which {
+            0 => StructEncoding::OrderedCodeBytes,
+            1 => StructEncoding::DelimitedBytes(b"#".to_vec()),
+            2 => StructEncoding::DelimitedBytes(vec![0x00, 0x01]),
+            _ => StructEncoding::Singleton,
+        };
+        let types = if which == 3 { vec![types.first().copied().unwrap_or(OC)] } else { types };
+        let s = schema(&types, encoding);
+        let findings = s.lint_values(&values);
+        let encodes = s.encode(&values).is_ok();
+        let sorted = s.check_sorted(&values).is_ok();
+        prop_assert_eq!(findings.is_empty(), encodes && sorted);
+        prop_assert_eq!(
+            findings.iter().any(|f| f.severity() == Severity::Refused),
+            !encodes
+        );
+        for f in &findings {
+            match f.index() {
+                Some(i) => prop_assert_eq!(f.field(), s.fields()[i].name.as_str()),
+                None => prop_assert_ne!(values.len(), s.fields().len()),
+            }
+        }
+    }
+}

@@ -162,6 +162,11 @@ pub const DESC_SEPARATOR: u8 = 0xFF;
 /// `encode` writes the bytes of one value as Phoenix stores it in a row key, every byte
 /// inverted when `desc` (Phoenix's `SortOrder.DESC`); separators and the salt are the
 /// [`KeyWriter`]'s. Implemented for the types of the [module table](self#types).
+#[diagnostic::on_unimplemented(
+    message = "rowkey: `{Self}` has no Phoenix column type",
+    label = "not a Phoenix primary-key column type",
+    note = "a Phoenix key's fields are integers up to 64 bits, f32/f64, bool, String (VARCHAR), rowkey::phoenix::Char<N>, [u8; N] (BINARY), Vec<u8> (VARBINARY, last), rowkey::phoenix::{Date, Time, Timestamp}, BigDecimal (feature phoenix-decimal), chrono date-times (feature phoenix-time), or Option of the variable-width ones"
+)]
 pub trait PhoenixType {
     /// `Some(width)` for a fixed-width type, `None` for a variable-width one (followed by a
     /// separator when not the table's last column).
@@ -197,6 +202,11 @@ pub trait PhoenixType {
 }
 
 /// Decoding of a [`PhoenixType`] from the bytes of one value in a row key.
+#[diagnostic::on_unimplemented(
+    message = "rowkey: `{Self}` has no Phoenix column type",
+    label = "not a Phoenix primary-key column type",
+    note = "a Phoenix key's fields are integers up to 64 bits, f32/f64, bool, String (VARCHAR), rowkey::phoenix::Char<N>, [u8; N] (BINARY), Vec<u8> (VARBINARY, last), rowkey::phoenix::{Date, Time, Timestamp}, BigDecimal (feature phoenix-decimal), chrono date-times (feature phoenix-time), or Option of the variable-width ones"
+)]
 pub trait PhoenixDecode<'de>: PhoenixType + Sized {
     /// The value of a NULL (an empty value, or one the key ends before): `Some(None)` for an
     /// `Option`, `None` (an error) for a NOT NULL type.

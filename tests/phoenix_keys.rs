@@ -3,7 +3,8 @@
 //! - Every key the derive writes is byte-identical with `rowkey::phoenix::KeyWriter` (the
 //!   runtime checked against a live Phoenix 5.2.1 in `rowkey-hbase/tests/phoenix_types.rs`),
 //!   decodes back to its value, and the derive refuses exactly the values `KeyWriter` refuses.
-//! - Typed scans: random queries over five layouts (every Phoenix type rowkey maps, ASC and
+//! - Typed scans: random queries over five layouts (on three of them an IN-list on the first
+//!   column in about a third of the queries) (every Phoenix type rowkey maps, ASC and
 //!   DESC, nullable columns in the middle and last, salted and not, both
 //!   `rowKeyOrderOptimizable` modes) fix a prefix of the columns and end with nothing, a range
 //!   (all nine bound shapes, bounds Phoenix cannot store among them: `''`, `'a\0b'`, unsigned
@@ -227,6 +228,12 @@ trait Layout: RowKey + DecodeRowKeyOwned + Clone + std::fmt::Debug + Sized {
     fn reference(&self) -> Result<Vec<u8>, EncodeError>;
     fn values(&self) -> Vec<V>;
     fn scan(k: usize, eq: &Self, end: &End<Self>) -> ScanRanges;
+    /// The scan with an IN-list on the first column (the first column of each of `firsts`),
+    /// then as [`scan`](Self::scan) for `1..k`; `None` where the layout does not list them.
+    fn scan_in(k: usize, firsts: &[Self], eq: &Self, end: &End<Self>) -> Option<ScanRanges> {
+        let _ = (k, firsts, eq, end);
+        None
+    }
 }
 
 fn run<L: Layout>(seed: u64) -> (usize, usize, usize) {
@@ -305,11 +312,32 @@ fn run<L: Layout>(seed: u64) -> (usize, usize, usize) {
                 _ => End::Nothing,
             }
         };
-        let ranges = L::scan(k, &eq, &end);
+        // an IN-list on the first column, sometimes (listed values: the query's own and others)
+        let firsts: Vec<L> = (0..1 + rng.below(3))
+            .map(|i| {
+                if i == 0 || rows.is_empty() {
+                    eq.clone()
+                } else {
+                    rows[rng.below(rows.len())].clone()
+                }
+            })
+            .collect();
+        let listed = if k >= 1 && rng.chance(30) {
+            L::scan_in(k, &firsts, &eq, &end)
+        } else {
+            None
+        };
+        let in_list = listed.is_some();
+        let ranges = listed.unwrap_or_else(|| L::scan(k, &eq, &end));
         let want_eq = eq.values();
+        let first_values: Vec<V> = firsts.iter().map(|f| f.values()[0].clone()).collect();
         for (key, row) in &keys {
             let v = row.values();
-            let mut hit = v[..k] == want_eq[..k];
+            let mut hit = if in_list {
+                first_values.contains(&v[0]) && v[1..k] == want_eq[1..k]
+            } else {
+                v[..k] == want_eq[..k]
+            };
             if hit {
                 hit = match &end {
                     End::Nothing => true,
@@ -324,7 +352,7 @@ fn run<L: Layout>(seed: u64) -> (usize, usize, usize) {
             assert_eq!(
                 ranges.contains(key),
                 hit,
-                "k={k} eq={eq:?} end={end:?}\nrow {row:?} key {key:02X?}\nranges {ranges:?}"
+                "k={k} in_list={in_list} firsts={firsts:?} eq={eq:?} end={end:?}\nrow {row:?} key {key:02X?}\nranges {ranges:?}"
             );
         }
         queries += 1;
@@ -431,6 +459,21 @@ impl Layout for L1 {
                 .ranges(),
         }
     }
+    fn scan_in(k: usize, firsts: &[Self], e: &Self, end: &End<Self>) -> Option<ScanRanges> {
+        let sc = || {
+            L1::scan()
+                .a_in(firsts.iter().map(|f| f.a.as_str()))
+                .unwrap()
+        };
+        Some(match k {
+            1 => end!(sc(), end, b_range, b, |x: &L1| x.b.clone()),
+            2 => end!(sc().b(e.b.as_deref()), end, c_range, c, |x: &L1| x.c),
+            3 => end!(sc().b(e.b.as_deref()).c(e.c), end, d_range, d, |x: &L1| x
+                .d
+                .clone()),
+            _ => sc().b(e.b.as_deref()).c(e.c).d(e.d.as_deref()).ranges(),
+        })
+    }
 }
 
 // ---- L2: descending columns, a nullable DESC column, VARBINARY last, salted ----
@@ -500,6 +543,21 @@ impl Layout for L2 {
                 .d(e.d.as_slice())
                 .ranges(),
         }
+    }
+    fn scan_in(k: usize, firsts: &[Self], e: &Self, end: &End<Self>) -> Option<ScanRanges> {
+        let sc = || {
+            L2::scan()
+                .a_in(firsts.iter().map(|f| f.a.as_str()))
+                .unwrap()
+        };
+        Some(match k {
+            1 => end!(sc(), end, b_range, b, |x: &L2| x.b.clone()),
+            2 => end!(sc().b(e.b.as_deref()), end, c_range, c, |x: &L2| x.c),
+            3 => end!(sc().b(e.b.as_deref()).c(e.c), end, d_range, d, |x: &L2| x
+                .d
+                .clone()),
+            _ => sc().b(e.b.as_deref()).c(e.c).d(e.d.as_slice()).ranges(),
+        })
     }
 }
 
@@ -602,6 +660,15 @@ impl Layout for L4 {
                 .clone()),
             _ => sc().d(&e.d).t(e.t).f(e.f).e(&e.e).ranges(),
         }
+    }
+    fn scan_in(k: usize, firsts: &[Self], e: &Self, end: &End<Self>) -> Option<ScanRanges> {
+        let sc = || L4::scan().d_in(firsts.iter().map(|f| f.d.clone())).unwrap();
+        Some(match k {
+            1 => end!(sc(), end, t_range, t, |x: &L4| x.t),
+            2 => end!(sc().t(e.t), end, f_range, f, |x: &L4| x.f),
+            3 => end!(sc().t(e.t).f(e.f), end, e_range, e, |x: &L4| x.e.clone()),
+            _ => sc().t(e.t).f(e.f).e(&e.e).ranges(),
+        })
     }
 }
 
@@ -726,7 +793,7 @@ fn ddl_and_split_points() {
          CONSTRAINT pk PRIMARY KEY (a DESC, b DESC, c DESC, d)) SALT_BUCKETS = 4"
     );
     assert_eq!(L5::SALT_BUCKETS, Some(3));
-    assert!(!L3::ROW_KEY_ORDER_OPTIMIZABLE);
+    const { assert!(!L3::ROW_KEY_ORDER_OPTIMIZABLE) };
     // Phoenix pre-splits a salted table at each salt byte; so does the layout
     assert_eq!(
         L2::split_points(4).unwrap(),
@@ -839,21 +906,42 @@ fn key_tool_text() {
     use rowkey::text::{TextArgs, TextFields};
     let mut a = TextArgs::parse(["a=x", "b=y", "c=5", "d=z"]).unwrap();
     let key = L1::encode_text(&mut a).unwrap();
-    let row = L1 { a: "x".into(), b: Some("y".into()), c: 5, d: Some("z".into()) };
+    let row = L1 {
+        a: "x".into(),
+        b: Some("y".into()),
+        c: 5,
+        d: Some("z".into()),
+    };
     assert_eq!(key, row.to_row_key().unwrap().as_ref());
     let mut a = TextArgs::parse_scan(["a=x", "b=y", "c=1..9"]).unwrap();
     let ranges = L1::scan_text(&mut a).unwrap();
-    assert_eq!(ranges, L1::scan().a("x").b(Some("y")).c_range(1..9).ranges());
+    assert_eq!(
+        ranges,
+        L1::scan().a("x").b(Some("y")).c_range(1..9).ranges()
+    );
     assert!(ranges.contains(&key));
     let mut a = TextArgs::parse(["d=0.5", "t=1700000000000,250", "f=-1.5", "e=12"]).unwrap();
     let key = L4::encode_text(&mut a).unwrap();
     let back = L4::from_row_key(&key).unwrap();
-    assert_eq!(back.t, Timestamp { millis: 1_700_000_000_000, nanos: 250 });
+    assert_eq!(
+        back.t,
+        Timestamp {
+            millis: 1_700_000_000_000,
+            nanos: 250
+        }
+    );
     assert_eq!(back.e, Some(BigDecimal::from(12)));
     let shown = L4::describe(&key);
-    assert!(shown.contains("t=Timestamp(1700000000000,250)") && shown.contains("d=0.5"), "{shown}");
-    let mut a = TextArgs::parse(["a=ab", "b=0x0102", "c=true", "day=86400000", "u=7", "x=q"]).unwrap();
+    assert!(
+        shown.contains("t=Timestamp(1700000000000,250)") && shown.contains("d=0.5"),
+        "{shown}"
+    );
+    let mut a =
+        TextArgs::parse(["a=ab", "b=0x0102", "c=true", "day=86400000", "u=7", "x=q"]).unwrap();
     let key = L5::encode_text(&mut a).unwrap();
     let shown = L5::describe(&key);
-    assert!(shown.contains("a=\"ab\"") && shown.contains("day=Date(86400000)"), "{shown}");
+    assert!(
+        shown.contains("a=\"ab\"") && shown.contains("day=Date(86400000)"),
+        "{shown}"
+    );
 }

@@ -92,7 +92,12 @@ impl Scans for IntsSalted {
             1 => end!(s().a(e.a), end, b_range, i16),
             2 => end!(s().a(e.a).b(e.b), end, c_range, i32),
             3 => end!(s().a(e.a).b(e.b).c(e.c), end, d_range, i64),
-            4 => end!(s().a(e.a).b(e.b).c(e.c).d(e.d), end, e_range, Option<String>),
+            4 => end!(
+                s().a(e.a).b(e.b).c(e.c).d(e.d),
+                end,
+                e_range,
+                Option<String>
+            ),
             _ => s().a(e.a).b(e.b).c(e.c).d(e.d).e(e.e.as_deref()).ranges(),
         }
     }
@@ -119,7 +124,12 @@ impl Scans for Text {
             // CHAR(4) takes no range (it compares padded): equality or nothing
             1 => s().a(e.a.as_str()).ranges(),
             2 => end!(s().a(e.a.as_str()).b(&e.b), end, c_range, [u8; 3]),
-            3 => end!(s().a(e.a.as_str()).b(&e.b).c(e.c), end, d_range, Option<String>),
+            3 => end!(
+                s().a(e.a.as_str()).b(&e.b).c(e.c),
+                end,
+                d_range,
+                Option<String>
+            ),
             4 => end!(
                 s().a(e.a.as_str()).b(&e.b).c(e.c).d(e.d.as_deref()),
                 end,
@@ -158,7 +168,12 @@ impl Scans for Times {
             1 => end!(s().a(e.a), end, b_range, Time),
             2 => end!(s().a(e.a).b(e.b), end, c_range, Timestamp),
             3 => end!(s().a(e.a).b(e.b).c(e.c), end, d_range, DateTime<Utc>),
-            4 => end!(s().a(e.a).b(e.b).c(e.c).d(e.d), end, e_range, Option<Vec<u8>>),
+            4 => end!(
+                s().a(e.a).b(e.b).c(e.c).d(e.d),
+                end,
+                e_range,
+                Option<Vec<u8>>
+            ),
             _ => s().a(e.a).b(e.b).c(e.c).d(e.d).e(e.e.as_deref()).ranges(),
         }
     }
@@ -404,7 +419,9 @@ fn run<K: Scans>(hbase: &HBase, client: &Client, name: &'static str, seed: u64) 
     stored_rows.sort_by(|a, b| row_cmp(&t, a, b));
     let equal_rows = |a: &[Vec<V>], b: &[Vec<V>]| {
         a.len() == b.len()
-            && a.iter().zip(b).all(|(x, y)| x.iter().zip(y).all(|(p, q)| same(p, q)))
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| x.iter().zip(y).all(|(p, q)| same(p, q)))
     };
     let (mut rows_compared, mut phoenix_off) = (0, Vec::new());
     for ((k, eq, end), phoenix) in queries.iter().zip(&blocks) {
@@ -445,7 +462,11 @@ fn run<K: Scans>(hbase: &HBase, client: &Client, name: &'static str, seed: u64) 
         if !equal_rows(&theirs, &want) {
             let missed: Vec<&Vec<V>> = want
                 .iter()
-                .filter(|w| !theirs.iter().any(|x| x.iter().zip(w.iter()).all(|(p, q)| same(p, q))))
+                .filter(|w| {
+                    !theirs
+                        .iter()
+                        .any(|x| x.iter().zip(w.iter()).all(|(p, q)| same(p, q)))
+                })
                 .collect();
             phoenix_off.push(format!(
                 "{name} WHERE{}: Phoenix {} rows, the values {} (rowkey {}); first row Phoenix missed: {:?}",
@@ -514,7 +535,10 @@ fn phoenix_where_equals_rowkey_scans() {
         eprintln!("  Phoenix off: {o}");
     }
     assert!(queries >= 300);
-    assert_eq!(bad, 0, "rowkey's scans return other rows than the values select (listed above)");
+    assert_eq!(
+        bad, 0,
+        "rowkey's scans return other rows than the values select (listed above)"
+    );
     assert!(
         queries - off.len() >= 300,
         "fewer than 300 queries where Phoenix's WHERE and rowkey's scan agree row for row"

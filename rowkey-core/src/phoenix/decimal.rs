@@ -225,7 +225,8 @@ impl PhoenixType for BigDecimal {
             return Clamp::JustAbove(below);
         }
         let zero = || stored(&BigDecimal::from(0)).unwrap_or(Stored::Bytes(vec![ZERO_BYTE]));
-        let large = n.abs() >= BigDecimal::from(1);
+        let one = BigDecimal::from(1);
+        let large = n.abs() >= one;
         match (n.sign() == Sign::Minus, large) {
             (false, true) => Clamp::Above,
             (true, true) => Clamp::Below,

@@ -165,7 +165,7 @@ pub const DESC_SEPARATOR: u8 = 0xFF;
 #[diagnostic::on_unimplemented(
     message = "rowkey: `{Self}` has no Phoenix column type",
     label = "not a Phoenix primary-key column type",
-    note = "a Phoenix key's fields are integers up to 64 bits, f32/f64, bool, String (VARCHAR), rowkey::phoenix::Char<N>, [u8; N] (BINARY), Vec<u8> (VARBINARY, last), rowkey::phoenix::{Date, Time, Timestamp}, BigDecimal (feature phoenix-decimal), chrono date-times (feature phoenix-time), or Option of the variable-width ones"
+    note = "a Phoenix key's fields are integers up to 64 bits, f32/f64, bool, String (VARCHAR), rowkey::phoenix::Char<N>, [u8; N] (BINARY), Vec<u8> (VARBINARY, last), rowkey::phoenix::Date / Time / Timestamp, BigDecimal (feature phoenix-decimal), chrono date-times (feature phoenix-time), or Option of the variable-width ones"
 )]
 pub trait PhoenixType {
     /// `Some(width)` for a fixed-width type, `None` for a variable-width one (followed by a
@@ -205,7 +205,7 @@ pub trait PhoenixType {
 #[diagnostic::on_unimplemented(
     message = "rowkey: `{Self}` has no Phoenix column type",
     label = "not a Phoenix primary-key column type",
-    note = "a Phoenix key's fields are integers up to 64 bits, f32/f64, bool, String (VARCHAR), rowkey::phoenix::Char<N>, [u8; N] (BINARY), Vec<u8> (VARBINARY, last), rowkey::phoenix::{Date, Time, Timestamp}, BigDecimal (feature phoenix-decimal), chrono date-times (feature phoenix-time), or Option of the variable-width ones"
+    note = "a Phoenix key's fields are integers up to 64 bits, f32/f64, bool, String (VARCHAR), rowkey::phoenix::Char<N>, [u8; N] (BINARY), Vec<u8> (VARBINARY, last), rowkey::phoenix::Date / Time / Timestamp, BigDecimal (feature phoenix-decimal), chrono date-times (feature phoenix-time), or Option of the variable-width ones"
 )]
 pub trait PhoenixDecode<'de>: PhoenixType + Sized {
     /// The value of a NULL (an empty value, or one the key ends before): `Some(None)` for an

@@ -6,12 +6,14 @@
 //!
 //! * the raw row keys read back from HBase are exactly the keys `KeyWriter` builds for the
 //!   upserted rows (same set, same count: an upsert of an existing key replaces the row);
-//! * `KeyReader` decodes every stored key to the values upserted for it;
+//! * `KeyReader` decodes every stored key to the values upserted for it, and so does the
+//!   table's `#[derive(RowKey)]` key type in the Phoenix key mode (`phoenix_common/keys.rs`),
+//!   which also encodes the values to the stored key (refusing only what `KeyWriter` refuses);
 //! * Phoenix's own `SELECT RID … ORDER BY <primary key>` returns the rows in the order their
 //!   values sort in (Phoenix's value order per type, DESC reversed, NULLs first).
 //!
 //! The other way (`rows_written_by_rowkey_are_read_by_phoenix`): rows whose keys `KeyWriter`
-//! builds, written through rowkey-hbase with the one cell Phoenix needs (its empty column),
+//! and the derived key types build (the same bytes, asserted), written through rowkey-hbase with the one cell Phoenix needs (its empty column),
 //! are returned by Phoenix's `SELECT … ORDER BY <primary key>` with the values written, in
 //! order.
 //!
@@ -35,6 +37,7 @@ use rowkey_hbase::server::{HBase, PHOENIX_VERSION};
 use rowkey_hbase::Client;
 
 include!("phoenix_common/rows.rs");
+include!("phoenix_common/keys.rs");
 
 #[test]
 fn phoenix_types_oracle() {
@@ -113,7 +116,7 @@ fn phoenix_types_oracle() {
             .map(|r| r.map(|r| r.key))
             .collect::<Result<_, _>>()
             .unwrap_or_else(|e| panic!("scanning {}: {e}", t.name));
-        let (mut extra, mut decode_bad) = (0, 0);
+        let (mut extra, mut decode_bad, mut derive_bad) = (0, 0, 0);
         let mut found = 0;
         // golden vectors: about 32 stored keys per table, spread over the key space
         // and up to 24 more holding edge values
@@ -126,6 +129,25 @@ fn phoenix_types_oracle() {
                     if i % step == 0 || (special(row) && specials < 24) {
                         specials += usize::from(i % step != 0);
                         golden.push(golden_line(t, row, key));
+                    }
+                    // the table's derived key type (`#[rowkey(phoenix)]`): the same bytes from
+                    // the values, the same values from the bytes
+                    let (enc, dec) = derived(t.name, row, key).expect("a derived key type");
+                    let enc_ok = match enc {
+                        Ok(k) => &k == key,
+                        Err(_) => encode(t, row).is_err(), // refused like KeyWriter refuses it
+                    };
+                    let dec_ok =
+                        dec.is_ok_and(|back| back.iter().zip(row.iter()).all(|(a, b)| same(a, b)));
+                    if !(enc_ok && dec_ok) {
+                        derive_bad += 1;
+                        if derive_bad <= 5 {
+                            eprintln!(
+                                "  {}: RID {rid} {row:?}: the derived key type disagrees on {}",
+                                t.name,
+                                to_string_binary(key)
+                            );
+                        }
                     }
                     match decode(t, key) {
                         Ok(back) if back.iter().zip(row.iter()).all(|(a, b)| same(a, b)) => {}
@@ -210,7 +232,7 @@ fn phoenix_types_oracle() {
         );
         total_rows += rows.len();
         total_keys += stored.len();
-        total_bad += missing + extra + decode_bad + order_bad;
+        total_bad += missing + extra + decode_bad + order_bad + derive_bad;
     }
     eprintln!(
         "{} tables, {total_rows} rows upserted, {total_keys} stored keys compared, {total_bad} mismatches; \
@@ -332,6 +354,15 @@ fn rows_written_by_rowkey_are_read_by_phoenix() {
                 not_written += 1;
                 continue;
             }
+            // the key the table's derived key type (`#[rowkey(phoenix)]`) writes: the same
+            let of_table = t.name.replace("RKW_", "RKT_"); // the key type of the RKT_ table
+            let (derived_key, _) = derived(&of_table, &row, &key).expect("a derived key type");
+            assert_eq!(
+                derived_key.as_ref().ok(),
+                Some(&key),
+                "{}: {row:?}: the derived key type writes another key",
+                t.name
+            );
             batch.put_raw(&table, key.clone(), cells.clone());
             by_key.insert(key, row);
         }

@@ -37,6 +37,7 @@ from_v!(
 );
 
 /// A derived Phoenix key type of one of rows.rs's tables.
+#[allow(dead_code)] // `TABLE` is read by tests/phoenix_scans.rs only
 trait KeyRow: RowKey + DecodeRowKeyOwned + PhoenixKey + Clone + std::fmt::Debug {
     /// Its table in rows.rs.
     const TABLE: &'static str;

@@ -1,5 +1,5 @@
 //! `rowkey::index` on redb: definitions, maintenance, verified reads, the scrub, and the crash
-//! proof (`tests/index_proof/`): a crash at every row mutation of a 300-operation sequence in
+//! proof (`tests/index_proof/`): a crash at every row mutation of a 200-operation sequence in
 //! the Bigtable/HBase step order (and at every transaction with redb's atomic writes), and a
 //! 5,000-operation sequence with a crash every 1–8 row mutations.
 
@@ -308,9 +308,9 @@ fn the_scrub_builds_a_late_index_and_resumes_from_its_checkpoint() {
 fn crash_at_every_row_mutation_redb_in_step_order() {
     let db = db();
     let store = RedbStore::new(&db, "orders");
-    let ops = gen_ops(27, 300);
+    let ops = gen_ops(27, 200);
     let (proof, units) = exhaustive(&store, &ops, false);
-    eprintln!("300 operations, {units} crash points (row mutations)");
+    eprintln!("200 operations, {units} crash points (row mutations)");
     assert_eq!(proof.crashes, units);
     assert!(
         proof.extras_seen > 0,
@@ -323,9 +323,9 @@ fn crash_at_every_row_mutation_redb_in_step_order() {
 fn crash_at_every_transaction_redb_atomic() {
     let db = db();
     let store = RedbStore::new(&db, "orders");
-    let ops = gen_ops(28, 300);
+    let ops = gen_ops(28, 200);
     let (proof, units) = exhaustive(&store, &ops, true);
-    eprintln!("300 operations, {units} crash points (transactions)");
+    eprintln!("200 operations, {units} crash points (transactions)");
     assert_eq!(
         proof.extras_seen, 0,
         "redb's transactions leave nothing to repair"

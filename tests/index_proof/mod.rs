@@ -445,6 +445,7 @@ where
 
 /// Run `ops` from `from` on a fresh handle that crashes at unit `fail_at`, keeping `model`
 /// true to the store. Returns the index of the operation that crashed, if one did.
+#[allow(clippy::too_many_arguments)] // a test helper: the run's state spelled out
 fn run_until_crash<S: Store>(
     store: &S,
     ix: &Indexes,
@@ -642,6 +643,30 @@ pub fn check_state<S: Store>(
         );
     }
     for b in 0..4u16 {
+        for a in 0..3u32 {
+            // an equality on every field of a non-unique index key
+            let want: Vec<Order> = all_buyer
+                .iter()
+                .filter(|o| o.buyer == b && o.amount == a)
+                .cloned()
+                .collect();
+            let got = t
+                .scan(&ix.by_buyer, ByBuyer::scan().buyer(b).amount(a).ranges())
+                .records()
+                .expect("buyer and amount");
+            compare(&got, &want, proof, "by_buyer full key");
+            let got = t
+                .scan(&ix.by_buyer, ByBuyer::scan().buyer(b).amount(a).ranges())
+                .reverse()
+                .records()
+                .expect("buyer and amount reverse");
+            compare(
+                &got,
+                &want.iter().rev().cloned().collect::<Vec<_>>(),
+                proof,
+                "by_buyer full key reverse",
+            );
+        }
         let want: Vec<Order> = all_buyer.iter().filter(|o| o.buyer == b).cloned().collect();
         let got = t
             .scan(&ix.by_buyer, ByBuyer::scan().buyer(b).ranges())
@@ -688,6 +713,51 @@ pub fn check_state<S: Store>(
         .records()
         .expect("seller range");
     compare(&got, &want, proof, "by_seller range");
+    for s in 0..4u16 {
+        let want: Vec<Order> = all_seller
+            .iter()
+            .filter(|o| o.seller == s)
+            .cloned()
+            .collect();
+        let got = t
+            .scan(&ix.by_seller, BySeller::scan().seller(s).ranges())
+            .records()
+            .expect("seller eq");
+        compare(&got, &want, proof, "by_seller eq");
+    }
+    let want: Vec<Order> = all_seller
+        .iter()
+        .filter(|o| (1..=2).contains(&o.seller))
+        .cloned()
+        .collect();
+    let got = t
+        .scan(&ix.by_seller, BySeller::scan().seller_range(1..=2).ranges())
+        .reverse()
+        .records()
+        .expect("seller inclusive range");
+    compare(
+        &got,
+        &want.into_iter().rev().collect::<Vec<_>>(),
+        proof,
+        "by_seller inclusive range reverse",
+    );
+    // an IN-list: several exact-key ranges
+    let want: Vec<Order> = all_seller
+        .iter()
+        .filter(|o| o.seller == 0 || o.seller == 3)
+        .cloned()
+        .collect();
+    let got = t
+        .scan(
+            &ix.by_seller,
+            BySeller::scan()
+                .seller_in([3, 0])
+                .expect("in-list")
+                .ranges(),
+        )
+        .records()
+        .expect("seller in-list");
+    compare(&got, &want, proof, "by_seller in-list");
     // by_no: unique
     let all_no = sorted(
         orders

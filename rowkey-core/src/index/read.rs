@@ -4,10 +4,10 @@ use core::fmt;
 use std::collections::VecDeque;
 
 use crate::read::Read;
-use crate::scan::ScanRanges;
+use crate::scan::{ScanRange, ScanRanges};
 use crate::{DecodeRowKeyOwned, EncodeError, RowKey};
 
-use super::def::Index;
+use super::def::{Index, Kind};
 use super::error::IndexError;
 use super::pager::Pager;
 use super::record::Record;
@@ -148,10 +148,14 @@ impl<S: Store, R: Record> Indexed<S, R> {
     where
         I: RowKey + DecodeRowKeyOwned,
     {
+        let rows = match index.kind() {
+            Kind::Unique => ranges.clone(),
+            Kind::NonUnique => widen::<I>(&ranges),
+        };
         Scan {
             indexed: self,
             index: index.clone(),
-            read: Read::new(ranges.clone()),
+            read: Read::new(rows),
             scan: ranges,
             limit: None,
             page: 256,
@@ -269,6 +273,33 @@ impl<'a, S: Store, R: Record, I: RowKey + DecodeRowKeyOwned> Scan<'a, S, R, I> {
     pub fn records(self) -> Result<Vec<R>, IndexError<S::Error>> {
         self.rows()?.map(|h| h.map(|h| h.record)).collect()
     }
+}
+
+/// Ranges over index keys as ranges over non-unique index rows (index key, then primary key).
+///
+/// A row `x ++ pk` lies in `[start, stop)` whenever `x` does, except where `x` is a proper
+/// prefix of `stop` (an equality on every field gives `[x, x 00)`, say): then `x ++ pk` sorts
+/// at or after `stop`. The index key layout is self-delimiting, so at most one index key is a
+/// proper prefix of `stop`; the stop becomes the end of that key's rows. (Rows of an index key
+/// below `start` that sort after it are dropped by the read's exactness check.)
+fn widen<I: RowKey + DecodeRowKeyOwned>(ranges: &ScanRanges) -> ScanRanges {
+    let widened = ranges
+        .iter()
+        .map(|r| {
+            let stop = r.stop().and_then(|s| {
+                let key = (1..s.len())
+                    .rev()
+                    .filter_map(|n| s.get(..n))
+                    .find(|p| I::from_row_key(p).is_ok());
+                match key {
+                    Some(x) => ScanRange::prefix(x).stop().map(<[u8]>::to_vec),
+                    None => Some(s.to_vec()),
+                }
+            });
+            ScanRange::new(r.start(), stop.as_deref())
+        })
+        .collect();
+    ScanRanges::new(widened).with_salt_end(ranges.salt_end())
 }
 
 /// One hit, or the error met instead.

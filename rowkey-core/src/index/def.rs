@@ -296,3 +296,28 @@ pub(super) fn parse<'a>(kind: Kind, key: &'a [u8], value: &'a [u8]) -> Option<Pa
     };
     Some(Parsed { index_key, pk })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_row_values_parse_back_and_refuse_everything_else() {
+        let pk = [0u8, 0, 0, 7];
+        let mut value = vec![VALUE_TAG, 0, 0, 0, 4];
+        value.extend_from_slice(&pk);
+        value.extend_from_slice(b"covered");
+        let key = [b"ix".as_slice(), &pk].concat();
+        let p = parse(Kind::NonUnique, &key, &value).expect("parses");
+        assert_eq!((p.index_key, p.pk), (&b"ix"[..], &pk[..]));
+        let p = parse(Kind::Unique, b"ix", &value).expect("parses");
+        assert_eq!((p.index_key, p.pk), (&b"ix"[..], &pk[..]));
+        // a key that does not end with the primary key, another tag, every truncation
+        assert!(parse(Kind::NonUnique, b"ix\0\0\0\x08", &value).is_none());
+        assert!(parse(Kind::Unique, b"ix", &[2, 0, 0, 0, 0]).is_none());
+        for cut in 0..9 {
+            assert!(parse(Kind::Unique, b"ix", &value[..cut]).is_none(), "{cut}");
+        }
+        assert!(parse(Kind::Unique, b"ix", &[VALUE_TAG, 0xFF, 0xFF, 0xFF, 0xFF]).is_none());
+    }
+}

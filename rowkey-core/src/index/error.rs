@@ -60,8 +60,11 @@ pub enum IndexError<E> {
         /// Why.
         error: EncodeError,
     },
-    /// A stored base row does not decode as the record (its key or its value).
+    /// A stored row does not decode: a base row as the record (its key or its value), or an
+    /// index row's key as the index key.
     Decode {
+        /// Which table.
+        table: Table,
         /// The row's key as stored.
         key: Vec<u8>,
         /// Why.
@@ -92,12 +95,9 @@ impl<E: fmt::Display> fmt::Display for IndexError<E> {
         match self {
             IndexError::Store(e) => write!(f, "index store error: {e}"),
             IndexError::Encode { what, error } => write!(f, "{what} does not encode: {error}"),
-            IndexError::Decode { key, reason } => write!(
-                f,
-                "{} row {} does not decode as the record: {reason}",
-                Table::Base,
-                bin(key)
-            ),
+            IndexError::Decode { table, key, reason } => {
+                write!(f, "{table} row {} does not decode: {reason}", bin(key))
+            }
             IndexError::UniqueViolation {
                 index,
                 index_key,

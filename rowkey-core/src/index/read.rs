@@ -382,6 +382,7 @@ impl<S: Store, R: Record, I: RowKey + DecodeRowKeyOwned> Hits<'_, S, R, I> {
                     match I::from_row_key(ik) {
                         Ok(index_key) => self.ready.push_back(Ok(Hit { index_key, record })),
                         Err(e) => self.ready.push_back(Err(IndexError::Decode {
+                            table: Table::Index(spec.name().to_owned()),
                             key: key.clone(),
                             reason: format!("index key: {e}"),
                         })),

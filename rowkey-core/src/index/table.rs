@@ -231,7 +231,7 @@ impl<S: Store, R: Record> Indexed<S, R> {
     /// stored row that does not decode, or the store — after which the tables are in one of
     /// the states the [module docs](super) list, all safe.
     pub fn put(&self, record: &R) -> Result<(), IndexError<S::Error>> {
-        self.write_ops(&[OpRef::Put(record)])
+        self.write_ops(&[OpRef::Put(record)]).map(drop)
     }
 
     /// Delete a record: the base row first, then its index rows. Returns whether there was
@@ -241,9 +241,8 @@ impl<S: Store, R: Record> Indexed<S, R> {
     ///
     /// As [`put`](Self::put).
     pub fn delete(&self, key: &R::Key) -> Result<bool, IndexError<S::Error>> {
-        let existed = self.get(key)?.is_some();
-        self.write_ops(&[OpRef::Delete(key)])?;
-        Ok(existed)
+        self.write_ops(&[OpRef::Delete(key)])
+            .map(|deleted| deleted > 0)
     }
 
     /// Apply a batch (see [`Batch`]).
@@ -261,7 +260,7 @@ impl<S: Store, R: Record> Indexed<S, R> {
                 Op::Delete(k) => OpRef::Delete(k),
             })
             .collect();
-        self.write_ops(&ops)
+        self.write_ops(&ops).map(drop)
     }
 
     /// The index rows a record should have, one per index: `(table, (key, value))`. What a
@@ -282,7 +281,8 @@ impl<S: Store, R: Record> Indexed<S, R> {
             .collect()
     }
 
-    fn write_ops(&self, ops: &[OpRef<'_, R>]) -> Result<(), IndexError<S::Error>> {
+    /// Write `ops`; returns how many stored records they delete.
+    fn write_ops(&self, ops: &[OpRef<'_, R>]) -> Result<usize, IndexError<S::Error>> {
         let _guard = self.lock.lock().unwrap_or_else(|p| p.into_inner());
         // The final state per primary key (the last operation wins).
         let mut last: BTreeMap<Vec<u8>, Option<&R>> = BTreeMap::new();
@@ -293,7 +293,7 @@ impl<S: Store, R: Record> Indexed<S, R> {
             };
         }
         if last.is_empty() {
-            return Ok(());
+            return Ok(0);
         }
         let pks: Vec<Vec<u8>> = last.keys().cloned().collect();
         let stored = self
@@ -360,9 +360,14 @@ impl<S: Store, R: Record> Indexed<S, R> {
                 (None, None) => {}
             }
         }
+        let deleted = changes
+            .iter()
+            .filter(|(_, c)| c.old.is_some() && c.new.is_none())
+            .count();
         self.store
             .apply(&[add, base, remove])
-            .map_err(IndexError::Store)
+            .map_err(IndexError::Store)?;
+        Ok(deleted)
     }
 
     /// Refuse a write that would give a unique index key to a second live record: checked
@@ -460,11 +465,13 @@ pub(super) fn entry_of<R, E>(
 /// A base row as a record.
 pub(super) fn decode_record<R: Record, E>(pk: &[u8], value: &[u8]) -> Result<R, IndexError<E>> {
     let key = R::Key::from_row_key(pk).map_err(|e| IndexError::Decode {
+        table: Table::Base,
         key: pk.to_vec(),
-        reason: format!("primary key: {e}"),
+        reason: format!("the primary key: {e}"),
     })?;
     R::from_row(key, value).map_err(|e| IndexError::Decode {
+        table: Table::Base,
         key: pk.to_vec(),
-        reason: format!("value: {e}"),
+        reason: format!("the record's value: {e}"),
     })
 }

@@ -8,9 +8,12 @@
 //! - **Timestamps from the store's clock.** An HBase delete is a marker that hides every cell
 //!   at or below its timestamp: with the server's time, a row deleted and written again in the
 //!   same millisecond — an index row removed by one update and brought back by the next —
-//!   would stay hidden. So every put and delete carries an explicit timestamp from a clock
-//!   that never goes backwards and never repeats (`max(now in ms, last + 1)`, shared by the
-//!   store's clones), and a delete hides exactly the cells written before it.
+//!   would stay hidden. So every `putMultiple` and `deleteMultiple` call carries one explicit
+//!   timestamp for all its rows, from a clock that strictly increases from call to call (shared
+//!   by the store's clones) and never runs ahead of the wall clock (a call that would get a
+//!   timestamp ahead of it waits for it, under a millisecond): a delete hides exactly the
+//!   cells written before it, and a restarted process, whose clock starts at the wall clock,
+//!   writes above every marker the previous one left.
 //! - `scan`: one scanner over `[start, stop)` with a row limit, reversed for reverse reads
 //!   ([`RawScan`]); `get`: `getMultiple`;
 //! - `write`: `putMultiple` and `deleteMultiple` per run of one table and kind, in order; the
@@ -26,7 +29,8 @@
 //!
 //! Two processes writing one table each keep their own clock: keep their clocks (NTP) closer
 //! than the time between one's delete and the other's re-put of the same row, or write
-//! through one process.
+//! through one process; a wall clock stepped backwards can likewise hide a re-put until the
+//! clock has caught up.
 //!
 //! ```no_run
 //! # use rowkey::index::{Record, RecordError};
@@ -60,7 +64,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rowkey::index::{Row, Store, Table as IndexTable, Write};
 use rowkey::ScanRange;
@@ -142,22 +146,30 @@ impl HBaseIndexStore {
         }
     }
 
-    /// The next timestamp: the wall clock in ms, or one past the last timestamp given.
+    /// The next timestamp: the wall clock in ms, or one past the last timestamp given —
+    /// waiting, if that is ahead of the wall clock, until it is not.
     fn tick(&self) -> i64 {
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+        let now = || {
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        };
+        let wall = now();
         let mut last = self.clock.load(Ordering::SeqCst);
-        loop {
-            let next = now.max(last.saturating_add(1));
+        let next = loop {
+            let next = wall.max(last.saturating_add(1));
             match self
                 .clock
                 .compare_exchange(last, next, Ordering::SeqCst, Ordering::SeqCst)
             {
-                Ok(_) => return next,
+                Ok(_) => break next,
                 Err(seen) => last = seen,
             }
+        };
+        while now() < next {
+            std::thread::sleep(Duration::from_micros(200));
         }
+        next
     }
 
     fn checkpoint_row(&self, name: &str) -> Vec<u8> {
@@ -192,6 +204,7 @@ impl HBaseIndexStore {
         qualifier: &[u8],
     ) -> Result<(), Error> {
         let name = table.name().as_bytes().to_vec();
+        let ts = self.tick();
         let puts = rows
             .into_iter()
             .map(|(key, value)| {
@@ -199,7 +212,7 @@ impl HBaseIndexStore {
                     family.as_bytes().to_vec(),
                     qualifier.to_vec(),
                     value,
-                    Some(self.tick()),
+                    Some(ts),
                     None,
                     None,
                 );
@@ -296,11 +309,10 @@ impl Store for HBaseIndexStore {
                 self.put_cells(table, rows, FAMILY, QUALIFIER)?;
             } else {
                 let name = table.name().as_bytes().to_vec();
+                let ts = self.tick();
                 let deletes: Vec<TDelete> = run
                     .iter()
-                    .map(|w| {
-                        TDelete::new(w.key().to_vec(), None, Some(self.tick()), None, None, None)
-                    })
+                    .map(|w| TDelete::new(w.key().to_vec(), None, Some(ts), None, None, None))
                     .collect();
                 let refused = table.client().call(|c| c.delete_multiple(name, deletes))?;
                 if !refused.is_empty() {

@@ -7,7 +7,7 @@
 #[path = "../../tests/index_proof/mod.rs"]
 mod index_proof;
 
-use rowkey::index::{Store, Table, Write};
+use rowkey::index::{Record, Store, Table, Write};
 use rowkey::RowKey;
 use rowkey_hbase::index::HBaseIndexStore;
 use rowkey_hbase::server::HBase;

@@ -138,8 +138,11 @@ fn repairing_reads_and_a_resumed_scrub_on_hbase() {
 
 /// An HBase delete marker hides every cell at or below its timestamp: a row deleted and put
 /// again at once (an index row removed by one update and restored by the next, a record
-/// deleted and re-created) must come back — each call gets a later timestamp, even from a new
-/// store handle (a "restarted process").
+/// deleted and re-created) must come back — each call gets a later timestamp, also from a new
+/// store handle (a "restarted process"). A regression test of the behaviour, not a
+/// demonstration of the hazard: with the server's time, the calls here also land in different
+/// milliseconds (a Thrift round trip takes longer than one), so it passes with server time
+/// too; the explicit timestamps make the outcome certain rather than likely.
 #[test]
 fn a_row_deleted_and_written_again_at_once_is_there_hbase() {
     let store = store("redo");

@@ -172,7 +172,7 @@ fn a_row_deleted_and_written_again_at_once_is_there_hbase() {
             .scan(&ix.by_buyer, ByBuyer::scan().buyer(1).ranges())
             .records()
             .expect("scan");
-        assert_eq!(found, [o.clone()], "round {round}");
+        assert_eq!(found, std::slice::from_ref(&o), "round {round}");
         assert!(t.delete(&o.key()).expect("delete"));
         // a fresh handle: its clock starts at the wall clock
         let restarted = table(open("redo"), &ix);

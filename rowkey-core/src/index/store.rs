@@ -83,6 +83,88 @@ impl Write {
 ///
 /// The `redb` feature implements it ([`redb::RedbStore`](super::redb::RedbStore));
 /// `rowkey-bigtable` and `rowkey-hbase` implement it over their servers.
+///
+/// # A store of your own
+///
+/// In-memory tables (no durability to speak of, but every rule above holds; the default
+/// [`apply`](Self::apply) writes the steps one after the other):
+///
+/// ```
+/// use std::cell::RefCell;
+/// use std::collections::BTreeMap;
+/// use std::convert::Infallible;
+/// use std::ops::Bound;
+/// use rowkey::index::{Index, Indexed, Record, RecordError, Row, Store, Table, Write};
+/// use rowkey::RowKey;
+///
+/// #[derive(Default)]
+/// struct Mem {
+///     tables: RefCell<BTreeMap<Table, BTreeMap<Vec<u8>, Vec<u8>>>>,
+///     checkpoints: RefCell<BTreeMap<String, Vec<u8>>>,
+/// }
+///
+/// impl Store for Mem {
+///     type Error = Infallible;
+///     fn scan(&self, table: &Table, start: &[u8], stop: Option<&[u8]>, limit: usize, reverse: bool) -> Result<Vec<Row>, Infallible> {
+///         let tables = self.tables.borrow();
+///         let Some(t) = tables.get(table) else { return Ok(Vec::new()) };
+///         if stop.is_some_and(|s| s <= start) {
+///             return Ok(Vec::new());
+///         }
+///         let range = t.range::<[u8], _>((Bound::Included(start), stop.map_or(Bound::Unbounded, Bound::Excluded)));
+///         let rows = |it: &mut dyn Iterator<Item = (&Vec<u8>, &Vec<u8>)>| it.take(limit).map(|(k, v)| (k.clone(), v.clone())).collect();
+///         Ok(if reverse { rows(&mut range.rev()) } else { rows(&mut range.into_iter()) })
+///     }
+///     fn get(&self, table: &Table, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, Infallible> {
+///         let tables = self.tables.borrow();
+///         Ok(keys.iter().map(|k| tables.get(table).and_then(|t| t.get(k).cloned())).collect())
+///     }
+///     fn write(&self, writes: &[Write]) -> Result<(), Infallible> {
+///         let mut tables = self.tables.borrow_mut();
+///         for w in writes {
+///             let t = tables.entry(w.table().clone()).or_default();
+///             match w {
+///                 Write::Put { key, value, .. } => drop(t.insert(key.clone(), value.clone())),
+///                 Write::Delete { key, .. } => drop(t.remove(key)),
+///             }
+///         }
+///         Ok(())
+///     }
+///     fn load_checkpoint(&self, name: &str) -> Result<Option<Vec<u8>>, Infallible> {
+///         Ok(self.checkpoints.borrow().get(name).cloned())
+///     }
+///     fn save_checkpoint(&self, name: &str, blob: &[u8]) -> Result<(), Infallible> {
+///         self.checkpoints.borrow_mut().insert(name.to_owned(), blob.to_vec());
+///         Ok(())
+///     }
+/// }
+///
+/// #[derive(RowKey, Debug, Clone, PartialEq)]
+/// struct Id { id: u32 }
+/// #[derive(RowKey, Debug, Clone, PartialEq)]
+/// struct ByCity { #[sep] city: String }
+/// #[derive(Debug, Clone, PartialEq)]
+/// struct Shop { id: u32, city: String }
+/// impl Record for Shop {
+///     type Key = Id;
+///     fn key(&self) -> Id { Id { id: self.id } }
+///     fn to_value(&self) -> Vec<u8> { self.city.as_bytes().to_vec() }
+///     fn from_row(k: Id, v: &[u8]) -> Result<Shop, RecordError> {
+///         Ok(Shop { id: k.id, city: String::from_utf8(v.to_vec())? })
+///     }
+/// }
+///
+/// let by_city = Index::non_unique("by_city", |s: &Shop| ByCity { city: s.city.clone() })?;
+/// let shops = Indexed::new(Mem::default()).with_index(&by_city)?;
+/// for (id, city) in [(1, "Oslo"), (2, "Lima"), (3, "Oslo")] {
+///     shops.put(&Shop { id, city: city.into() })?;
+/// }
+/// shops.put(&Shop { id: 3, city: "Lima".into() })?; // moved
+/// let lima = shops.scan(&by_city, ByCity::scan().city("Lima").ranges()).records()?;
+/// assert_eq!(lima.iter().map(|s| s.id).collect::<Vec<_>>(), [2, 3]);
+/// assert!(shops.scrub().run(|_| {})?.is_clean());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait Store {
     /// The store's error.
     type Error: std::error::Error + 'static;

@@ -770,6 +770,19 @@ pub fn check_state<S: Store>(
         .records()
         .expect("no");
     compare(&got, &all_no, proof, "by_no all");
+    // the whole unsalted table backwards: one range without bounds
+    let got = t
+        .scan(&ix.by_no, OrderNo::scan().ranges())
+        .reverse()
+        .page_rows(5)
+        .records()
+        .expect("no reverse");
+    compare(
+        &got,
+        &all_no.iter().rev().cloned().collect::<Vec<_>>(),
+        proof,
+        "by_no all reverse",
+    );
     for n in [1, 3, 7] {
         let no = format!("N{n}");
         let want: Vec<Order> = all_no.iter().filter(|o| o.no == no).cloned().collect();

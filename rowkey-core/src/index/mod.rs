@@ -98,9 +98,10 @@
 //! | HBase | 3 steps of `putMultiple`/`deleteMultiple` | as Bigtable | as Bigtable |
 //!
 //! Limits: writers of one table must go through one [`Indexed`] (it serializes its writers;
-//! two processes writing the *same* records concurrently can interleave their read-then-write
-//! and break the unique check, as with any read-modify-write without a server-side
-//! check-and-mutate), and a repairing read or scrub must not run while a put of the same
+//! two processes writing the *same* record concurrently interleave their read-then-write, as
+//! any read-modify-write without a server-side check-and-mutate does: each reads the record's
+//! old version, so one can delete an index row the other's version still needs — a missing
+//! row the scrub reports and repairs — and both can pass the unique check), and a repairing read or scrub must not run while a put of the same
 //! records is in flight (a row written in step 1 looks stale until step 2 lands; deleting it
 //! then would break (I) until the next scrub). Unrepairing reads are always safe.
 //!

@@ -143,6 +143,25 @@ fn puts_updates_and_deletes_keep_every_index_exact() {
         .map(|o| o.no)
         .collect();
     assert_eq!(nos, ["A", "B", "B2"]);
+    // pages of a unique index resume after the index key alone
+    let first = t
+        .scan(&ix.by_no, OrderNo::scan().ranges())
+        .limit(2)
+        .collect()
+        .expect("page");
+    let last = first.last().expect("two hits");
+    let rest = t
+        .scan(&ix.by_no, OrderNo::scan().ranges())
+        .after(&last.index_key, &last.record.key())
+        .expect("after")
+        .collect()
+        .expect("next page");
+    let paged: Vec<&str> = first
+        .iter()
+        .chain(&rest)
+        .map(|h| h.index_key.no.as_str())
+        .collect();
+    assert_eq!(paged, ["A", "B", "B2"]);
     let report = t.scrub().run(|_| {}).expect("scrub");
     assert!(report.is_clean(), "{report}");
     assert_eq!((report.base_rows, report.index_rows), (3, 9));

@@ -75,6 +75,7 @@ pub mod admin;
 pub mod emulator;
 mod error;
 pub mod hotspot;
+pub mod index;
 pub mod migrate;
 mod read;
 pub mod schema;

@@ -22,6 +22,7 @@ pub mod error;
 pub mod hash_prefix;
 pub mod hbase;
 pub mod hotspot;
+pub mod index;
 pub mod layout;
 pub mod merge;
 pub mod migrate;

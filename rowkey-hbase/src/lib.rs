@@ -57,6 +57,7 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod index;
 pub mod migrate;
 pub mod read;
 pub mod region;

@@ -1,0 +1,212 @@
+//! Index tables that stay true: typed secondary indexes of a record table, maintained by every
+//! put, delete and batch, read with verification against the base table, and a resumable
+//! scrub that finds (and repairs) what a crash or a foreign writer left behind.
+//!
+//! The HBase/Bigtable way to query by another field is another table whose row key is that
+//! field, written beside the record. Neither store writes two rows atomically, so a crash in
+//! the middle leaves index rows that point at nothing, or a record its index cannot find. This
+//! module orders the writes so that a crash can only ever leave the first kind — **extra**
+//! index rows, never a missing one — and makes reads and the scrub tell extra rows apart
+//! (Apache Phoenix's consistent global indexes, 5.1+, follow the same order).
+//!
+//! # The pieces
+//!
+//! - [`Record`]: a record type, its primary key (a [`RowKey`](crate::RowKey): the base table's
+//!   row key) and its stored value.
+//! - [`Index<R, I>`]: an index of records `R` by a key `I` (a `RowKey` too) computed from the
+//!   record — `fn(&R) -> I` — [unique](Index::unique) or [non-unique](Index::non_unique),
+//!   [covering](Index::covering) (the index row holds the record's value) or not. A
+//!   non-unique index row is keyed `encode(I) ++ encode(primary key)`, so `I` must be
+//!   self-delimiting, which [`Index::non_unique`] checks; a unique index row is keyed
+//!   `encode(I)`, the primary key in its value.
+//! - [`Indexed<S, R>`]: the base table and its indexes over a [`Store`]: [`get`](Indexed::get),
+//!   [`put`](Indexed::put) (insert or update), [`delete`](Indexed::delete),
+//!   [`apply`](Indexed::apply) a [`Batch`]; [`scan`](Indexed::scan) an index with `I::scan()`'s
+//!   ranges (every scan form; salt buckets merged into the index key's logical order) and get
+//!   verified records back; [`scrub`](Indexed::scrub).
+//! - [`Store`]: the storage port — scan, multi-get, write, apply steps, checkpoints.
+//!   [`redb::RedbStore`] (feature `redb`), `rowkey_bigtable::index::BigtableIndexStore`,
+//!   `rowkey_hbase::index::HBaseIndexStore`.
+//!
+//! # Maintenance order, and why a crash is safe
+//!
+//! A write (a put, a delete or a whole batch) reads the stored records of its primary keys,
+//! then writes in three steps, each finished before the next starts:
+//!
+//! 1. **add**: the index rows the new records have and the stored ones do not (or have with
+//!    another value);
+//! 2. **base**: the base rows — puts of the new records, deletes of the deleted ones;
+//! 3. **remove**: the index rows the stored records had and the new ones do not.
+//!
+//! So a put writes its new index rows, then the record, then deletes its old index rows; a
+//! delete deletes the record, then its index rows. On redb the three steps are one
+//! transaction: every write is all or nothing and the tables always agree.
+//!
+//! On Bigtable and HBase, where a step is several row mutations that can land in any subset,
+//! the invariant that holds at every moment — between any two row mutations, whatever failed —
+//! is:
+//!
+//! > **(I)** every live record has, in every index, the row keyed by its index key, naming its
+//! > primary key.
+//!
+//! - Step 1 only adds rows (a unique row is only ever overwritten when the record it names
+//!   does not hold the key: that is the unique check), so (I) holds throughout it.
+//! - Step 2 starts only after step 1 finished, so every record it writes — each base mutation
+//!   on its own — already has all of its index rows: (I) holds after each one, whichever
+//!   subset lands. A delete only removes a record.
+//! - Step 3 deletes only rows that no live record has: the stored record no longer has them
+//!   (step 2 replaced or deleted it), a non-unique row names one record only, and a unique key
+//!   is held by one live record only (the unique check, against the *stored* records — which
+//!   is why a unique key cannot move between two records inside one batch).
+//! - Reads and the scrub delete only rows that fail the check below, i.e. that no live record
+//!   has; they write only rows a live record has.
+//!
+//! Hence a crash (a failed request, a killed process) leaves only rows beyond (I): **dangling**
+//! (the record does not exist), **stale** (the record has another index key now) and
+//! **outdated** (the right key, but a covered value the record does not have — the value of
+//! an update whose base row was never written). Never a missing row. After a crash, nothing
+//! has to be replayed: the next write of the record reads the stored record and goes on from
+//! there; the extras stay until a verified read or the scrub removes them.
+//!
+//! # Verified reads
+//!
+//! [`Indexed::scan`] checks every index row it reads against its base row (one multi-get per
+//! page): it parses the primary key, reads the record and recomputes the record's index row.
+//! A row whose record is missing (dangling) or whose recomputed key differs (stale) is
+//! skipped — never returned; an outdated row's record is returned from the base table. With
+//! [`Scan::repair`] the bad rows are deleted (outdated ones rewritten). [`ReadStats`] counts
+//! what a read met. By (I), a verified read of a range returns exactly the live records whose
+//! index keys fall in it, at any moment after any crash.
+//!
+//! # The scrub
+//!
+//! [`Indexed::scrub`] compares the tables: every base row's expected index rows are looked up
+//! (missing and outdated rows), then every index row is checked as a read checks it
+//! (dangling, stale, invalid rows), page by page with a checkpoint after each page (in
+//! [`Store::save_checkpoint`]), so a stopped scrub resumes where it stopped, with progress.
+//! It reports ([`ScrubReport`], the first [`MAX_FINDINGS`] rows by name) and, with
+//! [`Scrub::repair`], repairs. Missing rows appear only where the index was added to a table
+//! that already had records, or a writer bypassed [`Indexed`]: the scrub is also how an index
+//! is built.
+//!
+//! # What each store gives
+//!
+//! | store | a write | readers see | after a crash |
+//! |---|---|---|---|
+//! | redb ([`redb::RedbStore`]) | one transaction | always agreeing tables | nothing to repair |
+//! | Bigtable | 3 steps of `MutateRows` | (I): every record findable; extras filtered by verified reads | extras until a repairing read or the scrub |
+//! | HBase | 3 steps of `putMultiple`/`deleteMultiple` | as Bigtable | as Bigtable |
+//!
+//! Limits: writers of one table must go through one [`Indexed`] (it serializes its writers;
+//! two processes writing the *same* record concurrently interleave their read-then-write, as
+//! any read-modify-write without a server-side check-and-mutate does: each reads the record's
+//! old version, so one can delete an index row the other's version still needs — a missing
+//! row the scrub reports and repairs — and both can pass the unique check), and a repairing read or scrub must not run while a put of the same
+//! records is in flight (a row written in step 1 looks stale until step 2 lands; deleting it
+//! then would break (I) until the next scrub). Unrepairing reads are always safe.
+//!
+//! # Example
+//!
+//! ```
+//! # #[cfg(feature = "redb")]
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use rowkey::index::{redb::RedbStore, Index, Indexed, IndexError, Record, RecordError};
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey, Debug, Clone, PartialEq)]
+//! struct UserId {
+//!     #[salt(buckets = 4)]
+//!     id: u64,
+//! }
+//!
+//! /// Users by email: unique.
+//! #[derive(RowKey, Debug, Clone, PartialEq)]
+//! struct ByEmail {
+//!     email: String,
+//! }
+//!
+//! /// Users by country, newest sign-up first: non-unique, covering.
+//! #[derive(RowKey, Debug, Clone, PartialEq)]
+//! struct ByCountry {
+//!     #[salt(buckets = 4)]
+//!     #[pad(2)]
+//!     country: String,
+//!     #[reverse_ts]
+//!     signed_up_ms: i64,
+//! }
+//!
+//! #[derive(Debug, Clone, PartialEq)]
+//! struct User {
+//!     id: u64,
+//!     email: String,
+//!     country: String,
+//!     signed_up_ms: i64,
+//! }
+//!
+//! impl Record for User {
+//!     type Key = UserId;
+//!     fn key(&self) -> UserId {
+//!         UserId { id: self.id }
+//!     }
+//!     fn to_value(&self) -> Vec<u8> {
+//!         format!("{}\t{}\t{}", self.email, self.country, self.signed_up_ms).into_bytes()
+//!     }
+//!     fn from_row(key: UserId, value: &[u8]) -> Result<User, RecordError> {
+//!         let text = std::str::from_utf8(value)?;
+//!         let mut parts = text.split('\t');
+//!         let mut next = || parts.next().ok_or("short value");
+//!         Ok(User { id: key.id, email: next()?.into(), country: next()?.into(), signed_up_ms: next()?.parse()? })
+//!     }
+//! }
+//!
+//! let by_email = Index::unique("by_email", |u: &User| ByEmail { email: u.email.clone() })?;
+//! let by_country = Index::non_unique("by_country", |u: &User| ByCountry {
+//!     country: u.country.clone(),
+//!     signed_up_ms: u.signed_up_ms,
+//! })?
+//! .covering();
+//!
+//! let db = redb::Database::builder().create_with_backend(redb::backends::InMemoryBackend::new())?;
+//! let users = Indexed::new(RedbStore::new(&db, "users")).with_index(&by_email)?.with_index(&by_country)?;
+//! let user = |id: u64, email: &str, country: &str, t: i64| User { id, email: email.into(), country: country.into(), signed_up_ms: t };
+//! users.put(&user(1, "ann@x", "NZ", 100))?;
+//! users.put(&user(2, "bob@x", "NZ", 200))?;
+//! users.put(&user(3, "cy@x", "FR", 300))?;
+//!
+//! // An update moves the record in its indexes; a second holder of a unique key is refused.
+//! users.put(&user(1, "ann@y", "NZ", 100))?;
+//! assert!(matches!(users.put(&user(4, "bob@x", "FR", 400)), Err(IndexError::UniqueViolation { .. })));
+//!
+//! let ann = users.scan(&by_email, ByEmail::scan().email("ann@y").ranges()).records()?;
+//! assert_eq!(ann, [user(1, "ann@y", "NZ", 100)]);
+//! assert!(users.scan(&by_email, ByEmail::scan().email("ann@x").ranges()).records()?.is_empty());
+//! let nz = users.scan(&by_country, ByCountry::scan().country("NZ").ranges()).records()?;
+//! assert_eq!(nz.iter().map(|u| u.id).collect::<Vec<_>>(), [2, 1]); // newest first
+//!
+//! users.delete(&UserId { id: 2 })?;
+//! assert!(users.scrub().run(|_| {})?.is_clean());
+//! # Ok(()) }
+//! # #[cfg(not(feature = "redb"))]
+//! # fn main() {}
+//! ```
+
+mod def;
+mod error;
+mod pager;
+mod read;
+mod record;
+#[cfg(feature = "redb")]
+pub mod redb;
+mod scrub;
+mod store;
+mod table;
+mod verify;
+
+pub use def::{Index, Kind};
+pub use error::{DefineIndexError, IndexError};
+pub use read::{Hit, Hits, ReadStats, Scan};
+pub use record::{Record, RecordError};
+pub use scrub::{Finding, Scrub, ScrubProgress, ScrubReport, MAX_FINDINGS};
+pub use store::{Row, Store, Table, Write};
+pub use table::{Batch, Indexed, Op};
+pub use verify::Problem;

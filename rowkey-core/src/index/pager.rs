@@ -1,0 +1,80 @@
+//! Reading one range of one table page by page, forward or backward.
+
+use std::collections::VecDeque;
+
+use super::store::{Row, Store, Table};
+
+/// The rows of `[start, stop)` of one table, fetched `page` at a time.
+pub(super) struct Pager<'s, S: Store> {
+    store: &'s S,
+    table: Table,
+    start: Vec<u8>,
+    stop: Option<Vec<u8>>,
+    page: usize,
+    reverse: bool,
+    buf: VecDeque<Row>,
+    done: bool,
+}
+
+impl<'s, S: Store> Pager<'s, S> {
+    pub(super) fn new(
+        store: &'s S,
+        table: Table,
+        start: &[u8],
+        stop: Option<&[u8]>,
+        page: usize,
+        reverse: bool,
+    ) -> Self {
+        Pager {
+            store,
+            table,
+            start: start.to_vec(),
+            stop: stop.map(<[u8]>::to_vec),
+            page: page.max(1),
+            reverse,
+            buf: VecDeque::new(),
+            done: false,
+        }
+    }
+}
+
+impl<S: Store> Iterator for Pager<'_, S> {
+    type Item = Result<Row, S::Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(row) = self.buf.pop_front() {
+                return Some(Ok(row));
+            }
+            if self.done {
+                return None;
+            }
+            let rows = match self.store.scan(
+                &self.table,
+                &self.start,
+                self.stop.as_deref(),
+                self.page,
+                self.reverse,
+            ) {
+                Ok(rows) => rows,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            };
+            if rows.len() < self.page {
+                self.done = true;
+            }
+            match rows.last() {
+                Some((last, _)) if self.reverse => self.stop = Some(last.clone()),
+                Some((last, _)) => {
+                    self.start.clear();
+                    self.start.extend_from_slice(last);
+                    self.start.push(0);
+                }
+                None => self.done = true,
+            }
+            self.buf.extend(rows);
+        }
+    }
+}

@@ -70,11 +70,17 @@ use core::fmt;
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 
+mod codec;
 mod finding;
+mod key;
 #[cfg(test)]
 mod tests;
 
+pub use codec::{
+    Delimited, Micros, Ordered, Singleton, StructDecode, StructDelimiter, StructValue,
+};
 pub use finding::{Finding, FindingKind, Severity, RESERVED_NAMES};
+pub use key::StructKey;
 
 /// An `Int64` encoding (`Type.Int64.Encoding`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -381,6 +387,13 @@ impl StructSchema {
             _ => {}
         }
         Ok(Self { fields, encoding })
+    }
+
+    /// A schema whose invariants the caller has checked (what a derived key's
+    /// `row_key_schema` builds: the derive refuses what [`new`](Self::new) refuses).
+    #[doc(hidden)]
+    pub fn from_checked(fields: Vec<Field>, encoding: StructEncoding) -> Self {
+        Self { fields, encoding }
     }
 
     /// The fields.

@@ -475,7 +475,7 @@ fn check_bigtable(cx: &Ctxt, input: &Input, fields: &[Field]) {
             );
         }
         let ok = match &f.kind {
-            TyKind::Signed(64) | TyKind::Text | TyKind::Bytes => true,
+            TyKind::Signed(8) | TyKind::Text | TyKind::Bytes => true,
             TyKind::Other => crate::prop::last_segment_is(f.ty, "Micros"),
             _ => false,
         };

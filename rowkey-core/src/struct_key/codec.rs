@@ -326,12 +326,8 @@ fn ordered_split(
                 at,
             )),
             Some([0x00, 0x01, ..]) if !last => Ok(at + 2),
-            Some([0x00, 0x01, ..]) => Err(DecodeError::new(
-                DecodeErrorKind::TrailingBytes {
-                    count: input.len() - at,
-                },
-                at,
-            )),
+            // more fields than the key has: the key's own trailing-bytes check reports them
+            Some([0x00, 0x01, ..]) => Ok(at),
             Some([0x00]) => Err(DecodeError::truncated(input.len(), 1, input.len() - at)),
             Some([0x00, b, ..]) => Err(DecodeError::new(
                 DecodeErrorKind::InvalidByte {
@@ -581,18 +577,8 @@ fn delimited_decode<'de, T: StructDecode<'de>>(
             }
             (content, len + delimiter.len())
         }
-        (Some(len), true) => {
-            T::from_raw(
-                Cow::Borrowed(input.get(..len).unwrap_or_default()),
-                int64(be),
-            )?;
-            return Err(DecodeError::new(
-                DecodeErrorKind::TrailingBytes {
-                    count: input.len() - len,
-                },
-                len,
-            ));
-        }
+        // more fields than the key has: the key's own trailing-bytes check reports them
+        (Some(len), true) => (input.get(..len).unwrap_or_default(), len),
     };
     Ok((T::from_raw(Cow::Borrowed(content), int64(be))?, used))
 }

@@ -185,9 +185,17 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
     // it is the row key schema of a table (`StructKey`)
     let trimmed = phoenix.is_some()
         || matches!(key.bigtable, Some(bt) if matches!(bt.join, crate::attr::BigtableJoin::OrderedCode));
+    let empty_key = key.bigtable.is_some().then(|| {
+        let first = &key.fields[0].f.name;
+        quote!(
+            const EMPTY_KEY: (&'static ::core::primitive::str, &'static ::core::primitive::str) =
+                (#first, "an empty key (an OrderedCodeBytes key has at least 2 bytes: 00 00 when every field is empty)");
+        )
+    });
     let trims = trimmed.then(|| {
         quote!(
             const TRIMS: ::core::primitive::bool = true;
+            #empty_key
         )
     });
     let len_body = if trimmed {

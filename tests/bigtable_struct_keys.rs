@@ -743,3 +743,143 @@ fn singletons() {
     report("S3", run::<S3>(7));
     report("S4", run::<S4>(8));
 }
+
+#[test]
+fn edge_cases_and_errors() {
+    // trailing empty fields are dropped; all empty: 00 00
+    let k = O1 {
+        a: "x".into(),
+        n: 1,
+        c: vec![],
+        d: String::new(),
+    }
+    .to_row_key()
+    .unwrap();
+    assert_eq!(k.as_ref(), b"x\x00\x01\x81");
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    #[rowkey(bigtable(ordered_code))]
+    struct E {
+        a: String,
+        b: Vec<u8>,
+    }
+    let empty = E {
+        a: String::new(),
+        b: vec![],
+    };
+    assert_eq!(empty.to_row_key().unwrap().as_ref(), b"\x00\x00");
+    assert_eq!(E::from_row_key(b"\x00\x00").unwrap(), empty);
+    let k = E {
+        a: String::new(),
+        b: vec![0],
+    }
+    .to_row_key()
+    .unwrap();
+    assert_eq!(k.as_ref(), b"\x00\x00\x00\x01\x00\xFF");
+    // errors name the field and the offset
+    let e = E::from_row_key(b"").unwrap_err();
+    assert_eq!((e.field(), e.offset()), ("a", 0));
+    let e = E::from_row_key(b"a\x00\x01").unwrap_err();
+    assert_eq!(e.field(), "a");
+    let e = O1::from_row_key(b"x\x00\x01\xC1").unwrap_err();
+    assert_eq!((e.field(), e.offset()), ("n", 4));
+    let e = D1::from_row_key(b"x#\x80#\x80").unwrap_err();
+    assert_eq!(e.field(), "t");
+    let e = D1 {
+        a: "a#".into(),
+        n: 0,
+        t: Micros(0),
+        d: String::new(),
+    }
+    .to_row_key()
+    .unwrap_err();
+    assert_eq!(e.field(), "a");
+    assert!(matches!(
+        e.kind(),
+        rowkey::EncodeErrorKind::ContainsSeparator { sep: b'#', at: 1 }
+    ));
+    // a delimited Int64 whose bytes hold the delimiter is refused too
+    let e = D2 {
+        a: "a".into(),
+        n: 0x3A,
+        c: vec![],
+    }
+    .to_row_key()
+    .unwrap_err();
+    assert_eq!(e.field(), "n");
+    // the scan of `a = "x"` holds the key that ends after it
+    let r = O1::scan().a("x").ranges();
+    assert!(r.contains(b"x"));
+    assert!(r.contains(
+        &O1 {
+            a: "x".into(),
+            n: 0,
+            c: vec![],
+            d: "y".into()
+        }
+        .to_row_key()
+        .unwrap()
+    ));
+    assert!(!r.contains(
+        &O1 {
+            a: "x\0".into(),
+            n: 0,
+            c: vec![],
+            d: String::new()
+        }
+        .to_row_key()
+        .unwrap()
+    ));
+    // the layout, split points (none: no salt or hash prefix), describe
+    assert_eq!(
+        O1::LAYOUT.fields[0].encoding,
+        rowkey::layout::FieldEncoding::BigtableStruct
+    );
+    assert!(O1::split_points(4).is_err());
+    let key = O1 {
+        a: "x".into(),
+        n: -1,
+        c: vec![0xFF],
+        d: "z".into(),
+    }
+    .to_row_key()
+    .unwrap();
+    let shown = O1::describe(&key);
+    for want in ["a", "\"x\"", "n", "-1", "d", "\"z\""] {
+        assert!(shown.contains(want), "{shown}");
+    }
+    // the schema: names, types, encodings
+    assert_eq!(
+        D2::row_key_schema().encoding(),
+        &StructEncoding::DelimitedBytes(b"::".to_vec())
+    );
+    assert_eq!(
+        S3::row_key_schema().fields()[0].ty,
+        FieldType::Timestamp(be())
+    );
+    assert!(O1::row_key_schema().lint().is_empty());
+}
+
+#[cfg(feature = "tool")]
+#[test]
+fn key_tool() {
+    fn run(args: &[&str]) -> (i32, String) {
+        let mut full = vec!["keytool"];
+        full.extend_from_slice(args);
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = rowkey::tool::run::<(O1, D1)>(&full, &mut &b""[..], &mut out, &mut err);
+        (
+            code,
+            String::from_utf8_lossy(&out).into_owned() + &String::from_utf8_lossy(&err),
+        )
+    }
+    let (code, out) = run(&["encode", "O1", "a=x", "n=1", "c=", "d="]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("x\\x00\\x01\\x81"), "{out}");
+    let (code, out) = run(&["describe", "x#\\x80#\\x80#z"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("Micros(0)"), "{out}");
+    let (code, out) = run(&["scan", "D1", "a=x", "n=0..5"]);
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = run(&["scan", "D1", "a=x.."]);
+    assert_ne!(code, 0, "{out}");
+}

@@ -557,7 +557,8 @@ pub fn container_attrs<'a>(cx: &Ctxt, attrs: &'a [Attribute]) -> ContainerAttrs<
                             }
                         };
                         if d.is_empty() || d.len() > 50 {
-                            return Err(syn::Error::new(
+                            // reported here; the key stays a struct key (no follow-on errors)
+                            cx.syn_error(syn::Error::new(
                                 lit.span(),
                                 format!("a DelimitedBytes delimiter has 1 to 50 bytes, not {} (the admin API refuses the schema)", d.len()),
                             ));

@@ -33,16 +33,16 @@ fn attr_form(name: &str) -> String {
 
 pub fn check(cx: &Ctxt, input: &Input) {
     match &input.body {
+        Body::Struct { fields, .. } if input.attrs.bigtable.is_some() => {
+            check_bigtable(cx, input, fields);
+            check_scan_names(cx, fields);
+            check_hotspot(cx, input, fields);
+        }
         Body::Struct { fields, .. } if input.attrs.phoenix.is_some() => {
             check_phoenix(cx, input, fields);
             check_scan_names(cx, fields);
             check_hotspot(cx, input, fields);
             check_max_len(cx, input, fields);
-        }
-        Body::Struct { fields, .. } if input.attrs.bigtable.is_some() => {
-            check_bigtable(cx, input, fields);
-            check_scan_names(cx, fields);
-            check_hotspot(cx, input, fields);
         }
         Body::Struct { fields, .. } => {
             for f in fields {

@@ -245,7 +245,7 @@ const fn int64(be: bool) -> Int64Encoding {
 /// Whether a bound is kept where the range keeps the keys equal to it (an inclusive start or
 /// an exclusive stop): then its trailing separator is cut like a key's.
 fn cut_here(upper: bool, inclusive: bool) -> bool {
-    !upper == inclusive
+    upper != inclusive
 }
 
 // ---- OrderedCodeBytes ------------------------------------------------------------------

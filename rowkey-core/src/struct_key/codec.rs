@@ -33,7 +33,7 @@ use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::scan::builder::ContentPrefix;
 
 /// A field of a `bigtable(ordered_code)` key (`Type.Struct.Encoding.OrderedCodeBytes`):
-/// `FIRST`/`LAST` its place, `BE` the Int64 encoding (see the [module docs](self)).
+/// `FIRST`/`LAST` its place, `BE` the Int64 encoding (see the [module docs](super)).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Ordered<const FIRST: bool, const LAST: bool, const BE: bool>;
 

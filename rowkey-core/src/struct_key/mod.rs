@@ -33,6 +33,16 @@
 //! tested as data. The reference defines no descending (DESC) fields; the data API's
 //! `escape_nulls`/`null_escape_char` (NULL values) are not implemented here.
 //!
+//! # Key types in this format
+//!
+//! `#[derive(RowKey)]` with `#[rowkey(bigtable(ordered_code))]`, `bigtable(delimited = b"#")`
+//! or `bigtable(singleton)` (and `, big_endian` for `BigEndianBytes` Int64/Timestamp fields;
+//! `OrderedCodeBytes` otherwise) writes these bytes for a struct of `i64`, `String`, `Vec<u8>`
+//! and [`Micros`] fields through the field codecs [`Ordered`], [`Delimited`] and
+//! [`Singleton`], so typed scans, split points and the key tool work on them;
+//! [`StructKey::row_key_schema`] is the schema. See [`StructKey`] and the README ("Bigtable
+//! structured row keys") for what the mode refuses and which ranges it offers.
+//!
 //! # Examples
 //!
 //! ```

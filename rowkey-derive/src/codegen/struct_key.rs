@@ -25,7 +25,7 @@ pub fn expand(p: &Input, key: &KeyProp, bt: &Bigtable, krate: &TokenStream) -> T
         BigtableJoin::Delimited(d) => {
             let lit = syn::LitByteStr::new(d, proc_macro2::Span::call_site());
             (
-                quote!(#s::StructEncoding::DelimitedBytes(#pv::std::vec::Vec::from(&#lit[..]))),
+                quote!(#s::StructEncoding::DelimitedBytes(<[::core::primitive::u8]>::to_vec(#lit))),
                 Some(quote! {
                     impl #s::StructDelimiter for #name {
                         const DELIMITER: &'static [::core::primitive::u8] = #lit;

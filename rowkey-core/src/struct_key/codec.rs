@@ -85,6 +85,11 @@ impl crate::text::FromText for Micros {
 
 /// A field type of a struct key: `i64` (Int64), `String`/`&str` (String), `Vec<u8>`/`&[u8]`
 /// (Bytes), [`Micros`] (Timestamp).
+#[diagnostic::on_unimplemented(
+    message = "rowkey: `{Self}` is not a field type of a Bigtable struct key",
+    label = "no row key schema type for this field",
+    note = "use i64 (Int64), String (String), Vec<u8> (Bytes) or rowkey::struct_key::Micros (Timestamp)"
+)]
 pub trait StructValue {
     /// Whether the value is text (`String`), bytes (`Bytes`) or a number.
     #[doc(hidden)]
@@ -102,6 +107,10 @@ pub trait StructValue {
 }
 
 /// A field type a struct key decodes.
+#[diagnostic::on_unimplemented(
+    message = "rowkey: `{Self}` is not a field type of a Bigtable struct key",
+    note = "use i64 (Int64), String (String), Vec<u8> (Bytes) or rowkey::struct_key::Micros (Timestamp)"
+)]
 pub trait StructDecode<'de>: StructValue + Sized {
     /// The value from its own encoding (offsets in errors are into `raw`).
     #[doc(hidden)]

@@ -202,3 +202,42 @@ fn errors_are_values_not_panics() {
     let err = ::core::result::Result::unwrap_err(e.to_row_key());
     ::std::assert_eq!(err.field(), "ts");
 }
+
+/// The Bigtable struct-key modes (`#[rowkey(bigtable(..))]`): codecs, `StructKey` and the
+/// delimiter impl in a crate without a prelude.
+#[derive(::rowkey::RowKey, ::core::fmt::Debug, ::core::cmp::PartialEq)]
+#[rowkey(bigtable(ordered_code))]
+struct Ordered {
+    user: ::std::string::String,
+    at: ::rowkey::struct_key::Micros,
+    tag: ::std::vec::Vec<u8>,
+}
+
+#[derive(::rowkey::RowKey, ::core::fmt::Debug, ::core::cmp::PartialEq)]
+#[rowkey(bigtable(delimited = b"#", big_endian))]
+struct Delimited {
+    site: ::std::string::String,
+    n: i64,
+}
+
+#[::core::prelude::v1::test]
+fn struct_keys_round_trip() {
+    use ::rowkey::struct_key::StructKey;
+    let k = Ordered {
+        user: <::std::string::String as ::core::convert::From<&str>>::from("al"),
+        at: ::rowkey::struct_key::Micros(256),
+        tag: ::std::vec::Vec::new(),
+    };
+    let bytes = round_trip(&k);
+    ::std::assert_eq!(&bytes[..], b"al\x00\x01\xC1\x00\xFF");
+    ::std::assert_eq!(
+        ::core::result::Result::unwrap(Ordered::row_key_schema().encode(&k.struct_values())),
+        &bytes[..]
+    );
+    let d = Delimited {
+        site: <::std::string::String as ::core::convert::From<&str>>::from("x"),
+        n: 1,
+    };
+    let bytes = round_trip(&d);
+    ::std::assert_eq!(&bytes[..], b"x#\x00\x00\x00\x00\x00\x00\x00\x01");
+}

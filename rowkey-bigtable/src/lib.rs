@@ -80,12 +80,14 @@ pub mod migrate;
 mod read;
 pub mod schema;
 mod struct_read;
+mod struct_typed;
 mod write;
 
 pub use admin::Admin;
 pub use error::{Error, FailedWrite, WriteFailures};
 pub use read::{Read, TypedRows};
 pub use struct_read::{StructRead, StructRows, STRUCT_LAYOUT};
+pub use struct_typed::{StructReadAs, StructRowsAs};
 pub use write::{Batch, Cell};
 
 /// The client this crate is built on.

@@ -116,6 +116,9 @@ pub enum FieldEncoding {
     /// A column of an Apache Phoenix primary key (`#[rowkey(phoenix)]`): Phoenix's bytes
     /// for its SQL type, a separator after a variable-width value that is not last.
     Phoenix,
+    /// A field of a Bigtable struct key (`#[rowkey(bigtable(..))]`): the row key schema's
+    /// encoding of its type, joined as the struct encoding joins fields.
+    BigtableStruct,
     /// `#[reverse]` on top of the natural or padded encoding.
     Reverse {
         /// The width of the reversed, fixed-width encoding.

@@ -31,6 +31,12 @@ pub trait KeyFields {
     /// the reader refuses an empty key.
     const TRIMS: bool = false;
 
+    /// Why the reader refuses an empty key of a key that [`TRIMS`](Self::TRIMS), and the
+    /// field it names (a Bigtable ordered-code key: its first field).
+    #[doc(hidden)]
+    const EMPTY_KEY: (&'static str, &'static str) =
+        ("", "an empty key (Phoenix: primary key may not be null)");
+
     /// Every field, in key order, into `sink` (`mask`: the whole key's).
     fn put_fields<S: FieldSink>(&self, sink: &mut S, mask: u8) -> Result<(), EncodeError>;
 }

@@ -75,6 +75,24 @@ pub struct ContainerAttrs<'a> {
     /// `phoenix` / `phoenix(row_key_order_optimizable = false)`: the key is an Apache Phoenix
     /// primary key.
     pub phoenix: Option<Attr<'a, Phoenix>>,
+    /// `bigtable(ordered_code | delimited = b".." | singleton [, big_endian])`: the key is a
+    /// Bigtable `Type.Struct` row key.
+    pub bigtable: Option<Attr<'a, Bigtable>>,
+}
+
+/// `#[rowkey(bigtable(..))]`.
+pub struct Bigtable {
+    pub join: BigtableJoin,
+    /// `big_endian`: Int64/Timestamp fields in `BigEndianBytes` (else `OrderedCodeBytes`).
+    pub big_endian: bool,
+}
+
+/// The struct encoding of `#[rowkey(bigtable(..))]`.
+pub enum BigtableJoin {
+    OrderedCode,
+    /// The delimiter (1 to 50 bytes).
+    Delimited(Vec<u8>),
+    Singleton,
 }
 
 /// `#[rowkey(phoenix(..))]`.
@@ -512,6 +530,67 @@ pub fn container_attrs<'a>(cx: &Ctxt, attrs: &'a [Attribute]) -> ContainerAttrs<
                     attr,
                     Phoenix { optimizable },
                     "rowkey(phoenix)",
+                );
+                Ok(())
+            } else if meta.path.is_ident("bigtable") {
+                let usage = "bigtable(ordered_code), bigtable(delimited = b\"#\") or bigtable(singleton), optionally with `, big_endian`";
+                if !meta.input.peek(syn::token::Paren) {
+                    return Err(meta.error(format!("#[rowkey(bigtable)] needs the struct encoding: {usage}")));
+                }
+                let mut join: Option<BigtableJoin> = None;
+                let mut big_endian = false;
+                meta.parse_nested_meta(|m| {
+                    let j = if m.path.is_ident("ordered_code") {
+                        BigtableJoin::OrderedCode
+                    } else if m.path.is_ident("singleton") {
+                        BigtableJoin::Singleton
+                    } else if m.path.is_ident("delimited") {
+                        let lit: Lit = m.value()?.parse()?;
+                        let d = match &lit {
+                            Lit::ByteStr(b) => b.value(),
+                            Lit::Str(s) => s.value().into_bytes(),
+                            other => {
+                                return Err(syn::Error::new(
+                                    other.span(),
+                                    "delimited takes a byte string: delimited = b\"#\"",
+                                ))
+                            }
+                        };
+                        if d.is_empty() || d.len() > 50 {
+                            // reported here; the key stays a struct key (no follow-on errors)
+                            cx.syn_error(syn::Error::new(
+                                lit.span(),
+                                format!("a DelimitedBytes delimiter has 1 to 50 bytes, not {} (the admin API refuses the schema)", d.len()),
+                            ));
+                        }
+                        BigtableJoin::Delimited(d)
+                    } else if m.path.is_ident("big_endian") {
+                        if big_endian {
+                            return Err(m.error("duplicate `big_endian`"));
+                        }
+                        big_endian = true;
+                        return Ok(());
+                    } else {
+                        return Err(m.error(format!(
+                            "unknown bigtable argument `{}`; valid: {usage}",
+                            path_str(&m.path)
+                        )));
+                    };
+                    if join.is_some() {
+                        return Err(m.error(format!("one struct encoding per key: {usage}")));
+                    }
+                    join = Some(j);
+                    Ok(())
+                })?;
+                let Some(join) = join else {
+                    return Err(meta.error(format!("#[rowkey(bigtable(..))] needs the struct encoding: {usage}")));
+                };
+                set(
+                    cx,
+                    &mut out.bigtable,
+                    attr,
+                    Bigtable { join, big_endian },
+                    "rowkey(bigtable)",
                 );
                 Ok(())
             } else if meta.path.is_ident("crate") {

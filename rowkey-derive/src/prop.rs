@@ -21,6 +21,8 @@ pub enum Encoding {
     ReverseTs,
     /// A column of an Apache Phoenix key (`#[rowkey(phoenix)]`).
     Phoenix,
+    /// A field of a Bigtable struct key (`#[rowkey(bigtable(..))]`).
+    BigtableStruct,
 }
 
 /// How a field's scan arguments are typed.
@@ -125,25 +127,30 @@ pub struct KeyProp<'a> {
     pub salt: Option<SaltProp>,
     /// `Some(rowKeyOrderOptimizable)` for a Phoenix key (`#[rowkey(phoenix)]`).
     pub phoenix: Option<bool>,
+    /// A Bigtable struct key (`#[rowkey(bigtable(..))]`).
+    pub bigtable: Option<&'a crate::attr::Bigtable>,
 }
 
 impl<'a> KeyProp<'a> {
-    pub fn of(p: &Input, fields: &'a [Field<'a>], krate: &TokenStream) -> KeyProp<'a> {
+    pub fn of(p: &'a Input, fields: &'a [Field<'a>], krate: &TokenStream) -> KeyProp<'a> {
         let salt = salt_of(p, fields);
+        let bigtable = p.attrs.bigtable.as_ref().map(|a| &a.value);
         let container_java = p.attrs.java.is_some();
         let phoenix = p.attrs.phoenix.as_ref().map(|a| a.value.optimizable);
         let count = fields.len();
         let fields = fields
             .iter()
-            .map(|f| match phoenix {
-                Some(opt) => FieldProp::phoenix(f, opt, f.index + 1 == count, krate),
-                None => FieldProp::of(f, container_java, krate),
+            .map(|f| match (phoenix, bigtable) {
+                (_, Some(bt)) => FieldProp::bigtable(f, bt, p.name(), count, krate),
+                (Some(opt), None) => FieldProp::phoenix(f, opt, f.index + 1 == count, krate),
+                (None, None) => FieldProp::of(f, container_java, krate),
             })
             .collect();
         KeyProp {
             fields,
             salt,
             phoenix,
+            bigtable,
         }
     }
 
@@ -195,6 +202,48 @@ fn salt_of(p: &Input, fields: &[Field]) -> Option<SaltProp> {
 }
 
 impl<'a> FieldProp<'a> {
+    /// A field of a Bigtable struct key: its codec is `struct_key::Ordered`, `Delimited` or
+    /// `Singleton`, with the field's place and the key's Int64 encoding. Ranges only where the
+    /// bytes sort as the values: never on a `BigEndianBytes` Int64/Timestamp (negative values
+    /// sort last), nor on a delimited string/bytes field that is not the last (a value sorts
+    /// after its extensions when they continue below the delimiter).
+    fn bigtable(
+        f: &'a Field<'a>,
+        bt: &crate::attr::Bigtable,
+        key: &syn::Ident,
+        count: usize,
+        krate: &TokenStream,
+    ) -> Self {
+        use crate::attr::BigtableJoin;
+        let (first, last, be) = (f.index == 0, f.index + 1 == count, bt.big_endian);
+        let s = quote!(#krate::struct_key);
+        let codec = match bt.join {
+            BigtableJoin::OrderedCode => quote!(#s::Ordered<#first, #last, #be>),
+            BigtableJoin::Delimited(_) => quote!(#s::Delimited<#key, #last, #be>),
+            BigtableJoin::Singleton => quote!(#s::Singleton<#be>),
+        };
+        let content = matches!(f.kind, TyKind::Text | TyKind::Bytes);
+        let unordered =
+            (be && !content) || (matches!(bt.join, BigtableJoin::Delimited(_)) && content && !last);
+        FieldProp {
+            f,
+            base: Encoding::BigtableStruct,
+            reverse: false,
+            codec: codec.clone(),
+            value_codec: codec,
+            desc: false,
+            hash: None,
+            form: Form::of(&f.kind),
+            range: if unordered {
+                Err(Refusal::StructUnordered)
+            } else {
+                Ok(())
+            },
+            starts_with: starts_with_refusal(f),
+            span: f.ty.span(),
+        }
+    }
+
     /// A column of a Phoenix key: its codec is `phoenix::Col` (`LastCol` for the last), which
     /// writes Phoenix's bytes for the field's type; only `#[desc]` applies.
     fn phoenix(f: &'a Field<'a>, optimizable: bool, last: bool, krate: &TokenStream) -> Self {
@@ -334,13 +383,14 @@ impl<'a> FieldProp<'a> {
             Encoding::SepByte(b) => quote!(#e::SepByte(#b)),
             Encoding::ReverseTs => quote!(#e::ReverseTs),
             Encoding::Phoenix => quote!(#e::Phoenix),
+            Encoding::BigtableStruct => quote!(#e::BigtableStruct),
         }
     }
 }
 
 /// Whether `ty` is a path whose last segment is `name` (`Char<8>`, `rowkey::phoenix::Char<8>`),
 /// or an `Option` of one.
-fn last_segment_is(ty: &syn::Type, name: &str) -> bool {
+pub fn last_segment_is(ty: &syn::Type, name: &str) -> bool {
     match ty {
         syn::Type::Path(p) => p.path.segments.last().is_some_and(|s| {
             s.ident == name
@@ -364,7 +414,7 @@ fn codec_type(base: &Encoding, reverse: bool, krate: &TokenStream) -> TokenStrea
         Encoding::SepByte(b) => quote!(#c::SepByte<#b>),
         Encoding::ReverseTs => quote!(#c::ReverseTs),
         // chosen in `FieldProp::phoenix`, which does not come here
-        Encoding::Phoenix => quote!(#c::Natural),
+        Encoding::Phoenix | Encoding::BigtableStruct => quote!(#c::Natural),
     };
     if reverse {
         quote!(#c::Reverse<#base>)
@@ -435,6 +485,9 @@ pub enum Refusal {
     /// A Phoenix column whose bytes do not sort as its values (CHAR(N); DESC variable-width
     /// without rowKeyOrderOptimizable).
     PhoenixUnordered,
+    /// A Bigtable struct-key field whose bytes do not sort as its values (BigEndianBytes
+    /// Int64/Timestamp; a delimited string/bytes field that is not the last).
+    StructUnordered,
 }
 
 impl Refusal {
@@ -449,6 +502,7 @@ impl Refusal {
             (Refusal::NotContent, _) => "NoStartsWithOnNonContent",
             (Refusal::PhoenixUnordered, true) => "NoRangeOnPhoenixUnordered",
             (Refusal::PhoenixUnordered, false) => "NoStartsWithOnPhoenixUnordered",
+            (Refusal::StructUnordered, _) => "NoRangeOnStructUnordered",
         }
     }
 
@@ -463,6 +517,7 @@ impl Refusal {
             (Refusal::NotContent, _) => "PrefixOnNonContent",
             (Refusal::PhoenixUnordered, true) => "RangeOnPhoenixUnordered",
             (Refusal::PhoenixUnordered, false) => "PrefixOnPhoenixUnordered",
+            (Refusal::StructUnordered, _) => "RangeOnStructUnordered",
         }
     }
 }

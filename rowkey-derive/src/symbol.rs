@@ -49,7 +49,19 @@ pub const CONTAINER: &[(&str, &[&str])] = &[
         "phoenix",
         &["phoenix", "phoenix(row_key_order_optimizable = false)"],
     ),
+    (
+        "bigtable",
+        &[
+            "bigtable(ordered_code)",
+            "bigtable(delimited = b\"#\")",
+            "bigtable(singleton)",
+            "bigtable(.., big_endian)",
+        ],
+    ),
 ];
+
+/// Field names a Bigtable row key schema reserves.
+pub const STRUCT_RESERVED: &[&str] = &["_key", "_timestamp"];
 
 /// Whether `name` is a field attribute written as `#[name..]` (not `#[rowkey(java)]`).
 pub fn is_field_attr(name: &str) -> bool {

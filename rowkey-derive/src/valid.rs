@@ -33,6 +33,11 @@ fn attr_form(name: &str) -> String {
 
 pub fn check(cx: &Ctxt, input: &Input) {
     match &input.body {
+        Body::Struct { fields, .. } if input.attrs.bigtable.is_some() => {
+            check_bigtable(cx, input, fields);
+            check_scan_names(cx, fields);
+            check_hotspot(cx, input, fields);
+        }
         Body::Struct { fields, .. } if input.attrs.phoenix.is_some() => {
             check_phoenix(cx, input, fields);
             check_scan_names(cx, fields);
@@ -76,6 +81,7 @@ fn check_enum_container(cx: &Ctxt, input: &Input, why: &str) {
         (a.java.as_ref().map(|s| s.original), "java"),
         (a.prefix.as_ref().map(|s| s.original), "prefix"),
         (a.phoenix.as_ref().map(|s| s.original), "phoenix"),
+        (a.bigtable.as_ref().map(|s| s.original), "bigtable"),
     ] {
         if let Some(attr) = present {
             cx.error_spanned_by(
@@ -382,6 +388,101 @@ fn check_phoenix(cx: &Ctxt, input: &Input, fields: &[Field]) {
             cx.error_spanned_by(
                 f.ty,
                 format!("#[desc] on the borrowed field `{name}: {ty}`: its bytes are stored inverted, so decoding cannot borrow them from the key; use an owned type (String, Vec<u8>)"),
+            );
+        }
+    }
+}
+
+/// A Bigtable struct key (`#[rowkey(bigtable(..))]`): the schema decides the bytes, so no
+/// field attribute applies; nothing may come before the fields (GoogleSQL decodes the whole
+/// key as the schema's fields); the field types are the four a row key schema holds.
+fn check_bigtable(cx: &Ctxt, input: &Input, fields: &[Field]) {
+    let a = &input.attrs;
+    let why = "a Bigtable struct key (#[rowkey(bigtable(..))]) is the row key schema's own encoding, which GoogleSQL, materialized views and secondary indexes decode as the schema's fields";
+    for (present, what, more) in [
+        (a.java.as_ref().map(|s| s.original), "java", ""),
+        (a.prefix.as_ref().map(|s| s.original), "prefix", ": a constant prefix would be read as part of the first field"),
+        (a.salt.as_ref().map(|s| s.original), "salt", ": a salt byte would be read as part of the first field (spread writes with a leading field of your own, e.g. a bucket String or Int64)"),
+        (a.phoenix.as_ref().map(|s| s.original), "phoenix", ": a key is either a Phoenix key or a Bigtable struct key"),
+    ] {
+        if let Some(attr) = present {
+            cx.error_spanned_by(
+                attr,
+                format!("#[rowkey({what})] does not apply: {why}{more}"),
+            );
+        }
+    }
+    if !input.original.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &input.original.generics,
+            "a Bigtable struct key cannot be generic: each field is a schema field of one type (use owned String and Vec<u8> fields)",
+        );
+    }
+    let Some(bt) = &a.bigtable else { return };
+    if fields.is_empty() {
+        cx.error_spanned_by(
+            bt.original,
+            "a Bigtable struct key needs at least one field",
+        );
+    }
+    if matches!(bt.value.join, crate::attr::BigtableJoin::Singleton) && fields.len() != 1 {
+        cx.error_spanned_by(
+            bt.original,
+            format!("bigtable(singleton) is a key of exactly one field, not {}: use bigtable(ordered_code) or bigtable(delimited = b\"#\") for several", fields.len()),
+        );
+    }
+    for f in fields {
+        let name = &f.name;
+        let ty = ty_str(f);
+        let fa = &f.attrs;
+        for (attr, what, more) in [
+            (fa.pad.as_ref().map(|x| x.original), "#[pad]", ""),
+            (fa.sep.as_ref().map(|x| x.original), "#[sep]", ""),
+            (
+                fa.reverse_ts.as_ref().map(|x| x.original),
+                "#[reverse_ts]",
+                "",
+            ),
+            (
+                fa.desc.as_ref().map(|x| x.original),
+                "#[desc]",
+                " (the row key schema has no descending fields)",
+            ),
+            (
+                fa.salt.as_ref().map(|x| x.original),
+                "#[salt]",
+                " (a salt byte would be read as part of the first field)",
+            ),
+            (
+                fa.hash_prefix.as_ref().map(|x| x.original),
+                "#[hash_prefix]",
+                " (hash characters would be read as part of the field)",
+            ),
+            (fa.reverse.as_ref().map(|x| x.original), "#[reverse]", ""),
+            (fa.java.as_ref().map(|x| x.original), "#[rowkey(java)]", ""),
+        ] {
+            if let Some(attr) = attr {
+                cx.error_spanned_by(
+                    attr,
+                    format!("{what} on field `{name}` does not apply: {why}; no field attribute does{more}"),
+                );
+            }
+        }
+        if crate::symbol::STRUCT_RESERVED.contains(&name.as_str()) {
+            cx.error_spanned_by(
+                &f.original.ident,
+                format!("field `{name}`: `_key` and `_timestamp` are reserved names in a row key schema (the admin API refuses them); rename the field"),
+            );
+        }
+        let ok = match &f.kind {
+            TyKind::Signed(8) | TyKind::Text | TyKind::Bytes => true,
+            TyKind::Other => crate::prop::last_segment_is(f.ty, "Micros"),
+            _ => false,
+        };
+        if !ok {
+            cx.error_spanned_by(
+                f.ty,
+                format!("field `{name}: {ty}` has no Bigtable row key schema type: use i64 (Int64), String (String), Vec<u8> (Bytes) or rowkey::struct_key::Micros (Timestamp)"),
             );
         }
     }

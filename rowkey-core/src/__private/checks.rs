@@ -49,6 +49,13 @@ pub trait NoRangeOnCustomSeparator<Key: ?Sized, Field> {}
 pub trait NoRangeOnPhoenixUnordered<Key: ?Sized, Field> {}
 
 #[diagnostic::on_unimplemented(
+    message = "rowkey: no range scan on `{Field}` of `{Key}`: in this Bigtable struct key its bytes do not sort as its values (a BigEndianBytes Int64/Timestamp sorts negative values last; a delimited String/Bytes field that is not the last sorts a value after its extensions that continue below the delimiter)",
+    label = "this range would return wrong rows",
+    note = "fix `{Field}` by equality (`.{Field}(v)`), list its values (`.{Field}_in(values)`) or, for strings and bytes, use `.{Field}_starts_with(p)`; or use bigtable(ordered_code) without big_endian, where every field sorts"
+)]
+pub trait NoRangeOnStructUnordered<Key: ?Sized, Field> {}
+
+#[diagnostic::on_unimplemented(
     message = "rowkey: no starts-with scan on `{Field}` of `{Key}`: a DESC variable-width column of a Phoenix table without rowKeyOrderOptimizable does not keep a value's extensions together",
     label = "this scan would return wrong rows",
     note = "fix `{Field}` by equality (`.{Field}(v)`) or list its values (`.{Field}_in(values)`)"

@@ -87,12 +87,10 @@ impl<'de, 'v, K: KeyFields + ?Sized, V: Visit> Reader<'de, 'v, K, V> {
             self.visit.salt(self.salt, at, self.pos);
         }
         if K::TRIMS && rest(self.input, self.pos).is_empty() {
-            return Err(DecodeError::new(
-                DecodeErrorKind::NonCanonical(
-                    "an empty key (Phoenix: primary key may not be null)",
-                ),
-                self.pos,
-            ));
+            let (field, why) = K::EMPTY_KEY;
+            return Err(
+                DecodeError::new(DecodeErrorKind::NonCanonical(why), 0).in_field(field, self.pos)
+            );
         }
         Ok(())
     }

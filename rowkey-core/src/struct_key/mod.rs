@@ -33,6 +33,16 @@
 //! tested as data. The reference defines no descending (DESC) fields; the data API's
 //! `escape_nulls`/`null_escape_char` (NULL values) are not implemented here.
 //!
+//! # Key types in this format
+//!
+//! `#[derive(RowKey)]` with `#[rowkey(bigtable(ordered_code))]`, `bigtable(delimited = b"#")`
+//! or `bigtable(singleton)` (and `, big_endian` for `BigEndianBytes` Int64/Timestamp fields;
+//! `OrderedCodeBytes` otherwise) writes these bytes for a struct of `i64`, `String`, `Vec<u8>`
+//! and [`Micros`] fields through the field codecs [`Ordered`], [`Delimited`] and
+//! [`Singleton`], so typed scans, split points and the key tool work on them;
+//! [`StructKey::row_key_schema`] is the schema. See [`StructKey`] and the README ("Bigtable
+//! structured row keys") for what the mode refuses and which ranges it offers.
+//!
 //! # Examples
 //!
 //! ```
@@ -70,11 +80,17 @@ use core::fmt;
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 
+mod codec;
 mod finding;
+mod key;
 #[cfg(test)]
 mod tests;
 
+pub use codec::{
+    Delimited, Micros, Ordered, Singleton, StructDecode, StructDelimiter, StructValue,
+};
 pub use finding::{Finding, FindingKind, Severity, RESERVED_NAMES};
+pub use key::StructKey;
 
 /// An `Int64` encoding (`Type.Int64.Encoding`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -381,6 +397,13 @@ impl StructSchema {
             _ => {}
         }
         Ok(Self { fields, encoding })
+    }
+
+    /// A schema whose invariants the caller has checked (what a derived key's
+    /// `row_key_schema` builds: the derive refuses what [`new`](Self::new) refuses).
+    #[doc(hidden)]
+    pub fn from_checked(fields: Vec<Field>, encoding: StructEncoding) -> Self {
+        Self { fields, encoding }
     }
 
     /// The fields.

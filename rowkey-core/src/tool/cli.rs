@@ -237,6 +237,8 @@ pub(super) fn attributes(l: &crate::layout::FieldLayout) -> String {
         E::Reverse { .. } => a.push("#[reverse]".to_owned()),
         // a Phoenix column: its type decides the bytes (the key has #[rowkey(phoenix)])
         E::Phoenix => {}
+        // a Bigtable struct-key field: the schema decides the bytes (#[rowkey(bigtable(..))])
+        E::BigtableStruct => {}
     }
     if l.desc {
         a.push("#[desc]".to_owned());

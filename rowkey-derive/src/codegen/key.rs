@@ -181,12 +181,24 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
     // a Phoenix key drops its trailing separators (`KeyFields::TRIMS`), is the primary key of
     // a Phoenix table (`PhoenixKey`), and is not a nested field of another key
     let phoenix = key.phoenix;
-    let trims = phoenix.map(|_| {
+    // a Bigtable struct key is like it (an ordered-code one drops its trailing empty fields);
+    // it is the row key schema of a table (`StructKey`)
+    let trimmed = phoenix.is_some()
+        || matches!(key.bigtable, Some(bt) if matches!(bt.join, crate::attr::BigtableJoin::OrderedCode));
+    let empty_key = key.bigtable.is_some().then(|| {
+        let first = &key.fields[0].f.name;
         quote!(
-            const TRIMS: ::core::primitive::bool = true;
+            const EMPTY_KEY: (&'static ::core::primitive::str, &'static ::core::primitive::str) =
+                (#first, "an empty key (an OrderedCodeBytes key has at least 2 bytes: 00 00 when every field is empty)");
         )
     });
-    let len_body = if phoenix.is_some() {
+    let trims = trimmed.then(|| {
+        quote!(
+            const TRIMS: ::core::primitive::bool = true;
+            #empty_key
+        )
+    });
+    let len_body = if trimmed {
         quote!(#pv::trimmed_len(self, __mask))
     } else {
         quote!(#pv::head_len::<Self>() #(#lens)*)
@@ -216,7 +228,10 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
             }
         }
     });
-    let nested = if phoenix.is_some() {
+    let struct_key = key
+        .bigtable
+        .map(|bt| super::struct_key::expand(p, key, bt, krate));
+    let nested = if phoenix.is_some() || key.bigtable.is_some() {
         quote!()
     } else {
         quote! {
@@ -307,6 +322,8 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
         #nested
 
         #phoenix_key
+
+        #struct_key
 
         impl #impl_g #pv::Show for #name #ty_g #enc {
             fn show(&self, __out: &mut #pv::std::string::String) {

@@ -14,6 +14,7 @@ pub mod enums;
 pub mod key;
 pub mod layout;
 pub mod scan;
+pub mod struct_key;
 pub mod tagged;
 pub mod text;
 

@@ -73,9 +73,7 @@ use std::collections::HashMap;
 use std::future::Future;
 
 use bigtable_rs::google::bigtable::v2::read_rows_request::RequestStatsView;
-use bigtable_rs::google::bigtable::v2::{
-    mutation, row_range, Mutation, ReadRowsRequest, RowRange, RowSet,
-};
+use bigtable_rs::google::bigtable::v2::{mutation, Mutation, ReadRowsRequest, RowSet};
 use futures_util::StreamExt;
 use rowkey::index::{Row, Store, Table as IndexTable, Write};
 use tokio::runtime::Handle;
@@ -261,15 +259,7 @@ impl Store for BigtableIndexStore {
         if limit == 0 || stop.is_some_and(|s| s <= start) {
             return Ok(Vec::new());
         }
-        let range = RowRange {
-            start_key: (!start.is_empty())
-                .then(|| row_range::StartKey::StartKeyClosed(start.to_vec())),
-            end_key: stop.map(|s| row_range::EndKey::EndKeyOpen(s.to_vec())),
-        };
-        let rows = RowSet {
-            row_keys: Vec::new(),
-            row_ranges: vec![range],
-        };
+        let rows = crate::migrate::range_set(start, stop);
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         Ok(self
             .read(self.table(table)?, rows, limit, reverse)?

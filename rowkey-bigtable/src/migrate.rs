@@ -345,15 +345,7 @@ impl Store for BigtableStore {
         if limit == 0 || stop.is_some_and(|s| s <= start) {
             return Ok(Vec::new());
         }
-        let range = RowRange {
-            start_key: (!start.is_empty())
-                .then(|| row_range::StartKey::StartKeyClosed(start.to_vec())),
-            end_key: stop.map(|s| row_range::EndKey::EndKeyOpen(s.to_vec())),
-        };
-        let rows = RowSet {
-            row_keys: Vec::new(),
-            row_ranges: vec![range],
-        };
+        let rows = range_set(start, stop);
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         Ok(self
             .read(self.table(side), rows, limit)?
@@ -447,6 +439,19 @@ impl Store for BigtableStore {
             .map(|(key, cells)| (key, encode_cells(&cells)))
             .collect();
         Ok(keys.iter().map(|k| found.get(k).cloned()).collect())
+    }
+}
+
+/// The `RowSet` of the one range `[start, stop)` (`start` empty: from the table's start; `stop`
+/// `None`: to its end). Shared with the index store.
+pub(crate) fn range_set(start: &[u8], stop: Option<&[u8]>) -> RowSet {
+    let range = RowRange {
+        start_key: (!start.is_empty()).then(|| row_range::StartKey::StartKeyClosed(start.to_vec())),
+        end_key: stop.map(|s| row_range::EndKey::EndKeyOpen(s.to_vec())),
+    };
+    RowSet {
+        row_keys: Vec::new(),
+        row_ranges: vec![range],
     }
 }
 

@@ -224,23 +224,7 @@ impl HBaseIndexStore {
 }
 
 fn tget(key: &[u8], columns: Vec<TColumn>) -> TGet {
-    TGet::new(
-        key.to_vec(),
-        Some(columns),
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-    )
+    crate::migrate::tget(key, Some(columns))
 }
 
 /// The newest `family:qualifier` cell of a row.

@@ -185,7 +185,8 @@ pub fn decode_cells(blob: &[u8]) -> Result<Vec<RowCell>, Error> {
     Ok(cells)
 }
 
-fn tget(key: &[u8], columns: Option<Vec<TColumn>>) -> TGet {
+/// A `TGet` of one row (`columns`: all of them when `None`); shared with the index store.
+pub(crate) fn tget(key: &[u8], columns: Option<Vec<TColumn>>) -> TGet {
     TGet::new(
         key.to_vec(),
         columns,

@@ -945,3 +945,45 @@ fn key_tool_text() {
         "{shown}"
     );
 }
+
+/// The builder forms the layout oracles above do not end with: `_any()` on a BOOLEAN column
+/// (then equality after it), and `_starts_with` on a last VARBINARY column — against brute force.
+#[test]
+fn any_and_bytes_prefix() {
+    let mut rng = Rng(6);
+    let l5: Vec<(Vec<u8>, L5)> = (0..ROWS)
+        .map(|_| L5::random(&mut rng))
+        .filter_map(|r| r.to_row_key().ok().map(|k| (k.to_vec(), r)))
+        .collect();
+    let l2: Vec<(Vec<u8>, L2)> = (0..ROWS)
+        .map(|_| L2::random(&mut rng))
+        .filter_map(|r| r.to_row_key().ok().map(|k| (k.to_vec(), r)))
+        .collect();
+    for _ in 0..500 {
+        let e = &l5[rng.below(l5.len())].1;
+        let ranges = L5::scan()
+            .a(&e.a)
+            .b(e.b)
+            .c_any()
+            .unwrap()
+            .day(e.day)
+            .ranges();
+        for (key, r) in &l5 {
+            let hit = r.a == e.a && r.b == e.b && r.day == e.day;
+            assert_eq!(ranges.contains(key), hit, "{e:?} / {r:?}");
+        }
+        let e = &l2[rng.below(l2.len())].1;
+        let p: Vec<u8> = e.d[..rng.below(e.d.len() + 1)].to_vec();
+        let p = if rng.chance(20) { rng.bytes() } else { p };
+        let ranges = L2::scan()
+            .a(e.a.as_str())
+            .b(e.b.as_deref())
+            .c(e.c)
+            .d_starts_with(p.as_slice())
+            .ranges();
+        for (key, r) in &l2 {
+            let hit = r.a == e.a && r.b == e.b && r.c == e.c && r.d.starts_with(&p);
+            assert_eq!(ranges.contains(key), hit, "{e:?} prefix {p:02X?} / {r:?}");
+        }
+    }
+}

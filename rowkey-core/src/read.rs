@@ -323,6 +323,47 @@ impl<T: RowKey> Read<T> {
         &self.ranges
     }
 
+    /// The ranges to open in **ordered groups**: the ranges of one salt bucket (all of them
+    /// for a key without a salt, or for a [`byte_order`](Self::byte_order) read), in key order.
+    /// Read one after the other — in reverse order, each in descending key order, for a
+    /// [`reverse`](Self::reverse) read — a group's rows come in the read's order, so a store
+    /// can answer a whole group with **one** multi-range request or scanner (HBase's
+    /// `MultiRowRangeFilter`, a Bigtable `RowSet`) and give [`try_rows`](Self::try_rows) one
+    /// source per group instead of one per range: the number of sources is the number of
+    /// buckets, whatever the length of an IN-list.
+    ///
+    /// ```
+    /// use rowkey::read::Read;
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// struct Reading {
+    ///     #[salt(buckets = 4)]
+    ///     sensor: u32,
+    ///     at: u64,
+    /// }
+    ///
+    /// // 2 sensors × 3 time windows: 6 ranges, each sensor in its own salt bucket
+    /// let ranges = Reading::scan().sensor_in([7, 8])?.at_in([1, 5, 9])?.ranges();
+    /// let read = Read::<Reading>::new(ranges);
+    /// assert_eq!(read.ranges().len(), 6);
+    /// let groups = read.groups();
+    /// let mut buckets: Vec<u8> = read.ranges().iter().map(|r| r.start()[0]).collect();
+    /// buckets.dedup();
+    /// assert_eq!(groups.len(), buckets.len()); // one group per salt bucket the sensors use
+    /// assert!(groups.iter().all(|g| g.iter().all(|r| r.start()[0] == g[0].start()[0])));
+    /// // a byte-order read is one group
+    /// assert_eq!(read.byte_order().groups().len(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn groups(&self) -> Vec<&[ScanRange]> {
+        let skip = self.skip;
+        self.ranges
+            .as_slice()
+            .chunk_by(|a, b| a.start().get(..skip) == b.start().get(..skip))
+            .collect()
+    }
+
     /// The key the read resumes after, if any (see [`after`](Self::after)).
     ///
     /// ```
@@ -457,6 +498,63 @@ pub(crate) fn cut_after(
         })
         .collect();
     ScanRanges::new(cut)
+}
+
+/// The parts of `ranges` (sorted and disjoint) that lie strictly after `key` in byte order, or
+/// strictly before it when `reverse`: where a scan of those ranges that returned `key` last
+/// resumes, with no row twice and none skipped.
+///
+/// ```
+/// use rowkey::read::after_in_byte_order;
+/// use rowkey::ScanRange;
+///
+/// let ranges = [ScanRange::new(b"a", Some(b"c")), ScanRange::new(b"e", Some(b"g"))];
+/// let rest = after_in_byte_order(&ranges, b"b", false);
+/// assert_eq!(rest.as_slice(), [ScanRange::new(b"b\0", Some(b"c")), ScanRange::new(b"e", Some(b"g"))]);
+/// let rest = after_in_byte_order(&ranges, b"f", true);
+/// assert_eq!(rest.as_slice(), [ScanRange::new(b"a", Some(b"c")), ScanRange::new(b"e", Some(b"f"))]);
+/// ```
+pub fn after_in_byte_order(ranges: &[ScanRange], key: &[u8], reverse: bool) -> ScanRanges {
+    cut_after(ranges, key, 0, reverse)
+}
+
+/// `ranges` in consecutive batches whose row keys (starts and stops) add up to at most
+/// `max_bytes` — at least one range each — for stores that refuse or choke on large requests
+/// (a Bigtable `ReadRows` whose `RowSet` holds more than about 512 KiB of keys; a Thrift
+/// frame). Read one after the other, the batches of a [`Read::groups`] group keep its order.
+///
+/// ```
+/// use rowkey::read::batches;
+/// use rowkey::ScanRange;
+///
+/// let ranges: Vec<ScanRange> = (0u8..10).map(|i| ScanRange::prefix(&[i, 0, 0, 0])).collect();
+/// // each range is 8 bytes of keys (a 4-byte start, a 4-byte stop)
+/// let b = batches(&ranges, 20);
+/// assert_eq!(b.iter().map(|b| b.len()).collect::<Vec<_>>(), [2, 2, 2, 2, 2]);
+/// assert_eq!(batches(&ranges, 0).len(), 10, "at least one range a batch");
+/// assert_eq!(batches(&ranges, usize::MAX).len(), 1);
+/// ```
+pub fn batches(ranges: &[ScanRange], max_bytes: usize) -> Vec<&[ScanRange]> {
+    let mut out = Vec::new();
+    let mut rest = ranges;
+    while !rest.is_empty() {
+        let mut bytes = 0usize;
+        let n = rest
+            .iter()
+            .take_while(|r| {
+                bytes = bytes.saturating_add(r.start().len() + r.stop().map_or(0, <[u8]>::len));
+                bytes <= max_bytes
+            })
+            .count()
+            .max(1);
+        let Some((batch, tail)) = rest.split_at_checked(n) else {
+            out.push(rest);
+            break;
+        };
+        out.push(batch);
+        rest = tail;
+    }
+    out
 }
 
 /// Decode one merged row, keeping its key as stored.

@@ -181,3 +181,10 @@ impl From<ServerError> for Error {
         Error::Start(e)
     }
 }
+
+/// An IN-list or skip form with too many alternatives, met while building a read's ranges.
+impl From<rowkey::scan::TooManyRanges> for Error {
+    fn from(e: rowkey::scan::TooManyRanges) -> Self {
+        Error::InvalidArgument(e.to_string())
+    }
+}

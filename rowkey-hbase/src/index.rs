@@ -188,8 +188,10 @@ impl HBaseIndexStore {
         }
         let name = table.name().as_bytes().to_vec();
         let column = TColumn::new(family.as_bytes().to_vec(), qualifier.to_vec(), None);
-        let gets = keys.iter().map(|k| tget(k, vec![column.clone()])).collect();
-        let results = table.client().call(|c| c.get_multiple(name, gets))?;
+        let gets: Vec<TGet> = keys.iter().map(|k| tget(k, vec![column.clone()])).collect();
+        let results = table
+            .client()
+            .call(|c| c.get_multiple(name.clone(), gets.clone()))?;
         Ok(results
             .into_iter()
             .map(|r| cell_value(crate::Row::from(r), family, qualifier))
@@ -205,7 +207,7 @@ impl HBaseIndexStore {
     ) -> Result<(), Error> {
         let name = table.name().as_bytes().to_vec();
         let ts = self.tick();
-        let puts = rows
+        let puts: Vec<TPut> = rows
             .into_iter()
             .map(|(key, value)| {
                 let cell = TColumnValue::new(
@@ -219,7 +221,9 @@ impl HBaseIndexStore {
                 TPut::new(key, vec![cell], None, None, None, None)
             })
             .collect();
-        table.client().call(|c| c.put_multiple(name, puts))
+        table
+            .client()
+            .call(|c| c.put_multiple(name.clone(), puts.clone()))
     }
 }
 
@@ -298,7 +302,9 @@ impl Store for HBaseIndexStore {
                     .iter()
                     .map(|w| TDelete::new(w.key().to_vec(), None, Some(ts), None, None, None))
                     .collect();
-                let refused = table.client().call(|c| c.delete_multiple(name, deletes))?;
+                let refused = table
+                    .client()
+                    .call(|c| c.delete_multiple(name.clone(), deletes.clone()))?;
                 if !refused.is_empty() {
                     let failed: Vec<FailedWrite> = refused
                         .into_iter()

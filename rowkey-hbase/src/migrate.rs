@@ -255,7 +255,10 @@ impl Store for HBaseStore {
             None,
         );
         let get = tget(&self.name, Some(vec![column]));
-        let result = self.checkpoints.client().call(|c| c.get(name, get))?;
+        let result = self
+            .checkpoints
+            .client()
+            .call(|c| c.get(name.clone(), get.clone()))?;
         Ok(result.column_values.into_iter().next().map(|c| c.value))
     }
 
@@ -270,16 +273,18 @@ impl Store for HBaseStore {
             None,
         );
         let put = TPut::new(self.name.clone(), vec![cell], None, None, None, None);
-        self.checkpoints.client().call(|c| c.put(name, put))
+        self.checkpoints
+            .client()
+            .call(|c| c.put(name.clone(), put.clone()))
     }
 
     fn get(&self, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, Error> {
         let name = self.destination.name().as_bytes().to_vec();
-        let gets = keys.iter().map(|k| tget(k, None)).collect();
+        let gets: Vec<TGet> = keys.iter().map(|k| tget(k, None)).collect();
         let results = self
             .destination
             .client()
-            .call(|c| c.get_multiple(name, gets))?;
+            .call(|c| c.get_multiple(name.clone(), gets.clone()))?;
         Ok(results
             .into_iter()
             .map(|r| {

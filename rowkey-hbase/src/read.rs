@@ -1,42 +1,81 @@
 //! Typed reads of [`ScanRanges`] from HBase, merged into the key's logical order by
 //! [`rowkey::read`] (the one merge, decode, limit and resume of the workspace: this module only
-//! opens the scanners).
+//! runs the scanners).
 //!
-//! Each range of the read is one HBase scanner (`openScanner`, then `getScannerRows` pages of
-//! [`page_rows`](Read::page_rows) rows, then `closeScanner`). By default, when there are
-//! several ranges, every scanner runs on a thread and a connection of its own, one page ahead of
-//! the merge (`concurrent`); with [`sequential`](Read::sequential) — and for a read of one range
-//! — they share one connection and fetch a page only when the merge needs one.
+//! # One scanner per salt bucket, not per range
+//!
+//! A read's ranges come in ordered groups ([`rowkey::read::Read::groups`]): the ranges of one
+//! salt bucket, or all of them for a key without a salt. Each group is read by **one** HBase
+//! scanner whose start and stop rows are the group's bounds and whose filter (the scan's
+//! `filterBytes`) is a `MultiRowRangeFilter` of the group's ranges: the region server seeks
+//! from range to range itself, as Phoenix's skip scan does — an IN-list of 5,000 values is
+//! one scanner, not 5,000. A group whose ranges hold more than
+//! [`max_request_bytes`](Read::max_request_bytes) of row keys is read by several scanners one
+//! after the other. The groups' rows are merged in logical order.
+//!
+//! # Bounded fan-out
+//!
+//! The scanners of a read run on at most [`streams`](Read::streams) threads, each with one
+//! connection (default [`Client::with_max_streams`](crate::Client::with_max_streams), 8),
+//! whatever the number of ranges or buckets: each fetches a page of
+//! [`page_rows`](Read::page_rows) rows for one group, then the next group's, keeping every group
+//! one page ahead of the merge. A read of one group, or with `streams(1)`
+//! ([`sequential`](Read::sequential)), fetches its pages on the caller's thread when the merge
+//! needs them. What a read holds is bounded by groups × 2 pages.
+//!
+//! # Filters
+//!
+//! [`with_filter`](Read::with_filter) takes HBase's filters typed ([`crate::filter`]); they go
+//! into the same `FilterList` as the ranges. A filter string ([`filter`](Read::filter)) cannot
+//! travel beside the ranges (the gateway applies either the scan's `filterString` or its
+//! `filterBytes`): a read given one opens one scanner per range instead, in turn, each with the
+//! string — exact, but a round trip per range.
 //!
 //! # Reverse reads
 //!
 //! [`reverse`](Read::reverse) sends HBase `reversed` scans and merges them largest-first. A
-//! reversed HBase scan starts at its (inclusive) start row and stops before its (exclusive)
-//! stop row, going down; a rowkey range is `[start, stop)`. So a reversed scanner starts at
-//! `stop` (a row equal to `stop` is dropped) and ends with an `InclusiveStopFilter(start)`,
-//! which ends the scan at the first row below `start` — never reading past the range.
+//! reversed HBase scan starts at its (inclusive) start row and goes down; a rowkey range is
+//! `[start, stop)`. So a reversed scanner starts at the group's highest `stop` — a row equal to
+//! it is not in the range: the `MultiRowRangeFilter` leaves it out (a single range drops it
+//! itself) — and ends with an `InclusiveStopFilter` at the group's lowest `start`, never reading
+//! past the group. `MultiRowRangeFilter` walks its ranges backwards in a reversed scan.
 //!
 //! # Errors mid-read
 //!
-//! A scanner that fails (the gateway or HBase went away, a scanner lease expired: HBase drops a
-//! scanner left idle longer than `hbase.client.scanner.timeout.period`, 60 s by default) yields
-//! one [`Error`] item and ends: a read that was cut short always says so; it never ends as if
-//! the range were exhausted.
+//! A scanner whose connection breaks (the gateway restarted, or closed an idle connection) or
+//! that HBase no longer knows (a lease expired: the gateway drops a scanner left unread longer
+//! than `hbase.client.scanner.timeout.period`, 60 s by default) is opened again on a fresh
+//! connection **after the last row it returned** — no row twice, none skipped — for as long as
+//! the client's [retry budget](crate::Client::with_retry_for) lasts. A page is all or nothing:
+//! the rows of a call that failed were never returned. When the budget is spent, the group
+//! yields one [`Error`] item and ends: a read that was cut short always says so; it never ends
+//! as if the range were exhausted.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::marker::PhantomData;
 use std::rc::Rc;
-use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
+use std::sync::{Arc, Mutex};
 
-use rowkey::read::ReadError;
+use rowkey::read::{after_in_byte_order, batches, ReadError};
 use rowkey::{DecodeRowKeyOwned, RowKey, ScanRange, ScanRanges};
 
+use crate::filter::{filter_list, own, Filter};
+use crate::pool::{self, Attempts, Pooled};
 use crate::thrift::{TColumn, TResult, TScan, TTHBaseServiceSyncClient};
-use crate::{Client, Conn, Error, Row, Table};
+use crate::{proto, Client, Error, Row, Table};
 
 /// Rows per `getScannerRows` call unless [`Read::page_rows`] says otherwise.
 pub const DEFAULT_PAGE_ROWS: usize = 1000;
+
+/// Bytes of row keys (range starts and stops) in one scanner's `MultiRowRangeFilter` unless
+/// [`Read::max_request_bytes`] says otherwise.
+pub const DEFAULT_MAX_REQUEST_BYTES: usize = 256 * 1024;
+
+/// Reopening a scanner HBase answered with an error (an expired lease, an unknown scanner id):
+/// at most this many times in a row.
+const SCANNER_REOPENS: u32 = 2;
 
 /// A typed read of `T` rows from a [`Table`]: see the [module docs](self). Built by
 /// [`Table::read`]; the order of the builder calls does not matter.
@@ -60,8 +99,11 @@ pub const DEFAULT_PAGE_ROWS: usize = 1000;
 /// // sensor 1, newest first, two at a time
 /// let page = table.read::<Reading>(&ranges).limit(2).collect()?;
 /// let next = table.read::<Reading>(&ranges).after(&page[1].0)?.limit(2).keys()?;
-/// // every sensor, oldest first (16 reversed scanners merged), keys only
+/// // every sensor, oldest first (4 reversed scanners merged), keys only
 /// let oldest = table.read::<Reading>(&Reading::scan().ranges()).reverse().keys_only().keys()?;
+/// // 1,000 sensors: still one scanner per salt bucket, at most 2 at a time
+/// let many = Reading::scan().sensor_in(0..1000)?.ranges();
+/// let rows = table.read::<Reading>(&many).streams(2).keys_only().keys()?;
 /// # Ok(()) }
 /// ```
 #[derive(Debug, Clone)]
@@ -70,7 +112,7 @@ pub struct Read<T> {
     ranges: ScanRanges,
     spec: Spec,
     after: Option<Vec<u8>>,
-    concurrent: bool,
+    streams: Option<usize>,
     _t: PhantomData<fn() -> T>,
 }
 
@@ -80,9 +122,11 @@ struct Spec {
     reverse: bool,
     limit: Option<usize>,
     page_rows: usize,
-    filter: Option<Vec<u8>>,
+    text: Option<Vec<u8>>,
+    filters: Vec<Filter>,
     keys_only: bool,
     families: Vec<Vec<u8>>,
+    max_request_bytes: usize,
 }
 
 impl Default for Spec {
@@ -91,18 +135,21 @@ impl Default for Spec {
             reverse: false,
             limit: None,
             page_rows: DEFAULT_PAGE_ROWS,
-            filter: None,
+            text: None,
+            filters: Vec::new(),
             keys_only: false,
             families: Vec::new(),
+            max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
         }
     }
 }
 
-/// The server-side filter: the user's, keys-only, and a reversed scanner's lower bound, joined
-/// with `AND` (in this order, whatever the order of the builder calls).
+/// The server-side filter string of a read given one: the user's, keys-only, and a reversed
+/// scanner's lower bound, joined with `AND` (in this order, whatever the order of the builder
+/// calls).
 fn filter_string(spec: &Spec, lower: Option<&[u8]>) -> Option<Vec<u8>> {
     let mut parts: Vec<Vec<u8>> = Vec::new();
-    if let Some(f) = &spec.filter {
+    if let Some(f) = &spec.text {
         let mut p = b"(".to_vec();
         p.extend_from_slice(f);
         p.push(b')');
@@ -120,6 +167,31 @@ fn filter_string(spec: &Spec, lower: Option<&[u8]>) -> Option<Vec<u8>> {
     (!parts.is_empty()).then(|| parts.join(&b" AND "[..]))
 }
 
+/// The `filterBytes` of a scanner of `ranges` (typed filters): the ranges (when more than
+/// one), a reversed scanner's lower bound, the user's filters, keys-only — one `FilterList`.
+fn filter_bytes(spec: &Spec, ranges: &[ScanRange], lower: Option<&[u8]>) -> Option<Vec<u8>> {
+    use prost::Message;
+    let mut filters: Vec<proto::Filter> = Vec::new();
+    if ranges.len() > 1 {
+        filters.push(own::multi_row_range(
+            ranges.iter().map(|r| (r.start(), r.stop())),
+        ));
+    }
+    if let Some(start) = lower {
+        filters.push(own::inclusive_stop(start));
+    }
+    filters.extend(spec.filters.iter().map(Filter::to_proto));
+    if spec.keys_only {
+        filters.extend(own::keys_only());
+    }
+    let one = match filters.len() {
+        0 => return None,
+        1 => filters.pop()?,
+        _ => filter_list(proto::filter_list::Operator::MustPassAll, filters),
+    };
+    Some(one.encode_to_vec())
+}
+
 impl<T: RowKey> Read<T> {
     pub(crate) fn new(table: Table, ranges: ScanRanges) -> Read<T> {
         Read {
@@ -127,7 +199,7 @@ impl<T: RowKey> Read<T> {
             ranges,
             spec: Spec::default(),
             after: None,
-            concurrent: true,
+            streams: None,
             _t: PhantomData,
         }
     }
@@ -171,25 +243,70 @@ impl<T: RowKey> Read<T> {
         self
     }
 
-    /// Fetch the scanners' pages one at a time over one connection, as the merge needs them,
-    /// instead of on a thread and connection per range.
+    /// Run at most `n` scanners at once — threads and connections — whatever the number of
+    /// ranges and salt buckets (default: the client's
+    /// [`with_max_streams`](crate::Client::with_max_streams); at least 1). With 1, pages are
+    /// fetched on the caller's thread as the merge needs them.
     #[must_use]
-    pub fn sequential(mut self) -> Self {
-        self.concurrent = false;
+    pub fn streams(mut self, n: usize) -> Self {
+        self.streams = Some(n.max(1));
+        self
+    }
+
+    /// [`streams(1)`](Self::streams): fetch the scanners' pages one at a time over one
+    /// connection, on the caller's thread, as the merge needs them.
+    #[must_use]
+    pub fn sequential(self) -> Self {
+        self.streams(1)
+    }
+
+    /// Split a group whose ranges hold more than `n` bytes of row keys into several scanners,
+    /// read one after the other (default [`DEFAULT_MAX_REQUEST_BYTES`]; at least one range per
+    /// scanner). Keeps each `openScanner` call well within the gateway's frame and message
+    /// limits.
+    #[must_use]
+    pub fn max_request_bytes(mut self, n: usize) -> Self {
+        self.spec.max_request_bytes = n;
         self
     }
 
     /// A server-side filter in HBase's filter language (`"ValueFilter(=, 'binary:x')"`,
-    /// `"KeyOnlyFilter()"`, …), applied to every scanner.
+    /// `"KeyOnlyFilter()"`, …), applied to every scanner. The gateway cannot apply a filter
+    /// string together with the ranges' `MultiRowRangeFilter`, so such a read opens **one
+    /// scanner per range**, in turn (still at most [`streams`](Self::streams) at once):
+    /// prefer [`with_filter`](Self::with_filter) for reads of many ranges. A read given both
+    /// a filter string and typed filters fails with [`Error::InvalidArgument`].
     #[must_use]
     pub fn filter(mut self, filter: impl Into<Vec<u8>>) -> Self {
-        self.spec.filter = Some(filter.into());
+        self.spec.text = Some(filter.into());
+        self
+    }
+
+    /// A typed server-side filter ([`crate::filter`]), sent in the same `FilterList` as the
+    /// read's ranges. Several calls: every filter must pass.
+    ///
+    /// ```no_run
+    /// # use rowkey::RowKey;
+    /// # #[derive(RowKey, Debug)] struct K { #[salt(buckets = 8)] device: u64, ts: u64 }
+    /// # fn demo(table: rowkey_hbase::Table) -> Result<(), rowkey_hbase::Error> {
+    /// use rowkey_hbase::filter::{CompareOp, Comparator, Filter};
+    ///
+    /// let ranges = K::scan().device_in([3, 5, 8])?.ranges();
+    /// let hot = table
+    ///     .read::<K>(&ranges)
+    ///     .with_filter(Filter::single_column_value("m", b"level", CompareOp::Equal, Comparator::Binary(b"hot".to_vec())).if_missing_drop())
+    ///     .collect()?;
+    /// # Ok(()) }
+    /// ```
+    #[must_use]
+    pub fn with_filter(mut self, filter: Filter) -> Self {
+        self.spec.filters.push(filter);
         self
     }
 
     /// Return only the row keys from the server (`KeyOnlyFilter` and `FirstKeyOnlyFilter`:
-    /// each row comes back with one cell and an empty value); combined with
-    /// [`filter`](Self::filter) by `AND`.
+    /// each row comes back with one cell and an empty value); combined with the filters by
+    /// `AND`.
     #[must_use]
     pub fn keys_only(mut self) -> Self {
         self.spec.keys_only = true;
@@ -218,38 +335,68 @@ impl<T: RowKey> Read<T> {
         read
     }
 
-    /// The typed rows, in logical order. The scanners are opened here (lazily, for a
-    /// sequential read).
+    /// The scanners the read opens, in order, each as the ranges it covers: one list per
+    /// group (salt bucket), each scanner's ranges within the request budget — one range per
+    /// scanner for a read with a [filter string](Self::filter).
+    pub fn scanners(&self) -> Vec<Vec<ScanRanges>> {
+        let plan = self.plan();
+        plan.groups()
+            .into_iter()
+            .map(|g| {
+                steps(&self.spec, g)
+                    .into_iter()
+                    .map(ScanRanges::new)
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The typed rows, in logical order. The scanners are opened here (lazily, for a read on
+    /// the caller's thread).
     ///
     /// # Errors
     ///
-    /// A scanner thread could not be started; errors of the scans come as items.
+    /// A thread could not be started, or the read has both a filter string and typed filters
+    /// ([`Error::InvalidArgument`]); errors of the scans come as items.
     pub fn rows(&self) -> Result<Rows<T>, Error>
     where
         T: DecodeRowKeyOwned,
     {
-        let plan = self.plan();
-        // One range has nothing to overlap with: its scanner runs on the caller's thread (the
-        // hand-off to a thread of its own cost 1.24x against 1.05x, BENCHMARKS.md).
-        let shared = if self.concurrent && plan.ranges().len() > 1 {
-            None
-        } else {
-            Some(Rc::new(RefCell::new(None)))
-        };
-        let mut sources = Vec::with_capacity(plan.ranges().len());
-        for r in plan.ranges() {
-            let fetch = Fetch::new(&self.table, &self.spec, r);
-            let source = match &shared {
-                None => Source::spawn(self.table.client().clone(), fetch)?,
-                Some(conn) => Source::Lazy {
-                    client: self.table.client().clone(),
-                    conn: conn.clone(),
-                    fetch: Box::new(fetch),
-                    buf: VecDeque::new(),
-                },
-            };
-            sources.push(source);
+        if self.spec.text.is_some() && !self.spec.filters.is_empty() {
+            return Err(Error::InvalidArgument(format!(
+                "a read of {} has both a filter string and typed filters: the gateway applies \
+                 only one of them; use typed filters only",
+                self.table.name()
+            )));
         }
+        let plan = self.plan();
+        let spec = Arc::new(self.spec.clone());
+        let table = self.table.name().as_bytes().to_vec();
+        let scans: Vec<GroupScan> = plan
+            .groups()
+            .into_iter()
+            .map(|g| GroupScan::new(table.clone(), spec.clone(), steps(&spec, g)))
+            .collect();
+        let client = self.table.client();
+        let streams = self
+            .streams
+            .unwrap_or_else(|| client.max_streams())
+            .min(scans.len());
+        let sources = if streams <= 1 {
+            // One group has nothing to overlap with: its scanner runs on the caller's thread
+            // (the hand-off to a thread of its own cost 1.24x against 1.05x, BENCHMARKS.md).
+            let conn = Rc::new(RefCell::new(None));
+            scans
+                .into_iter()
+                .map(|scan| GroupSource::inline(client.clone(), conn.clone(), scan))
+                .collect::<Vec<_>>()
+        } else {
+            let jobs = workers(client, streams)?;
+            scans
+                .into_iter()
+                .map(|scan| GroupSource::pooled(client.clone(), jobs.clone(), scan))
+                .collect()
+        };
         Ok(Rows {
             inner: plan.try_rows(sources),
         })
@@ -280,16 +427,21 @@ impl<T: RowKey> Read<T> {
     }
 }
 
-/// One range's scanner: what to open and where it is.
-#[derive(Debug)]
-struct Fetch {
-    table: Vec<u8>,
-    scan: TScan,
-    page: i32,
-    /// Drop a row with exactly this key (a reversed scan's start row is inclusive).
-    skip: Option<Vec<u8>>,
-    id: Option<i32>,
-    done: bool,
+/// The scanners of one group, in the read's order: batches within the request budget, or one
+/// range each for a read with a filter string.
+fn steps(spec: &Spec, group: &[ScanRange]) -> Vec<Vec<ScanRange>> {
+    let mut steps: Vec<Vec<ScanRange>> = if spec.text.is_some() {
+        group.iter().map(|r| vec![r.clone()]).collect()
+    } else {
+        batches(group, spec.max_request_bytes)
+            .into_iter()
+            .map(<[ScanRange]>::to_vec)
+            .collect()
+    };
+    if spec.reverse {
+        steps.reverse();
+    }
+    steps
 }
 
 /// Quote bytes for HBase's filter language: `'…'`, a quote doubled.
@@ -306,36 +458,81 @@ fn quote(bytes: &[u8]) -> Vec<u8> {
     q
 }
 
-impl Fetch {
-    fn new(table: &Table, read: &Spec, r: &ScanRange) -> Fetch {
-        // A reversed scanner starts at the range's stop row, inclusive, and drops that row:
-        // it may take one row more than the limit.
-        let extra = usize::from(read.reverse && r.stop().is_some());
-        let limit = read.limit.map(|n| {
+/// An open scanner: its id, the ranges it covers, the page size it was asked with, and a row
+/// to drop (a reversed single-range scanner's start row is the range's exclusive stop).
+#[derive(Debug)]
+struct Open {
+    id: i32,
+    ranges: Vec<ScanRange>,
+    page: i32,
+    skip: Option<Vec<u8>>,
+}
+
+/// One group's scanners, one after the other, resuming after the last row returned when a
+/// scanner breaks.
+#[derive(Debug)]
+struct GroupScan {
+    table: Vec<u8>,
+    spec: Arc<Spec>,
+    /// Scanners still to open, in read order: each the ranges it covers.
+    steps: VecDeque<Vec<ScanRange>>,
+    open: Option<Open>,
+    /// The last row returned.
+    last: Option<Vec<u8>>,
+    /// Rows still wanted (the read's limit).
+    remaining: Option<usize>,
+    done: bool,
+}
+
+impl GroupScan {
+    fn new(table: Vec<u8>, spec: Arc<Spec>, steps: Vec<Vec<ScanRange>>) -> GroupScan {
+        GroupScan {
+            table,
+            remaining: spec.limit,
+            spec,
+            steps: steps.into(),
+            open: None,
+            last: None,
+            done: false,
+        }
+    }
+
+    /// The scan of `ranges` (sorted, disjoint, non-empty), and the row to drop.
+    fn tscan(&self, ranges: &[ScanRange]) -> Option<(TScan, i32, Option<Vec<u8>>)> {
+        let spec = &*self.spec;
+        let (first, last) = (ranges.first()?, ranges.last()?);
+        let single = ranges.len() == 1;
+        // A reversed scanner starts at the highest stop row, inclusive: one range drops that
+        // row itself (and may take one row more than the limit); several ranges leave it to
+        // the MultiRowRangeFilter.
+        let skip = (spec.reverse && single)
+            .then(|| last.stop().map(<[u8]>::to_vec))
+            .flatten();
+        let extra = usize::from(skip.is_some());
+        let limit = self.remaining.map(|n| {
             i32::try_from(n.saturating_add(extra))
                 .unwrap_or(i32::MAX)
                 .max(1)
         });
-        let page = i32::try_from(read.page_rows)
+        let page = i32::try_from(spec.page_rows)
             .unwrap_or(i32::MAX)
             .min(limit.unwrap_or(i32::MAX));
-        let lower = (read.reverse && !r.start().is_empty()).then(|| r.start());
-        let filter = filter_string(read, lower);
-        let (start, stop, skip) = if read.reverse {
-            (
-                r.stop().map(<[u8]>::to_vec),
-                None,
-                r.stop().map(<[u8]>::to_vec),
-            )
+        let lower = (spec.reverse && !first.start().is_empty()).then(|| first.start());
+        let (start, stop) = if spec.reverse {
+            (last.stop().map(<[u8]>::to_vec), None)
         } else {
             (
-                Some(r.start().to_vec()).filter(|s| !s.is_empty()),
-                r.stop().map(<[u8]>::to_vec),
-                None,
+                Some(first.start().to_vec()).filter(|s| !s.is_empty()),
+                last.stop().map(<[u8]>::to_vec),
             )
         };
-        let columns = (!read.families.is_empty()).then(|| {
-            read.families
+        let (text, bytes) = if spec.text.is_some() {
+            (filter_string(spec, lower), None)
+        } else {
+            (None, filter_bytes(spec, ranges, lower))
+        };
+        let columns = (!spec.families.is_empty()).then(|| {
+            spec.families
                 .iter()
                 .map(|f| TColumn::new(f.clone(), None, None))
                 .collect::<Vec<_>>()
@@ -347,128 +544,314 @@ impl Fetch {
             page,
             None,
             None,
-            filter,
+            text,
             None,
             None,
             None,
-            read.reverse,
+            spec.reverse,
             None,
             None,
             None,
             limit,
             None,
             None,
-            None,
+            bytes,
         );
-        Fetch {
-            table: table.name().as_bytes().to_vec(),
-            scan,
-            page,
-            skip,
-            id: None,
-            done: false,
-        }
+        Some((scan, page, skip))
     }
 
-    /// The next page (`None` at the end); the scanner is closed at the end.
-    fn next_page(&mut self, conn: &mut Conn) -> Result<Option<Vec<TResult>>, ::thrift::Error> {
-        if self.done {
-            return Ok(None);
-        }
-        let id = match self.id {
-            Some(id) => id,
-            None => {
-                let id = conn.open_scanner(self.table.clone(), self.scan.clone())?;
-                self.id = Some(id);
-                id
+    /// The next page of the group (`None` at its end), opening scanners as needed, on
+    /// `conn` (a fresh pooled connection when `None` or broken). A scanner that breaks is
+    /// opened again after the last row returned, within the client's retry budget.
+    fn next_page(
+        &mut self,
+        client: &Client,
+        conn: &mut Option<Pooled>,
+    ) -> Result<Option<Vec<TResult>>, Error> {
+        let mut attempts = Attempts::new(client.retry());
+        let mut reopens = 0u32;
+        loop {
+            if self.done || self.remaining == Some(0) {
+                self.finish(client, conn);
+                return Ok(None);
             }
-        };
-        let mut rows = conn.get_scanner_rows(id, self.page)?;
-        // The gateway fills a page unless the scanner is exhausted (`ResultScanner.next(n)`):
-        // a short page is the last one.
-        let last = rows.len() < usize::try_from(self.page).unwrap_or(usize::MAX);
-        if last {
-            self.done = true;
-            self.id = None;
-            let _ = conn.close_scanner(id);
-        }
-        if let Some(skip) = &self.skip {
-            rows.retain(|r| r.row.as_deref() != Some(skip.as_slice()));
-        }
-        Ok((!rows.is_empty())
-            .then_some(rows)
-            .or_else(|| (!last).then(Vec::new)))
-    }
-
-    fn close(&mut self, conn: &mut Conn) {
-        if let Some(id) = self.id.take() {
-            let _ = conn.close_scanner(id);
-        }
-        self.done = true;
-    }
-}
-
-type Page = Result<Vec<TResult>, Error>;
-
-/// One range's rows: a scanner on a thread of its own one page ahead, or a lazily fetched one
-/// on a shared connection.
-enum Source {
-    Thread {
-        pages: Receiver<Page>,
-        buf: VecDeque<TResult>,
-        failed: bool,
-    },
-    Lazy {
-        client: Client,
-        conn: Rc<RefCell<Option<Conn>>>,
-        fetch: Box<Fetch>,
-        buf: VecDeque<TResult>,
-    },
-}
-
-impl Source {
-    /// # Errors
-    ///
-    /// The system could not start a thread ([`Error::Connection`]).
-    fn spawn(client: Client, mut fetch: Fetch) -> Result<Source, Error> {
-        let (tx, rx) = sync_channel::<Page>(1);
-        let spawned = std::thread::Builder::new()
-            .name("rowkey-hbase-scanner".into())
-            .spawn(move || {
-                let mut conn = match client.checkout() {
-                    Ok(c) => c,
+            if conn.is_none() {
+                match client.checkout() {
+                    Ok(c) => *conn = Some(c),
                     Err(e) => {
-                        let _ = tx.send(Err(e));
-                        return;
-                    }
-                };
-                loop {
-                    match fetch.next_page(&mut conn) {
-                        Ok(Some(rows)) => {
-                            if tx.send(Ok(rows)).is_err() {
-                                // the read was dropped: free the scanner on the server
-                                fetch.close(&mut conn);
-                                client.give_back(conn);
-                                return;
-                            }
+                        if attempts.again() {
+                            continue;
                         }
-                        Ok(None) => {
-                            client.give_back(conn);
-                            return;
-                        }
-                        Err(e) => {
-                            let _ = tx.send(Err(e.into()));
-                            return;
-                        }
+                        self.done = true;
+                        return Err(e);
                     }
                 }
-            });
-        spawned.map_err(|e| Error::Connection(format!("starting a scanner thread: {e}")))?;
-        Ok(Source::Thread {
-            pages: rx,
+            }
+            let Some(c) = conn.as_mut() else { continue };
+            if self.open.is_none() {
+                let Some(step) = self.steps.pop_front() else {
+                    self.done = true;
+                    return Ok(None);
+                };
+                let ranges = match &self.last {
+                    Some(k) => after_in_byte_order(&step, k, self.spec.reverse)
+                        .iter()
+                        .cloned()
+                        .collect(),
+                    None => step,
+                };
+                let Some((scan, page, skip)) = self.tscan(&ranges) else {
+                    continue;
+                };
+                match c.conn.open_scanner(self.table.clone(), scan) {
+                    Ok(id) => {
+                        self.open = Some(Open {
+                            id,
+                            ranges,
+                            page,
+                            skip,
+                        });
+                    }
+                    Err(e) => {
+                        self.steps.push_front(ranges);
+                        if pool::breaks_connection(&e) {
+                            *conn = None;
+                        }
+                        if pool::transient(&e) && attempts.again() {
+                            continue;
+                        }
+                        self.done = true;
+                        return Err(pool::gave_up(e, attempts.made()));
+                    }
+                }
+            }
+            let Some(open) = self.open.as_ref() else {
+                continue;
+            };
+            let (id, page) = (open.id, open.page);
+            match c.conn.get_scanner_rows(id, page) {
+                Ok(mut rows) => {
+                    // The gateway fills a page unless the scanner is exhausted
+                    // (`ResultScanner.next(n)`): a short page is its last one.
+                    let last_page = rows.len() < usize::try_from(page).unwrap_or(usize::MAX);
+                    if let Some(skip) = &open.skip {
+                        rows.retain(|r| r.row.as_deref() != Some(skip.as_slice()));
+                    }
+                    if last_page {
+                        self.open = None;
+                        let _ = c.conn.close_scanner(id);
+                    }
+                    if let Some(r) = self.remaining.as_mut() {
+                        rows.truncate(*r);
+                        *r -= rows.len();
+                    }
+                    if let Some(row) = rows.last().and_then(|r| r.row.clone()) {
+                        self.last = Some(row);
+                    }
+                    if rows.is_empty() {
+                        continue;
+                    }
+                    return Ok(Some(rows));
+                }
+                Err(e) => {
+                    // The scanner's state is unknown: open it again after the last row
+                    // returned (the rows of this call were never returned).
+                    let broken = pool::breaks_connection(&e);
+                    if broken {
+                        *conn = None;
+                    }
+                    let again = if broken {
+                        pool::transient(&e) && attempts.again()
+                    } else {
+                        // HBase answered: an expired lease, an unknown scanner id
+                        reopens += 1;
+                        reopens <= SCANNER_REOPENS
+                    };
+                    if let Some(open) = self.open.take() {
+                        if !broken {
+                            if let Some(c) = conn.as_mut() {
+                                let _ = c.conn.close_scanner(open.id);
+                            }
+                        }
+                        self.steps.push_front(open.ranges);
+                    }
+                    if again {
+                        continue;
+                    }
+                    self.done = true;
+                    return Err(pool::gave_up(e, attempts.made()));
+                }
+            }
+        }
+    }
+
+    /// Close the open scanner, if any (the read was dropped, or its limit reached).
+    fn finish(&mut self, client: &Client, conn: &mut Option<Pooled>) {
+        self.done = true;
+        if let Some(open) = self.open.take() {
+            if conn.is_none() {
+                *conn = client.checkout().ok();
+            }
+            if let Some(c) = conn.as_mut() {
+                if c.conn.close_scanner(open.id).is_err() {
+                    *conn = None;
+                }
+            }
+        }
+    }
+}
+
+type Page = Result<Option<Vec<TResult>>, Error>;
+
+/// Work for a read's threads.
+enum Job {
+    /// Fetch the group's next page and send it back.
+    Fetch(Box<GroupScan>, SyncSender<(Box<GroupScan>, Page)>),
+    /// The read was dropped: close the group's scanner.
+    Close(Box<GroupScan>),
+}
+
+/// Start `n` threads, each with one connection, serving the jobs of one read; they end when
+/// the read is dropped (every sender gone), giving their connections back.
+fn workers(client: &Client, n: usize) -> Result<Sender<Job>, Error> {
+    let (tx, rx) = channel::<Job>();
+    let rx = Arc::new(Mutex::new(rx));
+    for _ in 0..n {
+        let client = client.clone();
+        let rx = rx.clone();
+        std::thread::Builder::new()
+            .name("rowkey-hbase-read".into())
+            .spawn(move || work(&client, &rx))
+            .map_err(|e| Error::Connection(format!("starting a read thread: {e}")))?;
+    }
+    Ok(tx)
+}
+
+fn work(client: &Client, jobs: &Mutex<Receiver<Job>>) {
+    let mut conn: Option<Pooled> = None;
+    loop {
+        let job = match jobs.lock() {
+            Ok(rx) => rx.recv(),
+            Err(_) => break,
+        };
+        match job {
+            Ok(Job::Fetch(mut scan, reply)) => {
+                let page = scan.next_page(client, &mut conn);
+                if let Err(std::sync::mpsc::SendError((mut scan, _))) = reply.send((scan, page)) {
+                    // the read was dropped meanwhile
+                    scan.finish(client, &mut conn);
+                }
+            }
+            Ok(Job::Close(mut scan)) => scan.finish(client, &mut conn),
+            Err(_) => break,
+        }
+    }
+    if let Some(c) = conn {
+        client.give_back(c);
+    }
+}
+
+/// One group's rows for the merge: fetched on the caller's thread, or by the read's threads
+/// one page ahead.
+struct GroupSource {
+    client: Client,
+    scan: Option<Box<GroupScan>>,
+    buf: VecDeque<TResult>,
+    mode: Mode,
+    ended: bool,
+}
+
+enum Mode {
+    Inline(Rc<RefCell<Option<Pooled>>>),
+    Pooled {
+        jobs: Sender<Job>,
+        reply: SyncSender<(Box<GroupScan>, Page)>,
+        pages: Receiver<(Box<GroupScan>, Page)>,
+        in_flight: bool,
+    },
+}
+
+impl GroupSource {
+    fn inline(client: Client, conn: Rc<RefCell<Option<Pooled>>>, scan: GroupScan) -> GroupSource {
+        GroupSource {
+            client,
+            scan: Some(Box::new(scan)),
             buf: VecDeque::new(),
-            failed: false,
-        })
+            mode: Mode::Inline(conn),
+            ended: false,
+        }
+    }
+
+    /// A group served by the read's threads; its first page is asked for at once.
+    fn pooled(client: Client, jobs: Sender<Job>, scan: GroupScan) -> GroupSource {
+        let (reply, pages) = sync_channel(1);
+        let mut source = GroupSource {
+            client,
+            scan: Some(Box::new(scan)),
+            buf: VecDeque::new(),
+            mode: Mode::Pooled {
+                jobs,
+                reply,
+                pages,
+                in_flight: false,
+            },
+            ended: false,
+        };
+        source.ask();
+        source
+    }
+
+    /// Send the group to the read's threads for its next page (if it is not there already).
+    fn ask(&mut self) {
+        if let Mode::Pooled {
+            jobs,
+            reply,
+            in_flight,
+            ..
+        } = &mut self.mode
+        {
+            if let Some(scan) = self.scan.take() {
+                if jobs.send(Job::Fetch(scan, reply.clone())).is_ok() {
+                    *in_flight = true;
+                }
+            }
+        }
+    }
+
+    /// The next page, on the caller's thread or from the read's threads.
+    fn page(&mut self) -> Page {
+        match &mut self.mode {
+            Mode::Inline(conn) => {
+                let Some(scan) = self.scan.as_mut() else {
+                    return Ok(None);
+                };
+                let mut slot = conn.borrow_mut();
+                scan.next_page(&self.client, &mut slot)
+            }
+            Mode::Pooled { .. } => {
+                self.ask();
+                let Mode::Pooled {
+                    pages, in_flight, ..
+                } = &mut self.mode
+                else {
+                    return Ok(None);
+                };
+                if !*in_flight {
+                    return Err(Error::Connection("the read's threads have stopped".into()));
+                }
+                let (scan, page) = pages
+                    .recv()
+                    .map_err(|_| Error::Connection("a read thread stopped".into()))?;
+                *in_flight = false;
+                let more = !scan.done;
+                self.scan = Some(scan);
+                if more && matches!(page, Ok(Some(_))) {
+                    // keep the group one page ahead of the merge
+                    self.ask();
+                }
+                page
+            }
+        }
     }
 }
 
@@ -477,73 +860,49 @@ fn split(r: TResult) -> (Vec<u8>, Row) {
     (row.key.clone(), row)
 }
 
-impl Iterator for Source {
+impl Iterator for GroupSource {
     type Item = Result<(Vec<u8>, Row), Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        match self {
-            Source::Thread { pages, buf, failed } => loop {
-                if let Some(r) = buf.pop_front() {
-                    return Some(Ok(split(r)));
-                }
-                if *failed {
+        loop {
+            if let Some(r) = self.buf.pop_front() {
+                return Some(Ok(split(r)));
+            }
+            if self.ended {
+                return None;
+            }
+            match self.page() {
+                Ok(Some(rows)) => self.buf.extend(rows),
+                Ok(None) => {
+                    self.ended = true;
                     return None;
                 }
-                match pages.recv() {
-                    Ok(Ok(rows)) => buf.extend(rows),
-                    Ok(Err(e)) => {
-                        *failed = true;
-                        return Some(Err(e));
-                    }
-                    // the thread ended after the last page
-                    Err(_) => return None,
+                Err(e) => {
+                    self.ended = true;
+                    return Some(Err(e));
                 }
-            },
-            Source::Lazy {
-                client,
-                conn,
-                fetch,
-                buf,
-            } => loop {
-                if let Some(r) = buf.pop_front() {
-                    return Some(Ok(split(r)));
-                }
-                if fetch.done {
-                    return None;
-                }
-                let mut slot = conn.borrow_mut();
-                if slot.is_none() {
-                    match client.open() {
-                        Ok(c) => *slot = Some(c),
-                        Err(e) => {
-                            fetch.done = true;
-                            return Some(Err(e));
-                        }
-                    }
-                }
-                let c = slot.as_mut()?;
-                match fetch.next_page(c) {
-                    Ok(Some(rows)) => buf.extend(rows),
-                    Ok(None) => return None,
-                    Err(e) => {
-                        fetch.done = true;
-                        // the connection may be mid-message: the next scanner opens a new one
-                        *slot = None;
-                        return Some(Err(e.into()));
-                    }
-                }
-            },
+            }
         }
     }
 }
 
-impl Drop for Source {
+impl Drop for GroupSource {
     fn drop(&mut self) {
-        if let Source::Lazy { conn, fetch, .. } = self {
-            if let Ok(mut slot) = conn.try_borrow_mut() {
-                if let Some(c) = slot.as_mut() {
-                    fetch.close(c);
+        let Some(mut scan) = self.scan.take() else {
+            // in flight: the thread that has it closes it when the reply finds no one
+            return;
+        };
+        if scan.open.is_none() {
+            return;
+        }
+        match &self.mode {
+            Mode::Inline(conn) => {
+                if let Ok(mut slot) = conn.try_borrow_mut() {
+                    scan.finish(&self.client, &mut slot);
                 }
+            }
+            Mode::Pooled { jobs, .. } => {
+                let _ = jobs.send(Job::Close(scan));
             }
         }
     }
@@ -552,7 +911,7 @@ impl Drop for Source {
 /// The typed rows of a [`Read`], in logical order: `(key, row)` items, or an [`Error`] (a key
 /// that does not decode — the read goes on — or a failed scan).
 pub struct Rows<T> {
-    inner: rowkey::read::Rows<T, Source>,
+    inner: rowkey::read::Rows<T, GroupSource>,
 }
 
 impl<T> Iterator for Rows<T>
@@ -576,7 +935,8 @@ where
 /// An untyped scan of one range: the rows as HBase returns them, in byte order (descending
 /// with [`reverse`](RawScan::reverse)), over one connection. For tools that look at every
 /// row whatever its layout — the region view, a migration's source scan — and as the baseline
-/// a typed read is measured against.
+/// a typed read is measured against. It resumes after its last row when its connection breaks,
+/// as a [`Read`] does.
 ///
 /// ```no_run
 /// # fn demo(table: rowkey_hbase::Table) -> Result<(), rowkey_hbase::Error> {
@@ -592,7 +952,7 @@ where
 #[derive(Debug, Clone)]
 pub struct RawScan {
     table: Table,
-    range: ScanRange,
+    ranges: Vec<ScanRange>,
     spec: Spec,
 }
 
@@ -601,8 +961,21 @@ impl RawScan {
     pub fn new(table: &Table, range: ScanRange) -> RawScan {
         RawScan {
             table: table.clone(),
-            range,
+            ranges: vec![range],
             spec: Spec::default(),
+        }
+    }
+
+    /// A forward scan of several ranges by **one** scanner (a `MultiRowRangeFilter`): the
+    /// raw multi-range scan a typed read of one group is measured against.
+    pub fn multi(table: &Table, ranges: &ScanRanges) -> RawScan {
+        RawScan {
+            table: table.clone(),
+            ranges: ranges.iter().cloned().collect(),
+            spec: Spec {
+                max_request_bytes: usize::MAX,
+                ..Spec::default()
+            },
         }
     }
 
@@ -640,32 +1013,36 @@ impl RawScan {
     ///
     /// None yet: errors of the scan come as items.
     pub fn rows(&self) -> Result<RawRows, Error> {
+        let ranges = ScanRanges::new(self.ranges.clone());
+        let steps = if ranges.is_empty() {
+            Vec::new()
+        } else {
+            steps(&self.spec, ranges.as_slice())
+        };
+        let scan = GroupScan::new(
+            self.table.name().as_bytes().to_vec(),
+            Arc::new(self.spec.clone()),
+            steps,
+        );
         Ok(RawRows {
-            source: Source::Lazy {
-                client: self.table.client().clone(),
-                conn: Rc::new(RefCell::new(None)),
-                fetch: Box::new(Fetch::new(&self.table, &self.spec, &self.range)),
-                buf: VecDeque::new(),
-            },
-            left: self.spec.limit.unwrap_or(usize::MAX),
+            source: GroupSource::inline(
+                self.table.client().clone(),
+                Rc::new(RefCell::new(None)),
+                scan,
+            ),
         })
     }
 }
 
 /// The rows of a [`RawScan`].
 pub struct RawRows {
-    source: Source,
-    left: usize,
+    source: GroupSource,
 }
 
 impl Iterator for RawRows {
     type Item = Result<Row, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.left == 0 {
-            return None;
-        }
-        self.left -= 1;
         Some(self.source.next()?.map(|(_, row)| row))
     }
 }
@@ -673,6 +1050,7 @@ impl Iterator for RawRows {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use prost::Message;
 
     #[test]
     fn quote_doubles_quotes() {
@@ -683,7 +1061,7 @@ mod tests {
     #[test]
     fn the_filter_does_not_depend_on_the_order_of_the_calls() {
         let user = Spec {
-            filter: Some(b"ValueFilter(=, 'binary:x')".to_vec()),
+            text: Some(b"ValueFilter(=, 'binary:x')".to_vec()),
             ..Spec::default()
         };
         let both = Spec {
@@ -699,5 +1077,80 @@ mod tests {
             filter_string(&user, None).as_deref(),
             Some(&b"(ValueFilter(=, 'binary:x'))"[..])
         );
+    }
+
+    fn decoded(bytes: &[u8]) -> Vec<String> {
+        let f = proto::Filter::decode(bytes).expect("a Filter");
+        if f.name.ends_with(".FilterList") {
+            let list =
+                proto::FilterList::decode(f.serialized_filter.as_deref().unwrap_or_default())
+                    .expect("a FilterList");
+            list.filters.into_iter().map(|f| f.name).collect()
+        } else {
+            vec![f.name]
+        }
+    }
+
+    #[test]
+    fn one_filter_list_holds_the_ranges_the_bound_the_filters_and_keys_only() {
+        let ranges = [
+            ScanRange::new(b"a", Some(b"b")),
+            ScanRange::new(b"c", Some(b"d")),
+        ];
+        let spec = Spec {
+            keys_only: true,
+            filters: vec![Filter::ColumnPrefix(b"x".to_vec())],
+            ..Spec::default()
+        };
+        let names = decoded(&filter_bytes(&spec, &ranges, Some(b"a")).expect("filters"));
+        let short: Vec<&str> = names
+            .iter()
+            .map(|n| n.rsplit('.').next().unwrap_or_default())
+            .collect();
+        assert_eq!(
+            short,
+            [
+                "MultiRowRangeFilter",
+                "InclusiveStopFilter",
+                "ColumnPrefixFilter",
+                "FirstKeyOnlyFilter",
+                "KeyOnlyFilter"
+            ]
+        );
+        // one range needs no MultiRowRangeFilter, and nothing at all needs no filter
+        assert_eq!(filter_bytes(&Spec::default(), &ranges[..1], None), None);
+        let one = decoded(&filter_bytes(&spec, &ranges[..1], None).expect("filters"));
+        assert_eq!(one.len(), 3);
+    }
+
+    #[test]
+    fn steps_follow_the_budget_and_the_direction() {
+        let group: Vec<ScanRange> = (0u8..6).map(|i| ScanRange::prefix(&[1, i])).collect();
+        let spec = Spec {
+            max_request_bytes: 8,
+            ..Spec::default()
+        };
+        let fwd = steps(&spec, &group);
+        assert_eq!(fwd.iter().map(Vec::len).collect::<Vec<_>>(), [2, 2, 2]);
+        assert_eq!(fwd[0][0], group[0]);
+        let rev = steps(
+            &Spec {
+                reverse: true,
+                ..spec.clone()
+            },
+            &group,
+        );
+        assert_eq!(
+            rev[0][0], group[4],
+            "a reverse read takes the last batch first"
+        );
+        let text = steps(
+            &Spec {
+                text: Some(b"KeyOnlyFilter()".to_vec()),
+                ..Spec::default()
+            },
+            &group,
+        );
+        assert_eq!(text.len(), 6, "a filter string: one scanner per range");
     }
 }

@@ -97,7 +97,9 @@ impl Table {
     /// The call failed (no such table, say).
     pub fn regions(&self) -> Result<Vec<Region>, Error> {
         let name = self.name().as_bytes().to_vec();
-        let locations = self.client().call(|c| c.get_all_region_locations(name))?;
+        let locations = self
+            .client()
+            .call(|c| c.get_all_region_locations(name.clone()))?;
         let mut regions: Vec<Region> = locations
             .into_iter()
             .filter(|l| l.region_info.replica_id.unwrap_or(0) == 0)

@@ -250,18 +250,35 @@ fn tput(e: &Entry) -> TPut {
     TPut::new(e.key.clone(), cells, None, None, None, None)
 }
 
+/// A put whose cells all carry their timestamp: sending it twice writes the same cells.
+fn timestamped(e: &Entry) -> bool {
+    match &e.op {
+        Op::Put(cells) => cells.iter().all(|c| c.timestamp.is_some()),
+        Op::Delete => false,
+    }
+}
+
 fn put_run(run: &[Entry]) -> Result<(), Error> {
     let Some(first) = run.first() else {
         return Ok(());
     };
     let name = first.table.name().as_bytes().to_vec();
     let puts: Vec<TPut> = run.iter().map(tput).collect();
-    first.table.client().call(|c| c.put_multiple(name, puts))
+    let client = first.table.client();
+    if run.iter().all(timestamped) {
+        client.call(|c| c.put_multiple(name.clone(), puts.clone()))
+    } else {
+        client.call_once(|c| c.put_multiple(name.clone(), puts.clone()))
+    }
 }
 
 fn put_one(e: &Entry) -> Result<(), Error> {
     let name = e.table.name().as_bytes().to_vec();
-    e.table.client().call(|c| c.put(name, tput(e)))
+    if timestamped(e) {
+        e.table.client().call(|c| c.put(name.clone(), tput(e)))
+    } else {
+        e.table.client().call_once(|c| c.put(name.clone(), tput(e)))
+    }
 }
 
 fn delete_run(run: &[Entry]) -> Result<Vec<TDelete>, Error> {
@@ -276,5 +293,5 @@ fn delete_run(run: &[Entry]) -> Result<Vec<TDelete>, Error> {
     first
         .table
         .client()
-        .call(|c| c.delete_multiple(name, deletes))
+        .call_once(|c| c.delete_multiple(name.clone(), deletes.clone()))
 }

@@ -741,7 +741,7 @@ fn guide_queries() {
 #[test]
 fn too_many_alternatives() {
     let e = Guide::scan()
-        .uid_in(0..1_000)
+        .uid_in(0..10_000)
         .unwrap()
         .event_any()
         .unwrap()

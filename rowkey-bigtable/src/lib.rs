@@ -85,7 +85,7 @@ mod write;
 
 pub use admin::Admin;
 pub use error::{Error, FailedWrite, WriteFailures};
-pub use read::{Read, TypedRows};
+pub use read::{Read, TypedRows, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_STREAMS};
 pub use struct_read::{StructRead, StructRows, STRUCT_LAYOUT};
 pub use struct_typed::{StructReadAs, StructRowsAs};
 pub use write::{Batch, Cell};

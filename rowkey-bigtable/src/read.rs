@@ -1,10 +1,14 @@
-//! Typed reads of [`ScanRanges`]: one `ReadRows` stream per range, run concurrently and merged
-//! back into the key's logical order.
+//! Typed reads of [`ScanRanges`]: one `ReadRows` stream per **ordered group** of ranges (a salt
+//! bucket, or every range of a key without a salt), at most [`streams`](Read::streams) of them
+//! at a time, merged back into the key's logical order.
 //!
-//! The transport is this crate's (one chunked `ReadRows` request stream per range, or one for
-//! every range); everything else — cutting the ranges after the resume key, merging the streams
-//! in logical order, the row limit, decoding the keys — is [`rowkey::read::Read`]'s, the
-//! store-agnostic reader that every store of `rowkey` shares.
+//! A group's ranges travel in the `RowSet` of one request, split so that no request carries
+//! more than [`max_request_bytes`](Read::max_request_bytes) of row keys (requests of about
+//! 512 KiB of keys fail on Cloud Bigtable): an IN-list of 50,000 values is a few requests per
+//! bucket, not 50,000 streams. The transport is this crate's; everything else — the groups,
+//! cutting the ranges after the resume key, merging the streams in logical order, the row
+//! limit, decoding the keys — is [`rowkey::read::Read`]'s, the store-agnostic reader that every
+//! store of `rowkey` shares.
 
 use core::future::Future;
 use core::pin::Pin;
@@ -14,9 +18,13 @@ use bigtable_rs::google::bigtable::v2::ReadRowsRequest;
 use bigtable_rs::google::bigtable::v2::{
     read_rows_request::RequestStatsView, row_range, RowFilter, RowRange, RowSet,
 };
+use std::collections::VecDeque;
+use std::sync::Arc;
+
 use futures_util::{Stream, StreamExt, TryStreamExt};
-use rowkey::read::ReadError;
+use rowkey::read::{batches, ReadError};
 use rowkey::{ScanRange, ScanRanges};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::{Error, Row, RowCell, Table, TypedKey};
 
@@ -68,7 +76,17 @@ pub struct Read<T> {
     single: bool,
     filter: Option<RowFilter>,
     chunk: Option<u64>,
+    streams: usize,
+    max_request_bytes: usize,
 }
+
+/// Streams a read runs at once unless [`Read::streams`] says otherwise.
+pub const DEFAULT_STREAMS: usize = 8;
+
+/// Bytes of row keys (range starts and ends) in one request's `RowSet` unless
+/// [`Read::max_request_bytes`] says otherwise: well under the ~512 KiB at which Cloud Bigtable
+/// refuses a request.
+pub const DEFAULT_MAX_REQUEST_BYTES: usize = 256 * 1024;
 
 impl<T: TypedKey> Read<T> {
     pub(crate) fn new(table: Table, ranges: &ScanRanges) -> Self {
@@ -79,7 +97,46 @@ impl<T: TypedKey> Read<T> {
             single: false,
             filter: None,
             chunk: None,
+            streams: DEFAULT_STREAMS,
+            max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
         }
+    }
+
+    /// Run at most `n` `ReadRows` streams at once (default [`DEFAULT_STREAMS`]; at least 1),
+    /// whatever the number of ranges and salt buckets. A stream reads one chunk of a group
+    /// whole, then gives its turn to the next group waiting.
+    pub fn streams(mut self, n: usize) -> Self {
+        self.streams = n.max(1);
+        self
+    }
+
+    /// Put at most `n` bytes of row keys in one request's `RowSet` (default
+    /// [`DEFAULT_MAX_REQUEST_BYTES`]; at least one range per request): a group with more is
+    /// read in several requests, one after the other.
+    pub fn max_request_bytes(mut self, n: usize) -> Self {
+        self.max_request_bytes = n;
+        self
+    }
+
+    /// The requests the read sends first, in order, as the ranges in their `RowSet`s: one list
+    /// per group (salt bucket), each request within the byte budget. (A request that comes back
+    /// full, [`chunk_rows`](Read::chunk_rows) rows, is followed by one for what is left of its
+    /// ranges.)
+    pub fn requests(&self) -> Vec<Vec<ScanRanges>> {
+        self.read
+            .groups()
+            .into_iter()
+            .map(|g| {
+                let mut b: Vec<ScanRanges> = batches(g, self.max_request_bytes)
+                    .into_iter()
+                    .map(|b| ScanRanges::new(b.to_vec()))
+                    .collect();
+                if self.read.is_reverse() {
+                    b.reverse();
+                }
+                b
+            })
+            .collect()
     }
 
     /// At most `n` rows in all (each range's request is limited to `n` too).
@@ -123,8 +180,9 @@ impl<T: TypedKey> Read<T> {
         self
     }
 
-    /// Send one `ReadRows` request whose `RowSet` holds every range, instead of one request per
-    /// range. Bigtable then returns the rows in **byte order** (ascending, or descending with
+    /// Read every range as **one** group, in byte order, instead of one group per salt bucket
+    /// merged in logical order: one stream (in requests within the byte budget). Bigtable then
+    /// returns the rows in **byte order** (ascending, or descending with
     /// [`reverse`](Read::reverse)) — salt bucket by salt bucket, not in the key's logical order.
     /// Use it when the order does not matter (counting, exporting) or the key has no salt; with
     /// a salt and a limit it returns the first rows of the lowest buckets, not the first rows
@@ -158,18 +216,19 @@ impl<T: TypedKey> Read<T> {
     where
         T: Send + 'static,
     {
+        let requests = self.requests();
         let Read {
             table,
             read,
             limit,
-            single,
             filter,
             chunk,
+            streams,
+            ..
         } = self;
         // The ranges are already cut after the resume key, in every salt bucket (or in byte
-        // order for a single request).
-        let spans: Vec<Span> = read.ranges().iter().map(Span::of).collect();
-        if spans.is_empty() {
+        // order for a single group).
+        if requests.is_empty() {
             // An empty RowSet means "the whole table" to Bigtable: never send one.
             return Box::pin(futures_util::stream::empty());
         }
@@ -182,27 +241,31 @@ impl<T: TypedKey> Read<T> {
             reversed: reverse,
             ..ReadRowsRequest::default()
         };
-        let groups: Vec<Vec<Span>> = if single {
-            vec![spans]
-        } else {
-            spans.into_iter().map(|s| vec![s]).collect()
-        };
-        let chunk = chunk.unwrap_or_else(|| (8192 / groups.len() as u64).clamp(128, 4096));
-        let streams: Vec<RowStream> = groups
+        let groups = requests.len();
+        let chunk = chunk.unwrap_or_else(|| (8192 / groups as u64).clamp(128, 4096));
+        let permits = (streams < groups).then(|| Arc::new(Semaphore::new(streams)));
+        let sources: Vec<RowStream> = requests
             .into_iter()
-            .map(|spans| {
-                Box::pin(Chunked::new(
-                    table.clone(),
-                    template.clone(),
-                    spans,
-                    chunk,
-                    limit,
-                    reverse,
-                )) as RowStream
+            .map(|batches| {
+                let batches = batches
+                    .iter()
+                    .map(|b| b.iter().map(Span::of).collect())
+                    .collect();
+                Box::pin(
+                    Chunked::new(
+                        table.clone(),
+                        template.clone(),
+                        batches,
+                        chunk,
+                        limit,
+                        reverse,
+                    )
+                    .with_permits(permits.clone()),
+                ) as RowStream
             })
             .collect();
         let layout = T::LAYOUT.name;
-        Box::pin(read.stream_keyed(streams).map(move |item| match item {
+        Box::pin(read.stream_keyed(sources).map(move |item| match item {
             Ok((key_type, key, cells)) => Ok((key_type, Row { key, cells })),
             Err(ReadError::Decode { key, error }) => Err(Error::Decode {
                 layout,
@@ -249,6 +312,8 @@ impl<T: TypedKey> core::fmt::Debug for Read<T> {
             .field("reverse", &self.read.is_reverse())
             .field("after", &self.read.resume_key())
             .field("single_request", &self.single)
+            .field("streams", &self.streams)
+            .field("max_request_bytes", &self.max_request_bytes)
             .finish_non_exhaustive()
     }
 }
@@ -317,43 +382,57 @@ impl Span {
 }
 
 type Pending = Pin<Box<dyn Future<Output = Result<RowStream, Error>> + Send>>;
+/// A turn among the read's streams, held (never read) until dropped.
+type Turn = Option<OwnedSemaphorePermit>;
+type Acquire =
+    Pin<Box<dyn Future<Output = Result<OwnedSemaphorePermit, tokio::sync::AcquireError>> + Send>>;
 
 enum State {
-    /// No request yet, or the last chunk ended and the next is to be sent.
+    /// No request yet, or the last chunk was served and the next is to be sent.
     Idle,
-    /// A request is being sent.
-    Sending(Pending),
-    /// A chunk's rows are arriving.
-    Reading(RowStream),
+    /// Waiting for a turn among the read's streams.
+    Waiting(Acquire),
+    /// A request is being sent (holding a turn, if the read has turns).
+    Sending(Pending, Option<OwnedSemaphorePermit>),
+    /// A chunk's rows are arriving; they are kept until the chunk ends, then the turn is given
+    /// back: a stream never holds a turn while the merge waits on another group.
+    Reading(RowStream, #[allow(dead_code)] Turn),
+    /// Serving a chunk received whole.
+    Serving,
     Done,
 }
 
-/// The rows of some spans, in requests of at most `chunk` rows: when a chunk comes back full,
-/// the next request continues after its last key (see [`Read::chunk_rows`]). The first request
-/// is sent when the stream is first polled, so every range's request is in flight at once
-/// when the merge polls them all.
+/// The rows of batches of spans, batch after batch, each in requests of at most `chunk` rows:
+/// when a chunk comes back full, the next request continues after its last key (see
+/// [`Read::chunk_rows`]); a short one ends its batch. With permits, a request waits for one and
+/// gives it back once its chunk has arrived whole.
 pub(crate) struct Chunked {
     table: Table,
     template: ReadRowsRequest,
-    spans: Vec<Span>,
+    /// The batches still to read, the current one first (each one request's `RowSet`).
+    batches: VecDeque<Vec<Span>>,
     chunk: u64,
     /// Rows still wanted (the read's limit).
     remaining: Option<u64>,
     reverse: bool,
     state: State,
-    /// Rows received in the current chunk, and the rows_limit it was sent with.
+    permits: Option<Arc<Semaphore>>,
+    /// The current chunk: rows received, and the rows_limit it was sent with.
+    buf: VecDeque<RawRow>,
     in_chunk: u64,
     asked: u64,
     last: Option<Vec<u8>>,
+    /// An error that ended a chunk, yielded after the rows received before it.
+    failed: Option<Error>,
 }
 
 impl Chunked {
-    /// The rows of `spans` in byte order (descending when `reverse`), in requests of at most
-    /// `chunk` rows built from `template`, at most `limit` rows in all.
+    /// The rows of `batches` of spans in byte order (descending when `reverse`), in requests
+    /// of at most `chunk` rows built from `template`, at most `limit` rows in all.
     pub(crate) fn new(
         table: Table,
         template: ReadRowsRequest,
-        spans: Vec<Span>,
+        batches: Vec<Vec<Span>>,
         chunk: u64,
         limit: Option<u64>,
         reverse: bool,
@@ -361,34 +440,80 @@ impl Chunked {
         Chunked {
             table,
             template,
-            spans,
+            batches: batches.into_iter().filter(|b| !b.is_empty()).collect(),
             chunk,
             remaining: limit,
             reverse,
             state: State::Idle,
+            permits: None,
+            buf: VecDeque::new(),
             in_chunk: 0,
             asked: 0,
             last: None,
+            failed: None,
         }
     }
 
-    fn send(&mut self) -> State {
+    /// Take turns with the other streams of `permits` (`None`: no turns).
+    pub(crate) fn with_permits(mut self, permits: Option<Arc<Semaphore>>) -> Self {
+        self.permits = permits;
+        self
+    }
+
+    /// The next request, or `Done` when nothing is left to read.
+    fn start(&mut self) -> State {
         let asked = self.remaining.map_or(self.chunk, |r| r.min(self.chunk));
-        if asked == 0 || self.spans.is_empty() {
+        if asked == 0 || self.batches.is_empty() {
             return State::Done;
         }
+        match &self.permits {
+            Some(p) => State::Waiting(Box::pin(p.clone().acquire_owned())),
+            None => self.send(None),
+        }
+    }
+
+    fn send(&mut self, permit: Option<OwnedSemaphorePermit>) -> State {
+        let asked = self.remaining.map_or(self.chunk, |r| r.min(self.chunk));
+        let Some(spans) = self.batches.front() else {
+            return State::Done;
+        };
         self.asked = asked;
         self.in_chunk = 0;
         let request = ReadRowsRequest {
             rows: Some(RowSet {
                 row_keys: vec![],
-                row_ranges: self.spans.iter().map(Span::row_range).collect(),
+                row_ranges: spans.iter().map(Span::row_range).collect(),
             }),
             rows_limit: i64::try_from(asked).unwrap_or(i64::MAX),
             ..self.template.clone()
         };
         let table = self.table.clone();
-        State::Sending(Box::pin(async move { table.read_rows_raw(request).await }))
+        State::Sending(
+            Box::pin(async move { table.read_rows_raw(request).await }),
+            permit,
+        )
+    }
+
+    /// After a chunk was served: continue the batch after its last key when the chunk came
+    /// back full, or go on to the next batch.
+    fn advance(&mut self) {
+        match (&self.last, self.in_chunk < self.asked) {
+            (Some(last), false) => {
+                let reverse = self.reverse;
+                if let Some(front) = self.batches.front_mut() {
+                    *front = front
+                        .iter()
+                        .filter_map(|s| s.after(last, reverse))
+                        .collect();
+                    if front.is_empty() {
+                        self.batches.pop_front();
+                    }
+                }
+            }
+            _ => {
+                self.batches.pop_front();
+            }
+        }
     }
 }
 
@@ -399,46 +524,59 @@ impl Stream for Chunked {
         let this = self.get_mut();
         loop {
             match &mut this.state {
-                State::Done => return Poll::Ready(None),
-                State::Idle => this.state = this.send(),
-                State::Sending(fut) => match fut.as_mut().poll(cx) {
+                State::Done => return Poll::Ready(this.failed.take().map(Err)),
+                State::Idle => this.state = this.start(),
+                State::Waiting(turn) => match turn.as_mut().poll(cx) {
                     Poll::Pending => return Poll::Pending,
-                    Poll::Ready(Ok(rows)) => this.state = State::Reading(rows),
+                    Poll::Ready(Ok(permit)) => this.state = this.send(Some(permit)),
+                    Poll::Ready(Err(_)) => {
+                        this.state = State::Done;
+                        return Poll::Ready(Some(Err(Error::Grpc(tonic::Status::cancelled(
+                            "the read's streams were closed",
+                        )))));
+                    }
+                },
+                State::Sending(fut, permit) => match fut.as_mut().poll(cx) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(Ok(rows)) => {
+                        let permit = permit.take();
+                        this.state = State::Reading(rows, permit);
+                    }
                     Poll::Ready(Err(e)) => {
                         this.state = State::Done;
                         return Poll::Ready(Some(Err(e)));
                     }
                 },
-                State::Reading(rows) => match rows.as_mut().poll_next(cx) {
+                State::Reading(rows, _) => match rows.as_mut().poll_next(cx) {
                     Poll::Pending => return Poll::Pending,
                     Poll::Ready(Some(Ok(row))) => {
                         this.in_chunk += 1;
+                        this.buf.push_back(row);
+                    }
+                    Poll::Ready(Some(Err(e))) => {
+                        // the rows received before the error are served first
+                        this.failed = Some(e);
+                        this.batches.clear();
+                        this.state = State::Serving;
+                    }
+                    // the chunk is whole: give the turn back, serve it
+                    Poll::Ready(None) => this.state = State::Serving,
+                },
+                State::Serving => {
+                    if let Some(row) = this.buf.pop_front() {
                         if let Some(r) = &mut this.remaining {
                             *r = r.saturating_sub(1);
                         }
                         this.last = Some(row.0.clone());
                         return Poll::Ready(Some(Ok(row)));
                     }
-                    Poll::Ready(Some(Err(e))) => {
+                    if this.failed.is_some() {
                         this.state = State::Done;
-                        return Poll::Ready(Some(Err(e)));
+                        continue;
                     }
-                    Poll::Ready(None) => {
-                        // A short chunk is the end of the spans; a full one may have more.
-                        match (&this.last, this.in_chunk < this.asked) {
-                            (Some(last), false) => {
-                                let reverse = this.reverse;
-                                this.spans = this
-                                    .spans
-                                    .iter()
-                                    .filter_map(|s| s.after(last, reverse))
-                                    .collect();
-                                this.state = State::Idle;
-                            }
-                            _ => this.state = State::Done,
-                        }
-                    }
-                },
+                    this.advance();
+                    this.state = State::Idle;
+                }
             }
         }
     }

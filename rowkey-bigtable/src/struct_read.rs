@@ -223,19 +223,31 @@ impl StructRead {
             chunk,
             ..
         } = self;
-        let mut spans: Vec<Span> = ranges
-            .iter()
-            .filter(|r| !r.is_empty())
-            .map(Span::of)
-            .collect();
-        if let Some(key) = &after {
-            spans = spans.iter().filter_map(|s| s.after(key, reverse)).collect();
+        let ranges = ScanRanges::new(ranges);
+        // requests within the byte budget, read one after the other (the last first when
+        // reverse), each cut after the resume key
+        let mut requests: Vec<Vec<Span>> =
+            rowkey::read::batches(ranges.as_slice(), crate::read::DEFAULT_MAX_REQUEST_BYTES)
+                .into_iter()
+                .map(|b| {
+                    b.iter()
+                        .map(Span::of)
+                        .filter_map(|s| match &after {
+                            Some(key) => s.after(key, reverse),
+                            None => Some(s),
+                        })
+                        .collect::<Vec<Span>>()
+                })
+                .filter(|b| !b.is_empty())
+                .collect();
+        if reverse {
+            requests.reverse();
         }
-        if spans.is_empty() || limit == Some(0) {
+        if requests.is_empty() || limit == Some(0) {
             // An empty RowSet means "the whole table" to Bigtable: never send one.
             return Box::pin(futures_util::stream::empty());
         }
-        let rows = Chunked::new(table, template, spans, chunk, limit, reverse);
+        let rows = Chunked::new(table, template, requests, chunk, limit, reverse);
         Box::pin(rows.map(move |item| {
             let (key, cells) = item?;
             match schema.decode(&key) {

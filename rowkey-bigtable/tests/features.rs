@@ -607,3 +607,108 @@ async fn presplit_is_invisible_on_the_emulator() {
     );
     admin.delete_table("presplit_check").await.expect("delete");
 }
+
+/// A device's readings, spread over 8 salt buckets by device.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Reading {
+    #[salt(buckets = 8)]
+    device: u64,
+    ts: u64,
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_in_list_of_50000_values_in_logical_order_within_the_request_budget() {
+    let client = client();
+    let admin = client.admin().await.expect("admin");
+    admin
+        .create_table_for::<Reading>("in_50k", &["m"], 8)
+        .await
+        .expect("create");
+    let table = client.table("in_50k");
+    let written: Vec<Reading> = (0..60_000u64)
+        .map(|device| Reading {
+            device,
+            ts: 1_000 + device % 7,
+        })
+        .collect();
+    for chunk in written.chunks(10_000) {
+        let mut batch = Batch::new();
+        for r in chunk {
+            batch
+                .put(&table, r, [Cell::new("m", "v", "1")])
+                .expect("encode");
+        }
+        batch.apply().await.expect("write");
+    }
+    // 50,000 devices out of 0..75,000 (a fifth never written), in no order
+    let devices: Vec<u64> = (0..75_000u64)
+        .map(|i| (i * 48_271) % 75_000)
+        .filter(|d| d % 3 != 1 || d % 2 == 0)
+        .take(50_000)
+        .collect();
+    assert_eq!(devices.len(), 50_000);
+    let ranges = Reading::scan()
+        .device_in(&devices)
+        .expect("IN-list")
+        .ranges();
+    assert_eq!(ranges.len(), 50_000);
+    let listed: std::collections::HashSet<u64> = devices.iter().copied().collect();
+    // brute force, in logical order (device, ts)
+    let want: Vec<Reading> = written
+        .iter()
+        .filter(|r| listed.contains(&r.device))
+        .cloned()
+        .collect();
+    assert!(want.len() > 35_000);
+
+    for budget in [rowkey_bigtable::DEFAULT_MAX_REQUEST_BYTES, 16 * 1024] {
+        let read = table.read::<Reading>(&ranges).max_request_bytes(budget);
+        let requests = read.requests();
+        assert_eq!(requests.len(), 8, "one group per salt bucket");
+        let sizes: Vec<usize> = requests
+            .iter()
+            .flatten()
+            .map(|r| {
+                r.iter()
+                    .map(|s| s.start().len() + s.stop().map_or(0, <[u8]>::len))
+                    .sum()
+            })
+            .collect();
+        assert!(sizes.iter().all(|&n| n <= budget), "{budget}: {sizes:?}");
+        assert_eq!(
+            requests.iter().flatten().map(|r| r.len()).sum::<usize>(),
+            50_000
+        );
+        if budget < 100_000 {
+            assert!(requests.iter().all(|g| g.len() > 1), "{budget}: split");
+        }
+        let got = read.streams(3).keys().await.expect("read");
+        assert!(
+            got == want,
+            "budget {budget}: {} rows of {}",
+            got.len(),
+            want.len()
+        );
+    }
+    // reverse, with a limit and a resume
+    let rev: Vec<Reading> = want.iter().rev().cloned().collect();
+    let page = table
+        .read::<Reading>(&ranges)
+        .reverse()
+        .streams(2)
+        .limit(1000)
+        .keys()
+        .await
+        .expect("reverse");
+    assert_eq!(page, rev[..1000]);
+    let next = table
+        .read::<Reading>(&ranges)
+        .reverse()
+        .after(&page[999])
+        .expect("after")
+        .limit(1000)
+        .keys()
+        .await
+        .expect("reverse, resumed");
+    assert_eq!(next, rev[1000..2000]);
+}

@@ -601,6 +601,8 @@ impl fmt::Debug for HBase {
 /// restart one of their own ([`HBase::gateway`]) while other tests use the main one.
 pub struct Gateway {
     dir: PathBuf,
+    /// Its configuration directory (`hbase-site.xml`).
+    conf: PathBuf,
     java: PathBuf,
     classpath: String,
     state: Mutex<(SocketAddr, Option<Jvm>)>,
@@ -615,9 +617,10 @@ impl fmt::Debug for Gateway {
 }
 
 impl Gateway {
-    fn new(hbase_dir: &Path, java: &Path, classpath: &str) -> Gateway {
+    fn new(hbase_dir: &Path, conf: PathBuf, java: &Path, classpath: &str) -> Gateway {
         Gateway {
             dir: hbase_dir.to_path_buf(),
+            conf,
             java: java.to_path_buf(),
             classpath: classpath.to_string(),
             state: Mutex::new((SocketAddr::from((Ipv4Addr::LOCALHOST, 0)), None)),
@@ -648,6 +651,21 @@ impl Gateway {
     ///
     /// [`ServerError::Start`] with the tail of its log when it does not answer in time.
     pub fn restart(&self) -> Result<SocketAddr, ServerError> {
+        let port = free_port().map_err(ServerError::Start)?;
+        self.start_on(port)
+    }
+
+    /// Start the gateway again on the port it had (after [`kill`](Self::kill)): what a
+    /// client sees when a gateway restarts behind a fixed address. Waits until it answers.
+    ///
+    /// # Errors
+    ///
+    /// As [`restart`](Self::restart).
+    pub fn restart_same_port(&self) -> Result<SocketAddr, ServerError> {
+        self.start_on(self.addr().port())
+    }
+
+    fn start_on(&self, port: u16) -> Result<SocketAddr, ServerError> {
         let mut state = self
             .state
             .lock()
@@ -655,7 +673,6 @@ impl Gateway {
         if let Some(mut old) = state.1.take() {
             old.kill();
         }
-        let port = free_port().map_err(ServerError::Start)?;
         let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
         let port_s = port.to_string();
         let log = self.dir.join(format!("thrift-{port}.log"));
@@ -664,7 +681,7 @@ impl Gateway {
             None,
             &jvm_args(
                 &self.java,
-                &self.dir.join("conf-gateway"),
+                &self.conf,
                 &self.classpath,
                 "512m",
                 &[
@@ -857,7 +874,7 @@ impl HBase {
             java: java.to_path_buf(),
             classpath: classpath.to_string(),
             zk_port,
-            gateway: Gateway::new(&dir, java, classpath),
+            gateway: Gateway::new(&dir, gateway_conf.clone(), java, classpath),
             master: Mutex::new(Some(master)),
             phoenix,
         };
@@ -884,7 +901,45 @@ impl HBase {
     ///
     /// As [`Gateway::restart`].
     pub fn gateway(&self) -> Result<Gateway, ServerError> {
-        let g = Gateway::new(&self.dir, &self.java, &self.classpath);
+        self.gateway_with(&[])
+    }
+
+    /// A second Thrift2 gateway with these `hbase-site.xml` settings added to the main
+    /// gateway's (say `hbase.thrift.server.socket.read.timeout`, the idle time after which
+    /// it closes a connection, in ms).
+    ///
+    /// # Errors
+    ///
+    /// Its configuration could not be written, or as [`Gateway::restart`].
+    pub fn gateway_with(&self, settings: &[(&str, &str)]) -> Result<Gateway, ServerError> {
+        let main = self.dir.join("conf-gateway");
+        let conf = if settings.is_empty() {
+            main
+        } else {
+            let site = std::fs::read_to_string(main.join("hbase-site.xml"))
+                .map_err(|e| ServerError::Start(format!("reading the gateway's site: {e}")))?;
+            let extra: String = settings
+                .iter()
+                .map(|(k, v)| {
+                    format!("  <property><name>{k}</name><value>{v}</value></property>\n")
+                })
+                .collect();
+            let site = site.replace("</configuration>", &format!("{extra}</configuration>"));
+            let conf = self
+                .dir
+                .join(format!("conf-gateway-{}", fnv64(&format!("{settings:?}"))));
+            std::fs::create_dir_all(&conf)
+                .and_then(|()| std::fs::write(conf.join("hbase-site.xml"), site))
+                .and_then(|()| {
+                    std::fs::copy(main.join("log4j.properties"), conf.join("log4j.properties"))
+                        .map(|_| ())
+                })
+                .map_err(|e| {
+                    ServerError::Start(format!("writing a gateway's configuration: {e}"))
+                })?;
+            conf
+        };
+        let g = Gateway::new(&self.dir, conf, &self.java, &self.classpath);
         g.restart()?;
         Ok(g)
     }

@@ -1,7 +1,9 @@
 //! rowkey-hbase against a real HBase (standalone 2.6 and its Thrift2 gateway, started by this
 //! test binary): per-entry write failures, pre-split tables and the live region view, a
-//! gateway killed in the middle of a merged read and of a migration, and the classic
-//! HexStringSplit import experiment counted in the server's own regions.
+//! gateway killed in the middle of a merged read and of a migration, the classic
+//! HexStringSplit import experiment counted in the server's own regions, and reads that hold
+//! up in production ([`reads`]: multi-range scanners, bounded fan-out, idle and restarted
+//! gateways).
 
 use std::time::Duration;
 
@@ -10,6 +12,9 @@ use rowkey::{plan, RowKey};
 use rowkey_hbase::migrate::HBaseStore;
 use rowkey_hbase::server::HBase;
 use rowkey_hbase::{Batch, Cell, Client, Error};
+
+#[path = "live/reads.rs"]
+mod reads;
 
 fn hbase() -> &'static HBase {
     HBase::shared().unwrap_or_else(|e| panic!("{e}"))
@@ -320,9 +325,11 @@ fn a_gateway_killed_mid_read_ends_the_read_in_an_error() {
     let gateway = hbase().gateway().expect("a second gateway");
     for sequential in [false, true] {
         for reverse in [false, true] {
+            // a gateway that stays dead: the read retries for 2 s, then says so
             let c = Client::connect(gateway.addr())
                 .expect("connect")
-                .with_timeout(Duration::from_secs(30));
+                .with_timeout(Duration::from_secs(30))
+                .with_retry_for(Duration::from_secs(2));
             let mut read = c.table("faults").read::<Event>(&ranges).page_rows(50);
             if sequential {
                 read = read.sequential();

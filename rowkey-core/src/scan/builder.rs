@@ -672,8 +672,10 @@ impl<T: FiniteDomain> FiniteDomain for Option<T> {
 
 /// The most alternatives an IN-list scan may build ([`TooManyRanges`] past it): the product of
 /// the lengths of its IN-lists (and finite domains). Each alternative is one range once its salt
-/// is known (or without a salt), else one range per salt bucket.
-pub const MAX_ALTERNATIVES: usize = 10_000;
+/// is known (or without a salt), else one range per salt bucket. The store crates read the
+/// ranges of a salt bucket with one multi-range request, so the cap bounds the memory of the
+/// ranges (a few MiB), not the requests.
+pub const MAX_ALTERNATIVES: usize = 100_000;
 
 /// An IN-list (`.field_in(values)`, `.field_any()`) would make more than [`MAX_ALTERNATIVES`]
 /// alternatives: the product of the IN-lists' lengths is too large for one scan.
@@ -687,11 +689,11 @@ pub const MAX_ALTERNATIVES: usize = 10_000;
 ///     b: u32,
 /// }
 ///
-/// let e = Pair::scan().a_in(0..200).unwrap().b_in(0..100).unwrap_err();
-/// assert_eq!((e.field(), e.alternatives()), ("b", 10_200));
+/// let e = Pair::scan().a_in(0..2000).unwrap().b_in(0..100).unwrap_err();
+/// assert_eq!((e.field(), e.alternatives()), ("b", 102_000));
 /// assert_eq!(
 ///     e.to_string(),
-///     "the IN-list on `b` makes more than 10000 alternatives (10200 so far) in one scan: split the scan, or list fewer values"
+///     "the IN-list on `b` makes more than 100000 alternatives (102000 so far) in one scan: split the scan, or list fewer values"
 /// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -58,8 +58,14 @@
 //! `reverse_scans` feature in the `bigtable-features` request header (a serialized
 //! `FeatureFlags` message); `bigtable_rs` does not send it, so this crate sends its read
 //! requests through the client's generated gRPC stub with that header (the emulator checks it
-//! the same way). Each range is then read newest-first by the server and the descending
-//! streams are merged — nothing is collected in memory.
+//! the same way). Each salt bucket is then read newest-first by the server and the descending
+//! streams are merged — nothing is collected beyond one chunk per bucket.
+//!
+//! ## Reads at scale
+//!
+//! A read sends one `ReadRows` per salt bucket whose `RowSet` holds the bucket's ranges,
+//! within a byte budget ([`Read::max_request_bytes`]), at most [`Read::streams`] at once — an
+//! IN-list of 50,000 values is a few requests per bucket (see [`Read`]).
 #![warn(missing_docs)]
 
 use std::sync::Arc;

@@ -30,7 +30,8 @@
 //! batch.put(&table, &key, [Cell::new("o", "amount", "1999")])?;
 //! batch.apply()?; // every failed entry is reported in Error::Write
 //!
-//! // All sellers' orders: 16 ranges, 16 concurrent scanners, merged in logical order.
+//! // All sellers' orders: 16 ranges (one per salt bucket), one scanner each, at most 8 at
+//! // once, merged in logical order.
 //! for row in table.read::<OrderBySeller>(&OrderBySeller::scan().ranges()).limit(10).rows()? {
 //!     let (order, row) = row?;
 //!     assert_eq!(row.value("o", b"amount"), Some(&b"1999"[..]));
@@ -54,6 +55,14 @@
 //!
 //! The tests start standalone HBase and its Thrift2 gateway themselves ([`server::HBase`]: JDK 17
 //! and Maven; the jars come from Maven Central on the first run), one per test binary.
+//!
+//! # In production
+//!
+//! A [`Read`] opens one scanner per salt bucket (a `MultiRowRangeFilter` of the bucket's ranges
+//! in the scan's `filterBytes`, see [`filter`]), runs at most
+//! [`Client::with_max_streams`] of them at once, and resumes a scanner after its last row when
+//! its connection breaks; the [`Client`] checks pooled connections before use and retries
+//! idempotent calls (see its docs for which).
 #![warn(missing_docs)]
 
 pub mod error;

@@ -1175,22 +1175,8 @@ impl HBase {
             "-c".into(),
             "exec \"$@\" <\"$0\"".into(),
             sql.display().to_string(),
-            self.java.display().to_string(),
-            "-Xmx384m".into(),
-            "-XX:+UseSerialGC".into(),
-            "-XX:TieredStopAtLevel=1".into(),
         ];
-        args.extend(JDK17_FLAGS.iter().map(|s| s.to_string()));
-        args.push(format!("-Dlog4j.configuration=file:{}", log4j.display()));
-        args.push("-cp".into());
-        args.push(format!(
-            "{}:{}:{}:{jars}",
-            harness.display(),
-            self.dir.join("conf").display(),
-            self.classpath
-        ));
-        args.push("PhoenixSql".into());
-        args.push(self.phoenix_url());
+        args.extend(self.phoenix_java(&harness, jars, &log4j, &["-XX:TieredStopAtLevel=1"]));
         let status =
             run_to_end(&args, &out, &err, PHOENIX_TIMEOUT).map_err(ServerError::Phoenix)?;
         let stdout = std::fs::read(&out).unwrap_or_default();
@@ -1209,6 +1195,88 @@ impl HBase {
                 read_tail(&err, 40),
                 tail(&stdout, 10)
             ))),
+        }
+    }
+
+    /// The `java` command line of the Phoenix harness (`PhoenixSql <url>`), with `flags`.
+    fn phoenix_java(
+        &self,
+        harness: &Path,
+        jars: &str,
+        log4j: &Path,
+        flags: &[&str],
+    ) -> Vec<String> {
+        let mut args = vec![
+            self.java.display().to_string(),
+            "-Xmx384m".into(),
+            "-XX:+UseSerialGC".into(),
+        ];
+        args.extend(flags.iter().map(|s| s.to_string()));
+        args.extend(JDK17_FLAGS.iter().map(|s| s.to_string()));
+        args.push(format!("-Dlog4j.configuration=file:{}", log4j.display()));
+        args.push("-cp".into());
+        args.push(format!(
+            "{}:{}:{}:{jars}",
+            harness.display(),
+            self.dir.join("conf").display(),
+            self.classpath
+        ));
+        args.push("PhoenixSql".into());
+        args.push(self.phoenix_url());
+        args
+    }
+
+    /// A Phoenix JDBC connection (the thick driver, in a JVM of its own) that runs queries
+    /// one at a time and times each **inside** its JVM: the anchor a benchmark compares reads
+    /// with. See [`PhoenixTimer::query`].
+    ///
+    /// # Errors
+    ///
+    /// As [`HBase::phoenix_sql`].
+    pub fn phoenix_timer(&self) -> Result<PhoenixTimer, ServerError> {
+        let Some(jars) = &self.phoenix else {
+            return Err(ServerError::Phoenix(
+                "this HBase runs without Phoenix: start it with HBase::start_with_phoenix".into(),
+            ));
+        };
+        let harness = phoenix_harness(&self.java)?;
+        let log4j = self.dir.join("phoenix-timer.log4j.properties");
+        std::fs::write(
+            &log4j,
+            "log4j.rootLogger=ERROR,console\n\
+             log4j.appender.console=org.apache.log4j.ConsoleAppender\n\
+             log4j.appender.console.target=System.err\n\
+             log4j.appender.console.layout=org.apache.log4j.PatternLayout\n\
+             log4j.appender.console.layout.ConversionPattern=%d %-5p [%t] %c{2}: %m%n\n",
+        )
+        .map_err(|e| ServerError::Phoenix(format!("writing {}: {e}", log4j.display())))?;
+        // the JIT at full tier: a benchmark's anchor runs as Phoenix does in production
+        let mut args = self.phoenix_java(&harness, jars, &log4j, &[]);
+        args.push("--timer".into());
+        let (program, rest) = args
+            .split_first()
+            .ok_or_else(|| ServerError::Phoenix("no java command".into()))?;
+        let mut child = Command::new(program)
+            .args(rest)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| ServerError::Phoenix(format!("starting {program}: {e}")))?;
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().map(std::io::BufReader::new);
+        match (stdin, stdout) {
+            (Some(stdin), Some(stdout)) => Ok(PhoenixTimer {
+                child,
+                stdin,
+                stdout,
+            }),
+            _ => {
+                let _ = child.kill();
+                Err(ServerError::Phoenix(
+                    "no pipes to the Phoenix harness".into(),
+                ))
+            }
         }
     }
 
@@ -1244,6 +1312,62 @@ fn jvm_args(java: &Path, conf: &Path, classpath: &str, heap: &str, main: &[&str]
 impl Drop for HBase {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+/// A Phoenix JDBC connection in a JVM of its own, timing queries inside that JVM (see
+/// [`HBase::phoenix_timer`]). Ended when dropped.
+pub struct PhoenixTimer {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl fmt::Debug for PhoenixTimer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PhoenixTimer")
+            .field("pid", &self.child.id())
+            .finish_non_exhaustive()
+    }
+}
+
+impl PhoenixTimer {
+    /// Run one `SELECT` (on one line), read every column of every row, and return the number
+    /// of rows and the time Phoenix took, measured in its JVM from `executeQuery` to the last
+    /// row.
+    ///
+    /// # Errors
+    ///
+    /// [`ServerError::Phoenix`]: the query failed (with Phoenix's message), or the harness
+    /// died.
+    pub fn query(&mut self, sql: &str) -> Result<(u64, Duration), ServerError> {
+        use std::io::{BufRead, Write};
+        let one_line = sql.replace(['\n', '\r'], " ");
+        writeln!(self.stdin, "{one_line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| ServerError::Phoenix(format!("sending a query: {e}")))?;
+        let mut answer = String::new();
+        self.stdout
+            .read_line(&mut answer)
+            .map_err(|e| ServerError::Phoenix(format!("reading an answer: {e}")))?;
+        let mut parts = answer.split_whitespace();
+        match (
+            parts.next().map(str::parse::<u64>),
+            parts.next().map(str::parse::<u64>),
+        ) {
+            (Some(Ok(rows)), Some(Ok(nanos))) => Ok((rows, Duration::from_nanos(nanos))),
+            _ if answer.is_empty() => {
+                Err(ServerError::Phoenix("the Phoenix harness exited".into()))
+            }
+            _ => Err(ServerError::Phoenix(answer.trim().to_string())),
+        }
+    }
+}
+
+impl Drop for PhoenixTimer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 

@@ -41,8 +41,13 @@ public final class PhoenixSql {
     private PhoenixSql() {}
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 2 && args[1].equals("--timer")) {
+            timer(args[0]);
+            return;
+        }
         if (args.length != 1) {
             System.err.println("usage: PhoenixSql <jdbc url>  < script.sql");
+            System.err.println("       PhoenixSql <jdbc url> --timer  (one SELECT a line in, `rows nanos` a line out)");
             System.exit(2);
         }
         String script = new String(readAll(System.in), StandardCharsets.UTF_8);
@@ -82,6 +87,41 @@ public final class PhoenixSql {
             System.exit(1);
         }
         out.flush();
+    }
+
+    /**
+     * Benchmark mode: one connection; each line of standard input is a query, run and read to
+     * the end (every column of every row fetched); each answer is a line `rows nanos` (the time
+     * inside this JVM, from executeQuery to the last row), or `error message`.
+     */
+    private static void timer(String url) throws Exception {
+        java.io.BufferedReader in = new java.io.BufferedReader(
+            new java.io.InputStreamReader(System.in, StandardCharsets.UTF_8));
+        PrintStream out = new PrintStream(System.out, true, "UTF-8");
+        try (Connection conn = DriverManager.getConnection(url)) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (line.isEmpty()) {
+                    continue;
+                }
+                try (Statement st = conn.createStatement()) {
+                    long start = System.nanoTime();
+                    long rows = 0;
+                    try (ResultSet rs = st.executeQuery(line)) {
+                        int cols = rs.getMetaData().getColumnCount();
+                        while (rs.next()) {
+                            for (int c = 1; c <= cols; c++) {
+                                rs.getObject(c);
+                            }
+                            rows++;
+                        }
+                    }
+                    out.println(rows + " " + (System.nanoTime() - start));
+                } catch (SQLException | RuntimeException e) {
+                    out.println("error " + String.valueOf(e.getMessage()).replace('\n', ' '));
+                }
+            }
+        }
     }
 
     private static byte[] readAll(InputStream in) throws java.io.IOException {

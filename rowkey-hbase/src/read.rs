@@ -385,7 +385,7 @@ impl<T: RowKey> Read<T> {
         let sources = if streams <= 1 {
             // One group has nothing to overlap with: its scanner runs on the caller's thread
             // (the hand-off to a thread of its own cost 1.24x against 1.05x, BENCHMARKS.md).
-            let conn = Rc::new(RefCell::new(None));
+            let conn = Rc::new(Shared::new(client.clone()));
             scans
                 .into_iter()
                 .map(|scan| GroupSource::inline(client.clone(), conn.clone(), scan))
@@ -439,6 +439,16 @@ fn steps(spec: &Spec, group: &[ScanRange]) -> Vec<Vec<ScanRange>> {
             .collect()
     };
     if spec.reverse {
+        // HBase's MultiRowRangeFilter orders a reversed scan's ranges by their stop rows as
+        // bytes, so a range with no stop (the end of the table) would sort last instead of
+        // first: such a range (always a group's highest) gets a scanner of its own.
+        if let Some(last) = steps.last_mut() {
+            if last.len() > 1 && last.last().is_some_and(|r| r.stop().is_none()) {
+                if let Some(open) = last.pop() {
+                    steps.push(vec![open]);
+                }
+            }
+        }
         steps.reverse();
     }
     steps
@@ -751,6 +761,30 @@ fn work(client: &Client, jobs: &Mutex<Receiver<Job>>) {
     }
 }
 
+/// The one connection of a read on the caller's thread, shared by its groups and given back to
+/// the pool when the read is dropped (after its groups closed their scanners).
+struct Shared {
+    client: Client,
+    slot: RefCell<Option<Pooled>>,
+}
+
+impl Shared {
+    fn new(client: Client) -> Shared {
+        Shared {
+            client,
+            slot: RefCell::new(None),
+        }
+    }
+}
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        if let Some(conn) = self.slot.get_mut().take() {
+            self.client.give_back(conn);
+        }
+    }
+}
+
 /// One group's rows for the merge: fetched on the caller's thread, or by the read's threads
 /// one page ahead.
 struct GroupSource {
@@ -762,7 +796,7 @@ struct GroupSource {
 }
 
 enum Mode {
-    Inline(Rc<RefCell<Option<Pooled>>>),
+    Inline(Rc<Shared>),
     Pooled {
         jobs: Sender<Job>,
         reply: SyncSender<(Box<GroupScan>, Page)>,
@@ -772,7 +806,7 @@ enum Mode {
 }
 
 impl GroupSource {
-    fn inline(client: Client, conn: Rc<RefCell<Option<Pooled>>>, scan: GroupScan) -> GroupSource {
+    fn inline(client: Client, conn: Rc<Shared>, scan: GroupScan) -> GroupSource {
         GroupSource {
             client,
             scan: Some(Box::new(scan)),
@@ -825,7 +859,7 @@ impl GroupSource {
                 let Some(scan) = self.scan.as_mut() else {
                     return Ok(None);
                 };
-                let mut slot = conn.borrow_mut();
+                let mut slot = conn.slot.borrow_mut();
                 scan.next_page(&self.client, &mut slot)
             }
             Mode::Pooled { .. } => {
@@ -897,7 +931,7 @@ impl Drop for GroupSource {
         }
         match &self.mode {
             Mode::Inline(conn) => {
-                if let Ok(mut slot) = conn.try_borrow_mut() {
+                if let Ok(mut slot) = conn.slot.try_borrow_mut() {
                     scan.finish(&self.client, &mut slot);
                 }
             }
@@ -1027,7 +1061,7 @@ impl RawScan {
         Ok(RawRows {
             source: GroupSource::inline(
                 self.table.client().clone(),
-                Rc::new(RefCell::new(None)),
+                Rc::new(Shared::new(self.table.client().clone())),
                 scan,
             ),
         })
@@ -1152,5 +1186,24 @@ mod tests {
             &group,
         );
         assert_eq!(text.len(), 6, "a filter string: one scanner per range");
+    }
+
+    #[test]
+    fn a_reversed_range_to_the_end_of_the_table_gets_a_scanner_of_its_own() {
+        let group = [
+            ScanRange::new(b"\0\0", Some(b"\0\x01")),
+            ScanRange::new(b"\x05", Some(b"\x06")),
+            ScanRange::new(b"\xFF\xFE", None),
+        ];
+        let rev = Spec {
+            reverse: true,
+            ..Spec::default()
+        };
+        let steps = steps(&rev, &group);
+        assert_eq!(steps.len(), 2);
+        assert_eq!(steps[0], [group[2].clone()]);
+        assert_eq!(steps[1], group[..2]);
+        // forward, the filter orders the ranges by their start rows: one scanner
+        assert_eq!(super::steps(&Spec::default(), &group).len(), 1);
     }
 }

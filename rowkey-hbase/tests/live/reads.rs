@@ -188,8 +188,8 @@ fn check_in_lists<K: Key>(name: &str, all: &[K]) {
     let ranges = K::ranges(&devices);
     let salted = K::LAYOUT.salt_end() > 0;
     assert_eq!(ranges.len(), if salted { 40_000 } else { 5000 }, "{name}");
-    let fwd = expected(&all, &devices, false);
-    let rev = expected(&all, &devices, true);
+    let fwd = expected(all, &devices, false);
+    let rev = expected(all, &devices, true);
     assert!(fwd.len() > 6000, "{name}: {} rows listed", fwd.len());
     let read = || table.read::<K>(&ranges);
 
@@ -297,7 +297,7 @@ fn check_in_lists<K: Key>(name: &str, all: &[K]) {
         text.scanners().iter().map(Vec::len).sum::<usize>(),
         few_ranges.len()
     );
-    let want: Vec<K> = expected(&all, few, false)
+    let want: Vec<K> = expected(all, few, false)
         .into_iter()
         .filter(|k| k.device() % 3 == 1)
         .collect();

@@ -394,9 +394,10 @@ enum State {
     Waiting(Acquire),
     /// A request is being sent (holding a turn, if the read has turns).
     Sending(Pending, Option<OwnedSemaphorePermit>),
-    /// A chunk's rows are arriving; they are kept until the chunk ends, then the turn is given
-    /// back: a stream never holds a turn while the merge waits on another group.
-    Reading(RowStream, #[allow(dead_code)] Turn),
+    /// A chunk's rows are arriving. With a turn, they are kept until the chunk ends, then the
+    /// turn is given back: a stream never holds a turn while the merge waits on another group.
+    /// Without turns (a read with no more groups than streams) they are yielded as they come.
+    Reading(RowStream, Turn),
     /// Serving a chunk received whole.
     Serving,
     Done,
@@ -547,10 +548,18 @@ impl Stream for Chunked {
                         return Poll::Ready(Some(Err(e)));
                     }
                 },
-                State::Reading(rows, _) => match rows.as_mut().poll_next(cx) {
+                State::Reading(rows, turn) => match rows.as_mut().poll_next(cx) {
                     Poll::Pending => return Poll::Pending,
                     Poll::Ready(Some(Ok(row))) => {
                         this.in_chunk += 1;
+                        if turn.is_none() {
+                            // no turns to give back: the rows go to the merge as they come
+                            if let Some(r) = &mut this.remaining {
+                                *r = r.saturating_sub(1);
+                            }
+                            this.last = Some(row.0.clone());
+                            return Poll::Ready(Some(Ok(row)));
+                        }
                         this.buf.push_back(row);
                     }
                     Poll::Ready(Some(Err(e))) => {

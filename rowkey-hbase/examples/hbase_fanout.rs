@@ -1,9 +1,9 @@
 //! Measures typed reads on a real HBase against raw Thrift2 scans of the same ranges, and a
 //! 16-bucket fan-out read concurrent versus sequential.
 //!
-//! - typed, concurrent: `Table::read` over the 16 salt-bucket ranges — a scanner per range on a
-//!   thread and connection of its own, merged into logical order by `rowkey::read`, every key
-//!   decoded;
+//! - typed, concurrent: `Table::read` over the 16 salt-bucket ranges — a scanner per bucket,
+//!   at most 8 at once (`Client::with_max_streams`), each thread with a connection of its own,
+//!   merged into logical order by `rowkey::read`, every key decoded;
 //! - raw, concurrent: the same 16 ranges through the generated Thrift2 client directly — a
 //!   thread and connection per range, `openScanner`/`getScannerRows`/`closeScanner`, rows
 //!   counted and touched, no merge, no decode;

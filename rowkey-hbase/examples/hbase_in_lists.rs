@@ -14,8 +14,8 @@
 //! - **raw**: one Thrift2 scanner whose `MultiRowRangeFilter` holds every range (keys only, rows
 //!   counted, no merge, no decode) — the floor a client of the gateway can reach.
 //!
-//! Rounds are interleaved (Phoenix, rowkey, raw for every N, then the next round); the medians
-//! of 5 are printed as a Markdown table with the ratios, the peak number of threads of this
+//! Rounds are interleaved (Phoenix, rowkey and raw for every N, each round starting at another
+//! of the three, then the next round); the medians of 7 are printed as a Markdown table with the ratios, the peak number of threads of this
 //! process during the rowkey reads, and the error items (none expected). HBase, Phoenix and
 //! this process share the machine: only the ratios mean anything (BENCHMARKS.md).
 //!
@@ -47,7 +47,7 @@ struct Salted {
     ts: i64,
 }
 
-const ROUNDS: usize = 5;
+const ROUNDS: usize = 7;
 const NS: [usize; 6] = [1, 10, 100, 1000, 2000, 5000];
 
 fn median(mut v: Vec<Duration>) -> Duration {
@@ -158,6 +158,40 @@ struct Row {
     errors: usize,
 }
 
+/// The typed read, with a sampler counting this process's threads meanwhile: rows, time, the
+/// most threads seen above the count before the read, and error items.
+fn typed<K: Key>(
+    table: &Table,
+    ranges: &rowkey::ScanRanges,
+) -> Result<(u64, Duration, usize, usize), Error> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let seen = Arc::new(AtomicUsize::new(0));
+    let base = threads();
+    let sampler = {
+        let (stop, seen) = (stop.clone(), seen.clone());
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                seen.fetch_max(threads(), Ordering::Relaxed);
+                std::thread::sleep(Duration::from_micros(500));
+            }
+        })
+    };
+    let started = Instant::now();
+    let (mut rows, mut errors) = (0u64, 0usize);
+    for row in table.read::<K>(ranges).keys_only().rows()? {
+        match row {
+            Ok(_) => rows += 1,
+            Err(_) => errors += 1,
+        }
+    }
+    let took = started.elapsed();
+    stop.store(true, Ordering::Relaxed);
+    let _ = sampler.join();
+    // the sampler is one of the threads it saw
+    let peak = seen.load(Ordering::Relaxed).saturating_sub(base + 1);
+    Ok((rows, took, peak, errors))
+}
+
 fn run<K: Key>(
     client: &Client,
     phoenix: &mut PhoenixTimer,
@@ -176,48 +210,42 @@ fn run<K: Key>(
         );
         let (mut t_rowkey, mut t_phoenix, mut t_raw) = (Vec::new(), Vec::new(), Vec::new());
         let (mut peak, mut errors) = (0usize, 0usize);
-        for _ in 0..ROUNDS {
-            let (rows_px, took) = phoenix.query(&sql)?;
-            t_phoenix.push(took);
-
-            // rowkey, with a sampler counting this process's threads
-            let stop = Arc::new(AtomicBool::new(false));
-            let seen = Arc::new(AtomicUsize::new(0));
-            let sampler = {
-                let (stop, seen) = (stop.clone(), seen.clone());
-                std::thread::spawn(move || {
-                    while !stop.load(Ordering::Relaxed) {
-                        seen.fetch_max(threads(), Ordering::Relaxed);
-                        std::thread::sleep(Duration::from_micros(500));
+        for round in 0..ROUNDS {
+            let mut counts = [0u64; 3];
+            // each round starts at another of the three, so that none always runs first
+            for step in 0..3 {
+                match (round + step) % 3 {
+                    0 => {
+                        let (rows, took) = phoenix.query(&sql)?;
+                        t_phoenix.push(took);
+                        counts[0] = rows;
                     }
-                })
-            };
-            let base = threads();
-            let started = Instant::now();
-            let mut rows_rk = 0u64;
-            for row in table.read::<K>(&ranges).keys_only().rows()? {
-                match row {
-                    Ok(_) => rows_rk += 1,
-                    Err(_) => errors += 1,
+                    1 => {
+                        let (rows, took, threads_seen, errs) = typed::<K>(&table, &ranges)?;
+                        t_rowkey.push(took);
+                        counts[1] = rows;
+                        peak = peak.max(threads_seen);
+                        errors += errs;
+                    }
+                    _ => {
+                        let started = Instant::now();
+                        let mut rows = 0u64;
+                        for row in RawScan::multi(&table, &ranges).keys_only().rows()? {
+                            row?;
+                            rows += 1;
+                        }
+                        t_raw.push(started.elapsed());
+                        counts[2] = rows;
+                    }
                 }
             }
-            t_rowkey.push(started.elapsed());
-            stop.store(true, Ordering::Relaxed);
-            let _ = sampler.join();
-            // the sampler itself is one of the threads seen
-            peak = peak.max(seen.load(Ordering::Relaxed).saturating_sub(base));
-
-            let started = Instant::now();
-            let mut rows_raw = 0u64;
-            for row in RawScan::multi(&table, &ranges).keys_only().rows()? {
-                row?;
-                rows_raw += 1;
-            }
-            t_raw.push(started.elapsed());
-            if rows_rk != rows_px || rows_raw != rows_px {
+            if counts[1] != counts[0] || counts[2] != counts[0] {
                 return Err(format!(
-                    "{} N = {n}: Phoenix {rows_px} rows, rowkey {rows_rk}, raw {rows_raw}",
-                    K::TABLE
+                    "{} N = {n}: Phoenix {} rows, rowkey {}, raw {}",
+                    K::TABLE,
+                    counts[0],
+                    counts[1],
+                    counts[2]
                 )
                 .into());
             }

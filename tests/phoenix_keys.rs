@@ -833,7 +833,13 @@ fn trailing_nulls_dropped() {
         a: Option<String>,
         b: Option<String>,
     }
-    assert!(Opt { a: None, b: None }.to_row_key().is_err());
+    let e = Opt { a: None, b: None }.to_row_key().unwrap_err();
+    // an error about the whole key names the key type (issue 37)
+    assert_eq!((e.field(), e.key()), ("", "Opt"));
+    assert_eq!(
+        e.to_string(),
+        "cannot encode key `Opt`: every primary-key value is NULL (Phoenix: primary key may not be null)"
+    );
     assert_eq!(
         Opt {
             a: Some("q".into()),
@@ -851,7 +857,13 @@ fn trailing_nulls_dropped() {
             b: None
         }
     );
-    assert!(Opt::from_row_key(b"").is_err());
+    let e = Opt::from_row_key(b"").unwrap_err();
+    assert_eq!((e.field(), e.key(), e.offset()), ("", "Opt", 0));
+    assert!(
+        e.to_string()
+            .starts_with("cannot decode key `Opt` at byte 0"),
+        "{e}"
+    );
     assert!(Opt::from_row_key(b"q\x00").is_err()); // Phoenix drops that separator
                                                    // errors name the field and the offset
     let e = L1::from_row_key(b"x\x00\x00\x80\x00").unwrap_err();

@@ -13,7 +13,14 @@ pub fn decode_whole<'de, T: crate::RowKey + crate::DecodeRowKey<'de>>(
     if let Some(max_len) = T::LAYOUT.max_len {
         check_decode_max_len(bytes.len(), max_len).map_err(|e| e.in_key(T::LAYOUT.name))?;
     }
-    let (v, used) = T::decode_visit(bytes, 0, &mut NoVisit)?;
+    let (v, used) = T::decode_visit(bytes, 0, &mut NoVisit).map_err(|e| {
+        // an error about the whole key (an empty Phoenix key, say) names the key type
+        if e.field().is_empty() {
+            e.in_key(T::LAYOUT.name)
+        } else {
+            e
+        }
+    })?;
     check_end(used, bytes.len()).map_err(|e| e.in_key(T::LAYOUT.name))?;
     Ok(v)
 }

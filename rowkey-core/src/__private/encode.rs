@@ -282,6 +282,18 @@ pub fn put_prefix<B: BufMut>(buf: &mut B, prefix: &[u8], mask: u8) {
     }
 }
 
+/// Name the key type `key` in an error about the whole key (one that names no field).
+#[inline(always)]
+pub fn whole_key(r: Result<(), EncodeError>, key: &'static str) -> Result<(), EncodeError> {
+    r.map_err(|e| {
+        if e.field().is_empty() {
+            e.in_key(key)
+        } else {
+            e
+        }
+    })
+}
+
 /// The `max_len` check of variable-width keys of type `key`.
 #[inline(always)]
 pub fn check_max_len(len: usize, max_len: usize, key: &'static str) -> Result<(), EncodeError> {

@@ -80,6 +80,13 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
     } else {
         quote!(#pv::encode_key(self, __buf))
     };
+    // a key that drops its trailing separators refuses a key of NULLs only: an error about the
+    // whole key, which names the key type
+    let encode = if key.phoenix.is_some() || key.bigtable.is_some() {
+        quote!(#pv::whole_key(#encode, <Self as #krate::RowKey>::LAYOUT.name))
+    } else {
+        encode
+    };
 
     let max_len_check = p.attrs.max_len.as_ref().map(|m| {
         let m = m.value.0;

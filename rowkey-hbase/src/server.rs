@@ -79,6 +79,14 @@ pub const PHOENIX_VERSION: &str = "5.2.1";
 /// The Maven project that lists Phoenix's jars (without HBase, Hadoop and ZooKeeper).
 const PHOENIX_POM: &str = include_str!("../harness/phoenix-pom.xml");
 
+/// The logging of the JVMs that run one script (the shell, the Phoenix harness): errors only, on
+/// standard error.
+const LOG4J_ERRORS: &str = "log4j.rootLogger=ERROR,console\n\
+     log4j.appender.console=org.apache.log4j.ConsoleAppender\n\
+     log4j.appender.console.target=System.err\n\
+     log4j.appender.console.layout=org.apache.log4j.PatternLayout\n\
+     log4j.appender.console.layout.ConversionPattern=%d %-5p [%t] %c{2}: %m%n\n";
+
 /// The JDBC harness [`HBase::phoenix_sql`] runs (compiled on first use).
 const PHOENIX_SQL_JAVA: &str = include_str!("../harness/phoenix/PhoenixSql.java");
 
@@ -1050,16 +1058,7 @@ impl HBase {
             script.push('\n');
         }
         std::fs::write(&rb, script)
-            .and_then(|()| {
-                std::fs::write(
-                    &log4j,
-                    "log4j.rootLogger=ERROR,console\n\
-                     log4j.appender.console=org.apache.log4j.ConsoleAppender\n\
-                     log4j.appender.console.target=System.err\n\
-                     log4j.appender.console.layout=org.apache.log4j.PatternLayout\n\
-                     log4j.appender.console.layout.ConversionPattern=%d %-5p [%t] %c{2}: %m%n\n",
-                )
-            })
+            .and_then(|()| std::fs::write(&log4j, LOG4J_ERRORS))
             .map_err(|e| ServerError::Shell(format!("writing {}: {e}", rb.display())))?;
         let mut args = vec![
             self.java.display().to_string(),
@@ -1159,16 +1158,7 @@ impl HBase {
             base.with_extension("log4j.properties"),
         );
         std::fs::write(&sql, script)
-            .and_then(|()| {
-                std::fs::write(
-                    &log4j,
-                    "log4j.rootLogger=ERROR,console\n\
-                     log4j.appender.console=org.apache.log4j.ConsoleAppender\n\
-                     log4j.appender.console.target=System.err\n\
-                     log4j.appender.console.layout=org.apache.log4j.PatternLayout\n\
-                     log4j.appender.console.layout.ConversionPattern=%d %-5p [%t] %c{2}: %m%n\n",
-                )
-            })
+            .and_then(|()| std::fs::write(&log4j, LOG4J_ERRORS))
             .map_err(|e| ServerError::Phoenix(format!("writing {}: {e}", sql.display())))?;
         let mut args = vec![
             "sh".to_string(),
@@ -1241,15 +1231,8 @@ impl HBase {
         };
         let harness = phoenix_harness(&self.java)?;
         let log4j = self.dir.join("phoenix-timer.log4j.properties");
-        std::fs::write(
-            &log4j,
-            "log4j.rootLogger=ERROR,console\n\
-             log4j.appender.console=org.apache.log4j.ConsoleAppender\n\
-             log4j.appender.console.target=System.err\n\
-             log4j.appender.console.layout=org.apache.log4j.PatternLayout\n\
-             log4j.appender.console.layout.ConversionPattern=%d %-5p [%t] %c{2}: %m%n\n",
-        )
-        .map_err(|e| ServerError::Phoenix(format!("writing {}: {e}", log4j.display())))?;
+        std::fs::write(&log4j, LOG4J_ERRORS)
+            .map_err(|e| ServerError::Phoenix(format!("writing {}: {e}", log4j.display())))?;
         // the JIT at full tier: a benchmark's anchor runs as Phoenix does in production
         let mut args = self.phoenix_java(&harness, jars, &log4j, &[]);
         args.push("--timer".into());

@@ -863,6 +863,15 @@ impl Scan {
     pub fn ranges(self) -> ScanRanges {
         self.ranges
     }
+
+    /// The same scan with its ranges passed through `f` (generated code: minimal ranges).
+    #[doc(hidden)]
+    #[inline]
+    pub fn map_ranges(self, f: impl FnOnce(ScanRanges) -> ScanRanges) -> Scan {
+        Scan {
+            ranges: f(self.ranges),
+        }
+    }
 }
 
 /// The ranges of `parts` (the pieces of the last field) after the prefix fixed in `base`.

@@ -72,6 +72,31 @@ pub fn expand(
                 let __code: #repr_ty = match __v { #(#name::#idents => #codes,)* };
                 <#krate::codec::Natural as #pv::Codec<#repr_ty>>::encode(&__code, __buf, __mask)
             }
+            // An exclusive bound is the next variant's code (in code order), inclusive: a range
+            // past the last variant (or before the first) is nothing, and codes no variant has
+            // are never a bound.
+            #[inline]
+            fn bound_into(__v: &#name #ty_g, __mask: ::core::primitive::u8, __upper: ::core::primitive::bool, __inclusive: ::core::primitive::bool, __out: &mut #pv::std::vec::Vec<::core::primitive::u8>) -> #pv::Edge {
+                let __code: #repr_ty = match __v { #(#name::#idents => #codes,)* };
+                let __code = if __inclusive {
+                    ::core::option::Option::Some(__code)
+                } else {
+                    let __all: &[#repr_ty] = &[#(#codes),*];
+                    let __others = __all.iter().copied();
+                    if __upper {
+                        __others.filter(|__c| *__c < __code).max()
+                    } else {
+                        __others.filter(|__c| *__c > __code).min()
+                    }
+                };
+                match __code {
+                    ::core::option::Option::Some(__c) => {
+                        let _ = <#krate::codec::Natural as #pv::Codec<#repr_ty>>::encode(&__c, __out, __mask);
+                        #pv::Edge::At { inclusive: true }
+                    }
+                    ::core::option::Option::None => #pv::Edge::Nothing,
+                }
+            }
         }
 
         impl<'__de> #pv::Decode<'__de, #name #ty_g> for #krate::codec::Natural #where_c {

@@ -340,6 +340,16 @@ pub fn expand(
     let doc = format!("Scan builder for `{name}`: `F` is the field to constrain next (`()` once every field is fixed).");
     let end_doc =
         format!("A finished scan of `{name}` (after a range or starts-with): call `.ranges()`.");
+    // Minimal ranges (adjacent ones joined, empty ones dropped) need the key's decoding: a key
+    // without generics has it for every lifetime; a generic one keeps the builder's ranges.
+    let (minimal, minimal_scan) = if generics.params.is_empty() {
+        (
+            quote!(#pv::minimal::<#key_ty>),
+            quote!(#pv::minimal_scan::<#key_ty>),
+        )
+    } else {
+        (quote!(::core::convert::identity), quote!(::core::convert::identity))
+    };
     let first = stage(0);
     let with_f = with_params(generics, &[quote!(__F)]);
     let (impl_f, ty_f, _) = with_f.split_for_impl();
@@ -385,7 +395,7 @@ pub fn expand(
             /// fixed, the range holding exactly the one key).
             #[inline(always)]
             pub fn ranges(self) -> #sc::ScanRanges {
-                self.0.ranges()
+                #minimal(self.0.ranges())
             }
         }
         // Later fields cannot be fixed while this one is free: their method names are found
@@ -409,13 +419,13 @@ pub fn expand(
             /// (one in all when the salted prefix is fixed).
             #[inline(always)]
             pub fn ranges(self) -> #sc::ScanRanges {
-                self.0.ranges()
+                #minimal(self.0.ranges())
             }
 
             /// The untyped scan.
             #[inline]
             pub fn into_scan(self) -> #sc::Scan {
-                self.0
+                #minimal_scan(self.0)
             }
         }
         impl #impl_g #name #ty_g #where_c {

@@ -12,15 +12,16 @@
 //! range holds exactly the keys of the layout the two held (and byte strings that are no key
 //! of it).
 
+use crate::bound::successor_in_place;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::layout::Layout;
 
 use super::range::{ScanRange, ScanRanges};
 
 /// The most candidate keys decoded to prove that one gap (or range) holds no key.
-const GAP_BUDGET: usize = 256;
+const GAP_BUDGET: usize = 4096;
 /// The most candidate keys decoded for one scan's ranges.
-const BUDGET: usize = 1 << 16;
+const BUDGET: usize = 1 << 18;
 
 /// The key space of one layout behind `outer` bytes (a tagged variant's tag).
 struct Space<'a> {
@@ -34,31 +35,56 @@ struct Space<'a> {
     gap: usize,
 }
 
+/// What a failed candidate says about the byte strings after it.
+enum Next {
+    /// Nothing: try the next byte string, `c ++ 00`.
+    Extend,
+    /// Every byte string starting with the first `n` bytes of the candidate is no key either.
+    Past(usize),
+}
+
 impl Space<'_> {
-    /// Whether `c` is a key of the layout; when not, how many leading bytes of `c` make it
-    /// none (every byte string starting with them is none either).
-    fn check(&mut self, c: &[u8]) -> Result<(), Option<usize>> {
+    /// Whether `c` is a key of the layout; when not, what that says of the strings after it.
+    fn check(&mut self, c: &[u8]) -> Result<(), Next> {
+        let outer = self.outer.len();
         let Some(inner) = c.strip_prefix(self.outer) else {
-            return Err(None);
+            return Err(Next::Extend);
         };
-        if self.width.is_some_and(|w| w != c.len()) {
-            return Err(None);
+        match self.width {
+            Some(w) if c.len() > w => return Err(Next::Past(w)),
+            Some(w) if c.len() < w => return Err(Next::Extend),
+            _ => {}
         }
         self.budget = self.budget.saturating_sub(1);
         self.gap = self.gap.saturating_sub(1);
-        match (self.decode)(inner) {
-            Ok(()) => Ok(()),
-            Err(e) => Err(self.failed_span(&e).map(|end| end + self.outer.len())),
+        let e = match (self.decode)(inner) {
+            Ok(()) => return Ok(()),
+            Err(e) => e,
+        };
+        let past = match e.kind() {
+            // the key's fields end before the bytes do: so for every longer string
+            DecodeErrorKind::TrailingBytes { count } => inner.len().checked_sub(*count),
+            // a byte a one-byte decoder refused (a bool, an `Option`'s presence byte)
+            DecodeErrorKind::InvalidByte { expected, .. }
+                if crate::codec::ONE_BYTE_EXPECTED.contains(expected) =>
+            {
+                Some(e.offset() + 1)
+            }
+            _ => self.failed_span(&e),
+        };
+        match past {
+            Some(n) if n > 0 && n <= inner.len() => Err(Next::Past(n + outer)),
+            _ => Err(Next::Extend),
         }
     }
 
     /// How many leading bytes of a key make it fail as `e` says, whatever follows: the end of
     /// the field whose own bytes (hash prefix included) failed to decode, or of the last salted
-    /// field when the salt does not match — when every field up to there has a fixed width.
-    /// `None` for errors of the whole key (its length, prefix or tag).
+    /// field when the salt does not match — when every field up to there has a fixed width, or
+    /// the failed field is one byte wide. `None` when that is not known.
     fn failed_span(&self, e: &DecodeError) -> Option<usize> {
         let layout = self.layout;
-        let through = match e.kind() {
+        let (through, local) = match e.kind() {
             DecodeErrorKind::InvalidByte { .. }
             | DecodeErrorKind::InvalidUtf8
             | DecodeErrorKind::InvalidChar { .. }
@@ -67,56 +93,33 @@ impl Space<'_> {
             | DecodeErrorKind::NonCanonical(_)
             | DecodeErrorKind::HashMismatch => {
                 let name = e.field().split('.').next()?;
-                layout.fields.iter().position(|f| f.name == name)?
+                (layout.fields.iter().position(|f| f.name == name)?, true)
             }
-            DecodeErrorKind::SaltMismatch { .. } => layout.salt?.through_field,
+            DecodeErrorKind::SaltMismatch { .. } => (layout.salt?.through_field, false),
             _ => return None,
         };
         let mut at = layout.prefix.len() + layout.salt.map_or(0, |s| s.width);
         for f in layout.fields.get(..=through)? {
-            at += f.hash_prefix.map_or(0, |h| h.width) + f.width?;
+            match f.width {
+                Some(w) => at += f.hash_prefix.map_or(0, |h| h.width) + w,
+                None => {
+                    // a variable-width field before: the error's offset is the failed field's
+                    // one byte, when it has one byte only
+                    let failed = layout.fields.get(through)?;
+                    return (local && failed.width == Some(1) && failed.hash_prefix.is_none())
+                        .then(|| e.offset() + 1);
+                }
+            }
         }
         Some(at)
     }
 
-    /// Whether no key of the layout lies in `[lo, hi)` (`hi = None`: to the end), proven;
-    /// `false` when it cannot be (a key found, or too many candidates).
+    /// Whether no key of the layout lies in `[lo, hi)` (`hi = None`: to the end), proven by
+    /// walking the byte strings from `lo` in order, skipping those a failed candidate rules
+    /// out; `false` when it cannot be (a key found, or too many candidates).
     fn holds_no_key(&mut self, lo: &[u8], hi: Option<&[u8]>) -> bool {
         self.gap = GAP_BUDGET.min(self.budget);
-        if hi.is_some_and(|h| h <= lo) {
-            return true;
-        }
-        // `[lo, lo 00 .. 00)` holds the byte strings `lo`, `lo 00`, …: finitely many
-        if let Some(h) = hi {
-            if let Some(zeros) = h.strip_prefix(lo) {
-                if zeros.iter().all(|&b| b == 0) {
-                    let mut c = lo.to_vec();
-                    for _ in 0..zeros.len() {
-                        if self.gap == 0 || self.check(&c).is_ok() {
-                            return false;
-                        }
-                        c.push(0);
-                    }
-                    return true;
-                }
-            }
-        }
-        // a fixed-width layout: every key of `width` bytes in the range, skipping fields that
-        // failed
-        let Some(w) = self.width else {
-            return false;
-        };
-        let mut c = if lo.len() <= w {
-            let mut c = lo.to_vec();
-            c.resize(w, 0);
-            c
-        } else {
-            let mut c = lo.get(..w).unwrap_or_default().to_vec();
-            if !increment(&mut c, w) {
-                return true;
-            }
-            c
-        };
+        let mut c = lo.to_vec();
         loop {
             if hi.is_some_and(|h| c.as_slice() >= h) {
                 return true;
@@ -126,34 +129,20 @@ impl Space<'_> {
             }
             match self.check(&c) {
                 Ok(()) => return false,
-                Err(span) => {
-                    let end = span.filter(|&e| e > 0 && e <= w).unwrap_or(w);
-                    if !increment(&mut c, end) {
+                Err(Next::Extend) => match self.width {
+                    // the strings from `c` to `c` padded with zeros are all too short
+                    Some(w) if c.len() < w => c.resize(w, 0),
+                    _ => c.push(0),
+                },
+                Err(Next::Past(n)) => {
+                    c.truncate(n);
+                    if !successor_in_place(&mut c, 0) {
                         return true;
                     }
                 }
             }
         }
     }
-}
-
-/// Add one to `c[..end]` as a big-endian number and zero the bytes after it; `false` on
-/// overflow (no byte string of this length is greater).
-fn increment(c: &mut [u8], end: usize) -> bool {
-    if let Some(rest) = c.get_mut(end..) {
-        rest.fill(0);
-    }
-    for i in (0..end.min(c.len())).rev() {
-        if let Some(b) = c.get_mut(i) {
-            if *b == 0xFF {
-                *b = 0;
-            } else {
-                *b += 1;
-                return true;
-            }
-        }
-    }
-    false
 }
 
 /// `ranges` (a typed scan's, of keys of `layout` behind outer bytes), minimal: ranges that

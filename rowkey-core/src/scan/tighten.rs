@@ -19,9 +19,12 @@ use crate::layout::Layout;
 use super::range::{ScanRange, ScanRanges};
 
 /// The most candidate keys decoded to prove that one gap (or range) holds no key.
-const GAP_BUDGET: usize = 4096;
+const GAP_BUDGET: usize = 512;
 /// The most candidate keys decoded for one scan's ranges.
-const BUDGET: usize = 1 << 18;
+const BUDGET: usize = 1 << 20;
+/// The most byte strings tried one after the other by extending the last one (a walk that
+/// learns nothing from its failures: a salt over variable-width fields, say).
+const MAX_EXTENDS: usize = 32;
 
 /// The key space of one layout behind `outer` bytes (a tagged variant's tag).
 struct Space<'a> {
@@ -120,14 +123,17 @@ impl Space<'_> {
     fn holds_no_key(&mut self, lo: &[u8], hi: Option<&[u8]>) -> bool {
         self.gap = GAP_BUDGET.min(self.budget);
         let mut c = lo.to_vec();
+        let mut extends = 0;
         loop {
             if hi.is_some_and(|h| c.as_slice() >= h) {
                 return true;
             }
-            if self.gap == 0 {
+            if self.gap == 0 || extends > MAX_EXTENDS {
                 return false;
             }
-            match self.check(&c) {
+            let next = self.check(&c);
+            extends = if matches!(next, Err(Next::Extend)) { extends + 1 } else { 0 };
+            match next {
                 Ok(()) => return false,
                 Err(Next::Extend) => match self.width {
                     // the strings from `c` to `c` padded with zeros are all too short

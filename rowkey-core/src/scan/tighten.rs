@@ -24,7 +24,10 @@ const GAP_BUDGET: usize = 512;
 const BUDGET: usize = 1 << 20;
 /// The most byte strings tried one after the other by extending the last one (a walk that
 /// learns nothing from its failures: a salt over variable-width fields, say).
-const MAX_EXTENDS: usize = 32;
+const MAX_EXTENDS: usize = 16;
+/// The most candidate keys decoded to prove that a range holds no key (the builder leaves few
+/// such ranges: a cheap proof or none).
+const EMPTY_BUDGET: usize = 8;
 
 /// The key space of one layout behind `outer` bytes (a tagged variant's tag).
 struct Space<'a> {
@@ -120,8 +123,8 @@ impl Space<'_> {
     /// Whether no key of the layout lies in `[lo, hi)` (`hi = None`: to the end), proven by
     /// walking the byte strings from `lo` in order, skipping those a failed candidate rules
     /// out; `false` when it cannot be (a key found, or too many candidates).
-    fn holds_no_key(&mut self, lo: &[u8], hi: Option<&[u8]>) -> bool {
-        self.gap = GAP_BUDGET.min(self.budget);
+    fn holds_no_key(&mut self, lo: &[u8], hi: Option<&[u8]>, budget: usize) -> bool {
+        self.gap = budget.min(self.budget);
         let mut c = lo.to_vec();
         let mut extends = 0;
         loop {
@@ -184,7 +187,7 @@ pub fn tighten(
     };
     let mut out: Vec<ScanRange> = Vec::with_capacity(ranges.len());
     for r in ranges.iter() {
-        if space.holds_no_key(r.start(), r.stop()) {
+        if space.holds_no_key(r.start(), r.stop(), EMPTY_BUDGET) {
             continue;
         }
         match out.last_mut() {
@@ -192,7 +195,9 @@ pub fn tighten(
                 if prev.start().get(..salt_end) == r.start().get(..salt_end)
                     && prev
                         .stop()
-                        .is_some_and(|s| s >= r.start() || space.holds_no_key(s, Some(r.start()))) =>
+                        .is_some_and(|s| {
+                            s >= r.start() || space.holds_no_key(s, Some(r.start()), GAP_BUDGET)
+                        }) =>
             {
                 let stop = match (prev.stop(), r.stop()) {
                     (Some(a), Some(b)) => Some(a.max(b).to_vec()),

@@ -310,14 +310,9 @@ pub fn expand(
                 "—".to_owned()
             }
         };
-        let reason = if f.attrs.hash_prefix.is_some() {
-            " (hashed)"
-        } else if f.attrs.reverse.is_some() {
-            " (reversed)"
-        } else if range_cell == "—" {
-            " (custom separator)"
-        } else {
-            ""
+        let reason = match fp.range {
+            Err(r) => r.reason(),
+            Ok(()) => "",
         };
         chain_doc.push(format!(
             "| `{fname}`{reason} | `.{eq_name}(v)` | {range_cell} | {sw_cell} |"

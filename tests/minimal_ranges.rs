@@ -254,7 +254,9 @@ fn a_wide_field_s_ranges_join_across_the_carry() {
         vec![0xFFFE, 0xFFFF],
     ] {
         let r = Wide::scan().a_in(list.clone()).expect("in").ranges();
-        space.judge(&format!("a_in({:?}..)", &list[..2]), r, |k| list.contains(&k.a));
+        space.judge(&format!("a_in({:?}..)", &list[..2]), r, |k| {
+            list.contains(&k.a)
+        });
     }
     for lo in samples(&all) {
         for hi in samples(&all) {
@@ -278,17 +280,30 @@ fn enum_codes_with_gaps() {
     }));
     two_fields!(space, Gaps, k [k_in, k_range, k_any] = GAPS.to_vec(), b [b_in, b_range, b_any] = vec![false, true]);
     // past the last variant, before the first: nothing
-    let none = Gaps::scan().k_range((Bound::Excluded(Gap::C), Bound::Unbounded)).ranges();
+    let none = Gaps::scan()
+        .k_range((Bound::Excluded(Gap::C), Bound::Unbounded))
+        .ranges();
     assert!(none.is_empty(), "{none:?}");
     assert!(Gaps::scan().k_range(..Gap::A).ranges().is_empty());
-    assert_eq!(Gaps::scan().k_in([Gap::A, Gap::C]).expect("in").ranges().len(), 2);
+    assert_eq!(
+        Gaps::scan()
+            .k_in([Gap::A, Gap::C])
+            .expect("in")
+            .ranges()
+            .len(),
+        2
+    );
     assert_eq!(Gaps::scan().k_any().expect("any").ranges().len(), 1);
     assert!(space.queries > 100);
 }
 
 #[test]
 fn salted_buckets_stay_apart() {
-    let mut space = Space::new(all_u8().into_iter().flat_map(|a| [false, true].map(|b| Salted { a, b })));
+    let mut space = Space::new(
+        all_u8()
+            .into_iter()
+            .flat_map(|a| [false, true].map(|b| Salted { a, b })),
+    );
     two_fields!(space, Salted, a [a_in, a_range] = all_u8(), b [b_in, b_range, b_any] = vec![false, true]);
     // every value of the salted field: one range per bucket, whole
     assert_eq!(Salted::scan().a_in(0..=255).expect("in").ranges().len(), 3);
@@ -297,7 +312,11 @@ fn salted_buckets_stay_apart() {
 
 #[test]
 fn modulo_buckets() {
-    let mut space = Space::new(all_u8().into_iter().flat_map(|t| GAPS.map(|x| Modulo { t, x })));
+    let mut space = Space::new(
+        all_u8()
+            .into_iter()
+            .flat_map(|t| GAPS.map(|x| Modulo { t, x })),
+    );
     two_fields!(space, Modulo, t [t_in, t_range] = all_u8(), x [x_in, x_range, x_any] = GAPS.to_vec());
     assert!(space.queries > 100);
 }
@@ -305,11 +324,26 @@ fn modulo_buckets() {
 #[test]
 fn descending_integers_and_options() {
     let opts = vec![None, Some(false), Some(true)];
-    let mut space = Space::new(all_i8().into_iter().flat_map(|a| opts.clone().into_iter().map(move |b| DescOpt { a, b })));
+    let mut space = Space::new(
+        all_i8()
+            .into_iter()
+            .flat_map(|a| opts.clone().into_iter().map(move |b| DescOpt { a, b })),
+    );
     two_fields!(space, DescOpt, a [a_in, a_range] = all_i8(), b [b_in, b_range, b_any] = opts.clone());
     assert!(DescOpt::scan().a_range(..i8::MIN).ranges().is_empty());
-    assert!(DescOpt::scan().a_range((Bound::Excluded(i8::MAX), Bound::Unbounded)).ranges().is_empty());
-    assert_eq!(DescOpt::scan().a(3).b_in(opts.clone()).expect("in").ranges().len(), 1);
+    assert!(DescOpt::scan()
+        .a_range((Bound::Excluded(i8::MAX), Bound::Unbounded))
+        .ranges()
+        .is_empty());
+    assert_eq!(
+        DescOpt::scan()
+            .a(3)
+            .b_in(opts.clone())
+            .expect("in")
+            .ranges()
+            .len(),
+        1
+    );
     assert!(space.queries > 100);
 }
 

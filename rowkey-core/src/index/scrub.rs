@@ -891,10 +891,7 @@ mod tests {
     fn an_existing_row_of_a_conflicting_key_is_kept() {
         for page in [1, 2, 500] {
             let mem = Mem::default();
-            base(
-                &mem,
-                &[Rec { id: 1, name: DUP }, Rec { id: 2, name: DUP }],
-            );
+            base(&mem, &[Rec { id: 1, name: DUP }, Rec { id: 2, name: DUP }]);
             let ix = by_name();
             let t = Indexed::new(&mem).with_index(&ix).expect("with");
             (&mem)
@@ -904,7 +901,12 @@ mod tests {
                     value: row_naming(2),
                 }])
                 .expect("write");
-            let r = t.scrub().repair().page_rows(page).run(|_| {}).expect("scrub");
+            let r = t
+                .scrub()
+                .repair()
+                .page_rows(page)
+                .run(|_| {})
+                .expect("scrub");
             assert_eq!((r.conflicts, r.problems(), r.repaired), (1, 1, 0), "{r}");
             assert_eq!(index_rows(&mem), [(vec![DUP], row_naming(2))]);
         }

@@ -135,7 +135,11 @@ impl Space<'_> {
                 return false;
             }
             let next = self.check(&c);
-            extends = if matches!(next, Err(Next::Extend)) { extends + 1 } else { 0 };
+            extends = if matches!(next, Err(Next::Extend)) {
+                extends + 1
+            } else {
+                0
+            };
             match next {
                 Ok(()) => return false,
                 Err(Next::Extend) => match self.width {
@@ -193,11 +197,9 @@ pub fn tighten(
         match out.last_mut() {
             Some(prev)
                 if prev.start().get(..salt_end) == r.start().get(..salt_end)
-                    && prev
-                        .stop()
-                        .is_some_and(|s| {
-                            s >= r.start() || space.holds_no_key(s, Some(r.start()), GAP_BUDGET)
-                        }) =>
+                    && prev.stop().is_some_and(|s| {
+                        s >= r.start() || space.holds_no_key(s, Some(r.start()), GAP_BUDGET)
+                    }) =>
             {
                 let stop = match (prev.stop(), r.stop()) {
                     (Some(a), Some(b)) => Some(a.max(b).to_vec()),

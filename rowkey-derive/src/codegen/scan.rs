@@ -343,7 +343,10 @@ pub fn expand(
             quote!(#pv::minimal_scan::<#key_ty>),
         )
     } else {
-        (quote!(::core::convert::identity), quote!(::core::convert::identity))
+        (
+            quote!(::core::convert::identity),
+            quote!(::core::convert::identity),
+        )
     };
     let first = stage(0);
     let with_f = with_params(generics, &[quote!(__F)]);

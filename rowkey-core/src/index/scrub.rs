@@ -747,9 +747,11 @@ mod tests {
         }
     }
 
+    type Rows = BTreeMap<Vec<u8>, Vec<u8>>;
+
     #[derive(Default)]
     struct Mem {
-        tables: RefCell<BTreeMap<Table, BTreeMap<Vec<u8>, Vec<u8>>>>,
+        tables: RefCell<BTreeMap<Table, Rows>>,
         checkpoints: RefCell<BTreeMap<String, Vec<u8>>>,
     }
 
@@ -822,7 +824,7 @@ mod tests {
                 value: r.to_value(),
             })
             .collect();
-        (&*mem).write(&writes).expect("write");
+        mem.write(&writes).expect("write");
     }
 
     fn index_rows(mem: &Mem) -> Vec<(Vec<u8>, Vec<u8>)> {

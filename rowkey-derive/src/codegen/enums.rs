@@ -81,13 +81,22 @@ pub fn expand(
                 let __code = if __inclusive {
                     ::core::option::Option::Some(__code)
                 } else {
+                    // the nearest code below (upper) or above (lower); a loop, not iterator
+                    // adapters, so that it needs no trait in scope (`no_implicit_prelude`)
                     let __all: &[#repr_ty] = &[#(#codes),*];
-                    let __others = __all.iter().copied();
-                    if __upper {
-                        __others.filter(|__c| *__c < __code).max()
-                    } else {
-                        __others.filter(|__c| *__c > __code).min()
+                    let mut __best: ::core::option::Option<#repr_ty> = ::core::option::Option::None;
+                    for __c in __all {
+                        let __c = *__c;
+                        let __beyond = if __upper { __c < __code } else { __c > __code };
+                        let __nearer = match __best {
+                            ::core::option::Option::Some(__b) => if __upper { __c > __b } else { __c < __b },
+                            ::core::option::Option::None => true,
+                        };
+                        if __beyond && __nearer {
+                            __best = ::core::option::Option::Some(__c);
+                        }
                     }
+                    __best
                 };
                 match __code {
                     ::core::option::Option::Some(__c) => {

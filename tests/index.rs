@@ -16,7 +16,7 @@ use rowkey::index::{
 use rowkey::RowKey;
 
 use index_proof::{
-    exhaustive, gen_ops, indexes, sequential, table, ByBuyer, Order, OrderId, OrderNo, Proof,
+    exhaustive, gen_ops, indexes, sequential, table, ByBuyer, Order, OrderId, OrderNo, Proof, Rng,
 };
 
 fn db() -> Database {
@@ -321,6 +321,156 @@ fn the_scrub_builds_a_late_index_and_resumes_from_its_checkpoint() {
     assert_eq!(straight.2, 100); // by_seller and by_no rows of 50 records
     assert_eq!(run(Some(3)), straight);
     assert_eq!(run(Some(9)), straight);
+}
+
+/// Issue 37: a unique index built (or checked) by the scrub over base rows that a writer
+/// bypassing the unique check left — several records per order number — and index rows of
+/// every kind already there (right, with an outdated covered value, naming a record without
+/// the key, naming no record, for a key no record holds). Brute force: the counts and the
+/// rows a repair leaves follow from the records alone, the same for every page size, with
+/// and without repair; a conflict is reported, never resolved by writing a key's row twice.
+#[test]
+fn the_scrub_reports_every_unique_conflict_and_outdated_row_with_any_page_size() {
+    const NOS: [&str; 5] = ["dup", "x", "y", "z", "gone"];
+    let ix = indexes();
+    let by_no = Table::Index("by_no".into());
+    let proto_db = db();
+    let proto = Indexed::new(RedbStore::new(&proto_db, "rows"))
+        .with_index(&ix.by_no)
+        .expect("index");
+    let mut checked = 0u32;
+    for seed in 0..40u64 {
+        let mut rng = Rng::new(seed + 1);
+        let n = 2 + rng.below(7) as u32;
+        // the records: numbers from the first four (so that holders repeat)
+        let mut records: Vec<Order> = Vec::new();
+        for id in 0..n {
+            let no = NOS[rng.below(5) as usize % 4];
+            if rng.below(5) > 0 {
+                records.push(order(id, 1, 1, no, id));
+            }
+        }
+        let mut holders: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+        for r in &records {
+            holders.entry(r.no.as_str()).or_default().push(r.id);
+        }
+        // the index rows already there: (number, the id the row names, amount of its value)
+        let mut existing: BTreeMap<&str, (u32, u32)> = BTreeMap::new();
+        for no in NOS {
+            match rng.below(5) {
+                0 => {}
+                _ => {
+                    let named = rng.below(u64::from(n) + 2) as u32;
+                    let amount = if rng.below(3) == 0 { 999 } else { named };
+                    existing.insert(no, (named, amount));
+                }
+            }
+        }
+        // what the scrub must find, and the rows a repair must leave
+        let (mut missing, mut outdated, mut conflicts, mut dangling, mut stale) = (0, 0, 0, 0, 0);
+        let mut want_rows: BTreeMap<Vec<u8>, Vec<u8>> = BTreeMap::new();
+        let row_of = |o: &Order| {
+            let (_, row) = proto.expected_rows(o).expect("rows").remove(0);
+            row
+        };
+        let by_id: BTreeMap<u32, &Order> = records.iter().map(|r| (r.id, r)).collect();
+        for no in NOS {
+            let mut held = holders.get(no).cloned().unwrap_or_default();
+            // "first" is first in the base table's order: the encoded (salted) primary key's
+            held.sort_by_key(|&id| OrderId { id }.to_row_key().expect("pk"));
+            let row = existing.get(no);
+            if let Some(&first) = held.first() {
+                conflicts += held.len() - 1;
+                let owner = match row {
+                    None => {
+                        missing += 1;
+                        first
+                    }
+                    Some(&(named, amount)) if held.contains(&named) => {
+                        if amount != named {
+                            outdated += 1;
+                        }
+                        named
+                    }
+                    Some(_) => {
+                        outdated += 1;
+                        first
+                    }
+                };
+                let (k, v) = row_of(by_id[&owner]);
+                want_rows.insert(k, v);
+            } else if let Some(&(named, _)) = row {
+                if by_id.contains_key(&named) {
+                    stale += 1;
+                } else {
+                    dangling += 1;
+                }
+            }
+        }
+        let want = (missing, outdated, conflicts, dangling, stale, 0);
+        for repair in [false, true] {
+            for page in [1, 2, 3, 500] {
+                let db = db();
+                let store = RedbStore::new(&db, "orders");
+                let mut writes: Vec<Write> = records
+                    .iter()
+                    .map(|r| Write::Put {
+                        table: Table::Base,
+                        key: OrderId { id: r.id }.to_row_key().expect("pk").to_vec(),
+                        value: r.to_value(),
+                    })
+                    .collect();
+                for (no, &(named, amount)) in &existing {
+                    let (key, value) = row_of(&order(named, 1, 1, no, amount));
+                    writes.push(Write::Put {
+                        table: by_no.clone(),
+                        key,
+                        value,
+                    });
+                }
+                store.write(&writes).expect("write");
+                let t = Indexed::new(store).with_index(&ix.by_no).expect("index");
+                let mut scrub = t.scrub().page_rows(page);
+                if repair {
+                    scrub = scrub.repair();
+                }
+                let r = scrub.run(|_| {}).expect("scrub");
+                let what = format!(
+                    "seed {seed}, repair {repair}, page {page}: {records:?} {existing:?}: {r}"
+                );
+                let got = (
+                    r.missing as usize,
+                    r.outdated as usize,
+                    r.conflicts as usize,
+                    r.dangling as usize,
+                    r.stale as usize,
+                    r.invalid as usize,
+                );
+                assert_eq!(got, want, "{what}");
+                assert_eq!(
+                    r.findings
+                        .iter()
+                        .filter(|f| f.problem == Problem::Conflict)
+                        .count(),
+                    conflicts,
+                    "{what}"
+                );
+                if repair {
+                    let rows: BTreeMap<Vec<u8>, Vec<u8>> =
+                        index_proof::dump(&store, &by_no).into_iter().collect();
+                    assert_eq!(rows, want_rows, "{what}");
+                    let again = t.scrub().page_rows(page).run(|_| {}).expect("again");
+                    assert_eq!(
+                        (again.conflicts as usize, again.problems() as usize),
+                        (conflicts, conflicts),
+                        "{what}: {again}"
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 40 * 8);
 }
 
 #[test]

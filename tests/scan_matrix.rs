@@ -707,6 +707,20 @@ fn strings() -> Vec<String> {
         "host1",
         "host12",
         "\u{10FFFF}",
+        // around a space fill and a `|` separator: content below and above them, the fill
+        // itself inside, first and last (a last fill does not encode: not stored)
+        "\t",
+        "\t\t",
+        "a\t",
+        " ",
+        " a",
+        "a ",
+        "a b",
+        "!",
+        "a!",
+        "{",
+        "}",
+        "~",
     ]
     .into_iter()
     .map(str::to_owned)
@@ -929,8 +943,15 @@ matrix!(matrix_bytes_pad, Vec<u8>, [#[pad(6)]], pool: byte_strings(), eq: |x| x,
 matrix!(matrix_bytes_last, Vec<u8>, [], pool: byte_strings(), eq: |x| x, range: true, sw: bytes, last: true);
 matrix!(matrix_bytes_last_desc, Vec<u8>, [#[desc]], pool: byte_strings(), eq: |x| x, range: true, sw: bytes, last: true);
 matrix!(matrix_bytes_type_sep, bytes::Bytes, [#[sep]], pool: byte_strings().into_iter().map(Into::into).collect(), eq: |x| x, range: true, sw: bytes, last: false);
-// A space fill keeps order only for content bytes above the fill (documented): values above it.
-matrix!(matrix_string_pad_space, String, [#[pad(6, fill = b' ')]], pool: vec!["".into(), "a".into(), "a!".into(), "ab".into(), "abcdef".into(), "abcdefg".into(), "b".into(), "a b".into()], eq: |x| x, range: true, sw: str, last: false);
+// A fill other than 0x00 keeps order only for content bytes above the fill: `_range` does not
+// compile (issue 37: "\t" is stored "\t " before "" stored "  "; tests/ui/fail/scan/
+// range_on_space_padded_field.rs); equality, IN-lists and starts-with run over values below
+// and above the fill.
+matrix!(matrix_string_pad_space, String, [#[pad(6, fill = b' ')]], pool: strings(), eq: |x| x, range: false, sw: str, last: false);
+matrix!(matrix_string_pad_space_desc, String, [#[pad(6, fill = b' ')] #[desc]], pool: strings(), eq: |x| x, range: false, sw: str, last: false);
+matrix!(matrix_bytes_pad_space, Vec<u8>, [#[pad(6, fill = b' ')]], pool: byte_strings(), eq: |x| x, range: false, sw: bytes, last: false);
+matrix!(matrix_bytes_pad_ff, Vec<u8>, [#[pad(4, fill = 0xFF)]], pool: byte_strings(), eq: |x| x, range: false, sw: bytes, last: false);
+matrix!(matrix_option_string_pad_space, Option<String>, [#[pad(6, fill = b' ')]], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: false, sw: none, last: false);
 matrix!(matrix_decimal, u32, [#[pad(10)]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_decimal_desc, u64, [#[pad(12)] #[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_reverse_ts, i64, [#[reverse_ts]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
@@ -967,6 +988,8 @@ matrix!(matrix_hash_prefix_raw_string, String, [#[hash_prefix(2, raw)] #[sep]], 
 matrix!(matrix_reverse_int, u32, [#[reverse]], pool: ints(), eq: |x| x, range: false, sw: none, last: false);
 matrix!(matrix_reverse_padded, String, [#[reverse] #[pad(6)]], pool: strings(), eq: |x| x, range: false, sw: none, last: false);
 matrix!(matrix_custom_sep, String, [#[sep(b'|')]], pool: strings(), eq: |x| x, range: false, sw: str, last: false);
+matrix!(matrix_custom_sep_desc, String, [#[sep(b'|')] #[desc]], pool: strings(), eq: |x| x, range: false, sw: str, last: false);
+matrix!(matrix_bytes_custom_sep, Vec<u8>, [#[sep(b'|')]], pool: byte_strings(), eq: |x| x, range: false, sw: bytes, last: false);
 matrix!(matrix_java_container_style, i32, [#[rowkey(java)] #[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
 
 // Options of every kind of inner encoding, and the descending forms of the other content types.

@@ -480,6 +480,9 @@ pub enum Refusal {
     Reversed,
     /// `#[sep(b'..')]`: order holds only above the separator (ranges only).
     CustomSeparator,
+    /// `#[pad(N, fill = b)]` with a fill other than 0x00 on a string or bytes field: a value
+    /// continuing with bytes below the fill sorts before a shorter one (ranges only).
+    PadFill,
     /// Starts-with on a field that is not a string or bytes.
     NotContent,
     /// A Phoenix column whose bytes do not sort as its values (CHAR(N); DESC variable-width
@@ -491,12 +494,26 @@ pub enum Refusal {
 }
 
 impl Refusal {
+    /// The scan chain table's note on a refused range.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Refusal::Hashed => " (hashed)",
+            Refusal::Reversed => " (reversed)",
+            Refusal::CustomSeparator => " (custom separator)",
+            Refusal::PadFill => " (padded with a fill other than 0x00)",
+            Refusal::NotContent => "",
+            Refusal::PhoenixUnordered => " (Phoenix bytes out of value order)",
+            Refusal::StructUnordered => " (struct-key bytes out of value order)",
+        }
+    }
+
     /// The `__private` trait whose diagnostic explains a refused typed-builder method.
     pub fn trait_name(self, range: bool) -> &'static str {
         match (self, range) {
             (Refusal::Hashed, true) => "NoRangeOnHashed",
             (Refusal::Reversed, true) => "NoRangeOnReversed",
             (Refusal::CustomSeparator, _) => "NoRangeOnCustomSeparator",
+            (Refusal::PadFill, _) => "NoRangeOnPadFill",
             (Refusal::Hashed, false) => "NoStartsWithOnHashed",
             (Refusal::Reversed, false) => "NoStartsWithOnReversed",
             (Refusal::NotContent, _) => "NoStartsWithOnNonContent",
@@ -512,6 +529,7 @@ impl Refusal {
             (Refusal::Hashed, true) => "RangeOnHashed",
             (Refusal::Reversed, true) => "RangeOnReversed",
             (Refusal::CustomSeparator, _) => "RangeOnCustomSeparator",
+            (Refusal::PadFill, _) => "RangeOnPadFill",
             (Refusal::Hashed, false) => "PrefixOnHashed",
             (Refusal::Reversed, false) => "PrefixOnReversed",
             (Refusal::NotContent, _) => "PrefixOnNonContent",
@@ -534,6 +552,13 @@ pub fn range_refusal(f: &Field) -> Result<(), Refusal> {
         Err(Refusal::Reversed)
     } else if matches!(a.sep.as_ref().map(|s| s.value), Some(Some(_))) {
         Err(Refusal::CustomSeparator)
+    } else if a
+        .pad
+        .as_ref()
+        .is_some_and(|p| p.value.fill.is_some_and(|(b, _)| b != 0))
+        && matches!(f.kind.inner(), TyKind::Text | TyKind::Bytes)
+    {
+        Err(Refusal::PadFill)
     } else {
         Ok(())
     }

@@ -42,6 +42,13 @@ pub trait NoRangeOnReversed<Key: ?Sized, Field> {}
 pub trait NoRangeOnCustomSeparator<Key: ?Sized, Field> {}
 
 #[diagnostic::on_unimplemented(
+    message = "rowkey: no range scan on `{Field}` of `{Key}`: #[pad(N, fill = ..)] with a fill byte other than 0x00 stores a short value followed by the fill, so a value that continues with bytes below the fill sorts before the shorter value (with fill b' ', `\\t` is stored `\\t ` and sorts before the empty value, stored `  `) and a range of values is not one byte range",
+    label = "this range would return wrong rows",
+    note = "fix `{Field}` by equality (`.{Field}(v)`), list its values (`.{Field}_in(values)`) or, on a field that is not an `Option`, use `.{Field}_starts_with(p)`; or pad with 0x00 (`#[pad(N)]`), which keeps the value order for every content"
+)]
+pub trait NoRangeOnPadFill<Key: ?Sized, Field> {}
+
+#[diagnostic::on_unimplemented(
     message = "rowkey: no range scan on `{Field}` of `{Key}`: in this Phoenix key its bytes do not sort as its values (a CHAR(N) column compares padded with spaces; a DESC variable-width column of a table without rowKeyOrderOptimizable sorts a value before its extensions)",
     label = "this range would return wrong rows",
     note = "fix `{Field}` by equality (`.{Field}(v)`) or list its values (`.{Field}_in(values)`)"

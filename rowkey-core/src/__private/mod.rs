@@ -40,6 +40,34 @@ pub use crate::describe::{describe, NoVisit, Show, Visit};
 pub use crate::error::{DecodeError, EncodeError};
 pub use crate::scan::builder::{Alternatives, ContentPrefix, ScanBuilder};
 
+/// A typed scan's ranges, minimal (see `scan/tighten.rs`): what the generated `.ranges()`
+/// returns. One range is left as it is (the hot path: nothing to join).
+#[inline(always)]
+pub fn minimal<T: crate::RowKey + crate::DecodeRowKeyOwned>(
+    ranges: crate::scan::ScanRanges,
+) -> crate::scan::ScanRanges {
+    if ranges.len() > 1 {
+        tighten::<T>(ranges)
+    } else {
+        ranges
+    }
+}
+
+#[inline(never)]
+fn tighten<T: crate::RowKey + crate::DecodeRowKeyOwned>(
+    ranges: crate::scan::ScanRanges,
+) -> crate::scan::ScanRanges {
+    crate::scan::tighten::tighten(ranges, T::LAYOUT, |b| T::from_row_key(b).map(drop))
+}
+
+/// [`minimal`] of an untyped scan's ranges.
+#[inline]
+pub fn minimal_scan<T: crate::RowKey + crate::DecodeRowKeyOwned>(
+    scan: crate::scan::Scan,
+) -> crate::scan::Scan {
+    scan.map_ranges(minimal::<T>)
+}
+
 pub use bytes;
 pub use core;
 pub use std;

@@ -72,6 +72,7 @@ refused_forms! {
     RangeOnHashed: "range", "the field is hashed (#[hash_prefix]), so its values are not in key order; fix it by equality";
     RangeOnReversed: "range", "the field is #[reverse]d; fix it by equality";
     RangeOnCustomSeparator: "range", "the field ends at a custom separator, so ranges would not be exact; fix it by equality";
+    RangeOnPadFill: "range", "the field is padded with a fill byte other than 0x00, so a value continuing below the fill sorts before a shorter one and ranges would not be exact; fix it by equality";
     PrefixOnHashed: "prefix", "the field is hashed (#[hash_prefix]), so its values are not in key order; fix it by equality";
     PrefixOnReversed: "prefix", "the field is #[reverse]d; fix it by equality";
     PrefixOnNonContent: "prefix", "only string and bytes fields take a prefix; use a range";

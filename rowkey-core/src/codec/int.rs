@@ -30,6 +30,18 @@ macro_rules! int_impls {
                 buf.put_slice(&((*v as $u ^ FLIP) ^ m).to_be_bytes());
                 Ok(())
             }
+            /// Below the type's minimum or above its maximum there is no value: nothing (not a
+            /// range that holds no key).
+            #[inline(always)]
+            fn bound_into(v: &$t, mask: u8, upper: bool, inclusive: bool, out: &mut Vec<u8>) -> Edge {
+                if !inclusive && *v == if upper { <$t>::MIN } else { <$t>::MAX } {
+                    return Edge::Nothing;
+                }
+                const FLIP: $u = if $signed { 1 << ($w * 8 - 1) } else { 0 };
+                let m = <$u>::from_ne_bytes([mask; $w]);
+                out.extend_from_slice(&((*v as $u ^ FLIP) ^ m).to_be_bytes());
+                Edge::At { inclusive }
+            }
         }
         impl<'de> Decode<'de, $t> for Natural {
             #[inline(always)]

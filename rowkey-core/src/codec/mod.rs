@@ -37,6 +37,7 @@ mod int;
 mod java;
 mod option;
 mod raw;
+pub(crate) use raw::ONE_BYTE_EXPECTED;
 mod scalar;
 mod traits;
 

@@ -117,7 +117,7 @@ impl<'de, T, C: Decode<'de, T> + OptionPresence> Decode<'de, Option<T>> for C {
             _ => Err(DecodeError::new(
                 DecodeErrorKind::InvalidByte {
                     byte: b,
-                    expected: "an Option presence byte 0x00 or 0x01",
+                    expected: super::raw::PRESENCE_EXPECTED,
                 },
                 0,
             )),

@@ -38,6 +38,18 @@ pub(super) fn unmask(bytes: &[u8], mask: u8) -> Vec<u8> {
     bytes.iter().map(|b| b ^ mask).collect()
 }
 
+/// What the one-byte decoders expect: an `InvalidByte` error with one of these is decided by
+/// its byte alone (and the bytes before it), so every key starting with the bytes up to it is
+/// invalid too (what minimal scan ranges skip by).
+pub(crate) const ONE_BYTE_EXPECTED: [&str; 3] = [
+    PRESENCE_EXPECTED,
+    "a boolean 0x00 or 0x01",
+    "a Java boolean 0x00 or 0xFF",
+];
+
+/// The `expected` of an invalid `Option` presence byte.
+pub(crate) const PRESENCE_EXPECTED: &str = "an Option presence byte 0x00 or 0x01";
+
 /// A boolean byte: `0x00` false, `truth` true, anything else an error.
 #[inline(always)]
 pub(super) fn decode_bool(

@@ -6,7 +6,7 @@ use super::encodings::{Java, Natural, Reverse};
 use super::java::{java_pieces, JavaKind};
 use super::raw::{decode_bool, put_masked, take};
 use super::traits::{Codec, Decode};
-use crate::bound::Pieces;
+use crate::bound::{Edge, Pieces};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 
 impl Codec<bool> for Natural {
@@ -21,6 +21,15 @@ impl Codec<bool> for Natural {
     fn encode<B: BufMut>(v: &bool, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
         buf.put_u8(u8::from(*v) ^ mask);
         Ok(())
+    }
+    /// Nothing is below `false` or above `true`.
+    #[inline(always)]
+    fn bound_into(v: &bool, mask: u8, upper: bool, inclusive: bool, out: &mut Vec<u8>) -> Edge {
+        if !inclusive && *v != upper {
+            return Edge::Nothing;
+        }
+        out.push(u8::from(*v) ^ mask);
+        Edge::At { inclusive }
     }
 }
 impl<'de> Decode<'de, bool> for Natural {

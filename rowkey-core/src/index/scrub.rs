@@ -2,6 +2,7 @@
 //! repaired, resumable from a checkpoint.
 
 use core::fmt;
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use super::def::{parse, Kind};
@@ -57,7 +58,8 @@ pub struct ScrubReport {
     pub outdated: u64,
     /// Rows that are not index rows, or base rows that do not decode.
     pub invalid: u64,
-    /// Unique index keys held by two live records (not repaired).
+    /// Live records holding a unique index key that another live record holds and whose
+    /// index row names the other one (see [`Scrub::repair`] for which one the row names).
     pub conflicts: u64,
     /// Rows written or deleted to repair.
     pub repaired: u64,
@@ -203,7 +205,16 @@ struct State {
     phase: u32,
     next: Vec<u8>,
     report: ScrubReport,
+    claims: Claims,
 }
+
+/// The index row keys the base phase found missing or outdated, per index (its position),
+/// with the primary key of the record the row should name. A repairing scrub writes those
+/// rows page by page, so the next pages (and the index phase) meet them in the store; a
+/// scrub that does not repair remembers them here instead, for the rest of its run, so that a
+/// second record claiming the same unique key is a conflict and the index phase does not
+/// count an outdated row a second time.
+type Claims = BTreeMap<(usize, Vec<u8>), Vec<u8>>;
 
 impl<S: Store, R: Record> Indexed<S, R> {
     /// A scrub of the base table and every index: first each base row's expected index rows
@@ -274,6 +285,60 @@ impl<S: Store, R: Record> Scrub<'_, S, R> {
     /// and invalid ones (conflicts and base rows that do not decode are only reported). As
     /// with [`Scan::repair`](super::Scan::repair), only while no put of the same records is
     /// in flight.
+    ///
+    /// **Unique conflicts.** When several live records hold one unique index key (a writer
+    /// bypassed the unique check), the repair never rewrites the key's row from one of them to
+    /// another: a row that names one of them is kept; when there is none (the key's row is
+    /// missing, or names a record that does not hold the key), the row is written for the
+    /// first of them in primary-key order — the state maintenance would have left had the
+    /// records been put in that order, the later puts refused with
+    /// [`UniqueViolation`](super::IndexError::UniqueViolation) — and every other one is
+    /// counted in [`ScrubReport::conflicts`] with a [`Problem::Conflict`] finding of the key.
+    /// Whatever the page size, so the report of a build (base rows `{1: "dup"}, {2: "dup"},
+    /// {3: "x"}`, no index rows yet) is 2 missing, 1 conflict, 2 repaired, and the next
+    /// scrub still reports the conflict until the records are changed so that one holds
+    /// the key. Keeping one row keeps the index refusing a third record with the key.
+    ///
+    /// ```
+    /// # #[cfg(feature = "redb")]
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use rowkey::index::{redb::RedbStore, Index, Indexed, Problem, Record, RecordError, Store, Table, Write};
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey, Debug, Clone, PartialEq)]
+    /// struct Id { id: u32 }
+    /// #[derive(RowKey, Debug, Clone, PartialEq)]
+    /// struct ByName { name: String }
+    /// #[derive(Debug, Clone, PartialEq)]
+    /// struct User { id: u32, name: String }
+    /// impl Record for User {
+    ///     type Key = Id;
+    ///     fn key(&self) -> Id { Id { id: self.id } }
+    ///     fn to_value(&self) -> Vec<u8> { self.name.as_bytes().to_vec() }
+    ///     fn from_row(k: Id, v: &[u8]) -> Result<User, RecordError> {
+    ///         Ok(User { id: k.id, name: String::from_utf8(v.to_vec())? })
+    ///     }
+    /// }
+    ///
+    /// let db = redb::Database::builder().create_with_backend(redb::backends::InMemoryBackend::new())?;
+    /// let store = RedbStore::new(&db, "users");
+    /// // Base rows written before the index existed: two records hold "dup".
+    /// for (id, name) in [(1, "dup"), (2, "dup"), (3, "x")] {
+    ///     let key = Id { id }.to_row_key()?.to_vec();
+    ///     store.write(&[Write::Put { table: Table::Base, key, value: name.as_bytes().to_vec() }])?;
+    /// }
+    /// let by_name = Index::unique("by_name", |u: &User| ByName { name: u.name.clone() })?;
+    /// let users = Indexed::new(store).with_index(&by_name)?;
+    /// let built = users.scrub().repair().run(|_| {})?;
+    /// assert_eq!((built.missing, built.conflicts, built.repaired), (2, 1, 2), "{built}");
+    /// assert_eq!(built.findings.iter().filter(|f| f.problem == Problem::Conflict).count(), 1);
+    /// // The row names record 1 (first in key order); record 2 stays a reported conflict.
+    /// let again = users.scrub().run(|_| {})?;
+    /// assert_eq!((again.conflicts, again.problems()), (1, 1), "{again}");
+    /// # Ok(()) }
+    /// # #[cfg(not(feature = "redb"))]
+    /// # fn main() {}
+    /// ```
     #[must_use]
     pub fn repair(mut self) -> Self {
         self.repair = true;
@@ -306,6 +371,14 @@ impl<S: Store, R: Record> Scrub<'_, S, R> {
 
     /// Scrub to the end (resuming from the checkpoint, if any), calling `progress` after
     /// every page.
+    ///
+    /// A scrub that does not [repair](Self::repair) leaves the rows it finds missing or
+    /// outdated in place, so it remembers their keys (in memory, for this run) to find a
+    /// second record claiming one of those unique keys and not to count an outdated row again
+    /// as stale or dangling: its memory grows with the problems it finds, and a run resumed
+    /// from a checkpoint has forgotten those of the earlier runs (a unique conflict between
+    /// records on both sides of the resume point whose row is missing is then reported as a
+    /// missing row; a repairing scrub finds it).
     ///
     /// # Errors
     ///
@@ -353,12 +426,17 @@ impl<S: Store, R: Record> Scrub<'_, S, R> {
             let rows = store
                 .scan(&table, &state.next, None, self.page, false)
                 .map_err(IndexError::Store)?;
+            if self.repair {
+                // Written page by page: later pages meet this page's rows in the store.
+                state.claims.clear();
+            }
             let fixes = if state.phase == 0 {
                 state.report.base_rows += rows.len() as u64;
-                self.base_page(&rows, &mut state.report)?
+                self.base_page(&rows, &mut state.report, &mut state.claims)?
             } else {
                 state.report.index_rows += rows.len() as u64;
-                self.index_page(state.phase as usize - 1, &table, &rows, &mut state.report)?
+                let spec = state.phase as usize - 1;
+                self.index_page(spec, &table, &rows, &mut state.report, &state.claims)?
             };
             if self.repair && !fixes.is_empty() {
                 store.write(&fixes).map_err(IndexError::Store)?;
@@ -393,10 +471,16 @@ impl<S: Store, R: Record> Scrub<'_, S, R> {
     }
 
     /// Base rows: each record's expected index rows, looked up.
+    ///
+    /// A unique index key claimed by several live records (of this page, of earlier pages
+    /// through `claims` or the rows repaired there, or the record the stored row names) goes
+    /// to one of them — the one the stored row names if it holds the key, else the first
+    /// claimer in primary-key order — and every other claimer is a [`Problem::Conflict`].
     fn base_page(
         &self,
         rows: &[Row],
         report: &mut ScrubReport,
+        claims: &mut Claims,
     ) -> Result<Vec<Write>, IndexError<S::Error>> {
         let store = &self.indexed.store;
         let mut records = Vec::with_capacity(rows.len());
@@ -407,7 +491,11 @@ impl<S: Store, R: Record> Scrub<'_, S, R> {
             }
         }
         let mut fixes = Vec::new();
-        for spec in &self.indexed.specs {
+        // This page's owners of unique keys whose stored row is right (not kept past the page:
+        // later pages find those rows in the store).
+        let mut held = Claims::new();
+        for (at, spec) in self.indexed.specs.iter().enumerate() {
+            let unique = spec.kind() == Kind::Unique;
             let table = Table::Index(spec.name().to_owned());
             let mut expected = Vec::with_capacity(records.len());
             for (pk, value, r) in &records {
@@ -419,13 +507,27 @@ impl<S: Store, R: Record> Scrub<'_, S, R> {
             }
             let found = store.get(&table, &keys).map_err(IndexError::Store)?;
             for ((e, found), (pk, _, _)) in expected.into_iter().zip(found).zip(&records) {
+                let claim = (at, e.key);
+                let owner = claims.get(&claim).or_else(|| held.get(&claim));
+                if owner.is_some_and(|owner| owner != *pk) {
+                    // Another record of this run has the key (only a unique index's row key
+                    // can be another record's: a non-unique one holds the primary key).
+                    report.count(&table, &claim.1, Problem::Conflict);
+                    continue;
+                }
                 let problem = match found {
                     None => Problem::Missing,
-                    Some(v) if v == e.value => continue,
-                    Some(v) => match parse(spec.kind(), &e.key, &v) {
+                    Some(v) if v == e.value => {
+                        if unique {
+                            held.insert(claim, pk.to_vec());
+                        }
+                        continue;
+                    }
+                    Some(v) => match parse(spec.kind(), &claim.1, &v) {
                         Some(p) if p.pk == pk.as_slice() => Problem::Outdated,
-                        Some(p) if spec.kind() == Kind::Unique => {
-                            // Another record's row: a conflict if that record holds the key too.
+                        Some(p) if unique => {
+                            // Another record's row: a conflict if that record holds the key
+                            // too; else a row naming a record that does not hold its key.
                             let holder = p.pk.to_vec();
                             let stored = store
                                 .get(&Table::Base, std::slice::from_ref(&holder))
@@ -433,27 +535,29 @@ impl<S: Store, R: Record> Scrub<'_, S, R> {
                             let holds = match stored.into_iter().next().flatten() {
                                 Some(hv) => match decode_record::<R, S::Error>(&holder, &hv) {
                                     Ok(h) => {
-                                        encoded_key::<R, S::Error>(spec.as_ref(), &h)? == e.key
+                                        encoded_key::<R, S::Error>(spec.as_ref(), &h)? == claim.1
                                     }
                                     Err(_) => false,
                                 },
                                 None => false,
                             };
                             if holds {
-                                report.count(&table, &e.key, Problem::Conflict);
+                                report.count(&table, &claim.1, Problem::Conflict);
+                                held.insert(claim, holder);
                                 continue;
                             }
-                            Problem::Missing
+                            Problem::Outdated
                         }
                         _ => Problem::Outdated,
                     },
                 };
-                report.count(&table, &e.key, problem);
+                report.count(&table, &claim.1, problem);
                 fixes.push(Write::Put {
                     table: table.clone(),
-                    key: e.key,
+                    key: claim.1.clone(),
                     value: e.value,
                 });
+                claims.insert(claim, pk.to_vec());
             }
         }
         Ok(fixes)
@@ -466,7 +570,9 @@ impl<S: Store, R: Record> Scrub<'_, S, R> {
         table: &Table,
         rows: &[Row],
         report: &mut ScrubReport,
+        claims: &Claims,
     ) -> Result<Vec<Write>, IndexError<S::Error>> {
+        let at = spec;
         let Some(spec) = self.indexed.specs.get(spec) else {
             return Ok(Vec::new());
         };
@@ -477,6 +583,9 @@ impl<S: Store, R: Record> Scrub<'_, S, R> {
                 // An outdated row has the key a live record gives: the base phase counted
                 // (and repaired) it already.
                 None | Some(Problem::Outdated) => {}
+                // A row the base phase found outdated (and, not repairing, left in place): a
+                // live record has its key.
+                Some(_) if claims.contains_key(&(at, key.clone())) => {}
                 Some(p) => {
                     report.count(table, key, p);
                     fixes.extend(c.fix);
@@ -491,6 +600,7 @@ impl<S: Store, R: Record> Scrub<'_, S, R> {
             phase: 0,
             next: Vec::new(),
             report: ScrubReport::default(),
+            claims: Claims::new(),
         };
         let blob = self
             .indexed
@@ -531,6 +641,7 @@ impl<S: Store, R: Record> Scrub<'_, S, R> {
             phase,
             next,
             report,
+            claims: Claims::new(),
         })
     }
 
@@ -547,5 +658,315 @@ impl<S: Store, R: Record> Scrub<'_, S, R> {
             .store
             .save_checkpoint(&self.checkpoint_name(), &blob)
             .map_err(IndexError::Store)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::collections::BTreeMap;
+    use std::convert::Infallible;
+    use std::ops::Bound;
+
+    use bytes::BufMut;
+
+    use super::*;
+    use crate::error::{DecodeError, EncodeError};
+    use crate::index::{Index, Indexed, Record, RecordError};
+    use crate::layout::{FieldEncoding, FieldLayout, Layout};
+    use crate::{DecodeRowKey, RowKey};
+
+    /// A one-byte key, written by hand (the derive is not available inside this crate).
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    struct Byte(u8);
+
+    const BYTE_FIELDS: &[FieldLayout] = &[FieldLayout {
+        name: "0",
+        ty: "u8",
+        encoding: FieldEncoding::Natural,
+        width: Some(1),
+        desc: false,
+        hash_prefix: None,
+    }];
+    const BYTE: Layout = Layout {
+        name: "Byte",
+        prefix: b"",
+        fields: BYTE_FIELDS,
+        salt: None,
+        fixed_width: Some(1),
+        max_len: None,
+    };
+
+    impl RowKey for Byte {
+        const LAYOUT: &'static Layout = &BYTE;
+        fn encode_into<B: BufMut>(&self, buf: &mut B) -> Result<(), EncodeError> {
+            buf.put_u8(self.0);
+            Ok(())
+        }
+        fn encoded_len(&self) -> usize {
+            1
+        }
+        fn describe(bytes: &[u8]) -> String {
+            format!("{bytes:?}")
+        }
+    }
+
+    impl<'de> DecodeRowKey<'de> for Byte {
+        fn decode_visit<V: crate::describe::Visit>(
+            input: &'de [u8],
+            _: u8,
+            _: &mut V,
+        ) -> Result<(Self, usize), DecodeError> {
+            match input.first() {
+                Some(&b) => Ok((Byte(b), 1)),
+                None => Err(DecodeError::truncated(0, 1, 0)),
+            }
+        }
+    }
+
+    /// A record: its id and a one-byte name (the unique index key).
+    #[derive(Debug, Clone, PartialEq)]
+    struct Rec {
+        id: u8,
+        name: u8,
+    }
+
+    impl Record for Rec {
+        type Key = Byte;
+        fn key(&self) -> Byte {
+            Byte(self.id)
+        }
+        fn to_value(&self) -> Vec<u8> {
+            vec![self.name]
+        }
+        fn from_row(k: Byte, v: &[u8]) -> Result<Rec, RecordError> {
+            Ok(Rec {
+                id: k.0,
+                name: *v.first().ok_or("empty value")?,
+            })
+        }
+    }
+
+    type Rows = BTreeMap<Vec<u8>, Vec<u8>>;
+
+    #[derive(Default)]
+    struct Mem {
+        tables: RefCell<BTreeMap<Table, Rows>>,
+        checkpoints: RefCell<BTreeMap<String, Vec<u8>>>,
+    }
+
+    impl Store for &Mem {
+        type Error = Infallible;
+        fn scan(
+            &self,
+            table: &Table,
+            start: &[u8],
+            stop: Option<&[u8]>,
+            limit: usize,
+            reverse: bool,
+        ) -> Result<Vec<Row>, Infallible> {
+            let tables = self.tables.borrow();
+            let Some(t) = tables.get(table) else {
+                return Ok(Vec::new());
+            };
+            let hi = stop.map_or(Bound::Unbounded, Bound::Excluded);
+            let rows: Vec<Row> = t
+                .range::<[u8], _>((Bound::Included(start), hi))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let rows = if reverse {
+                rows.into_iter().rev().take(limit).collect()
+            } else {
+                rows.into_iter().take(limit).collect()
+            };
+            Ok(rows)
+        }
+        fn get(&self, table: &Table, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, Infallible> {
+            let tables = self.tables.borrow();
+            Ok(keys
+                .iter()
+                .map(|k| tables.get(table).and_then(|t| t.get(k).cloned()))
+                .collect())
+        }
+        fn write(&self, writes: &[Write]) -> Result<(), Infallible> {
+            let mut tables = self.tables.borrow_mut();
+            for w in writes {
+                let t = tables.entry(w.table().clone()).or_default();
+                match w {
+                    Write::Put { key, value, .. } => drop(t.insert(key.clone(), value.clone())),
+                    Write::Delete { key, .. } => drop(t.remove(key)),
+                }
+            }
+            Ok(())
+        }
+        fn load_checkpoint(&self, name: &str) -> Result<Option<Vec<u8>>, Infallible> {
+            Ok(self.checkpoints.borrow().get(name).cloned())
+        }
+        fn save_checkpoint(&self, name: &str, blob: &[u8]) -> Result<(), Infallible> {
+            self.checkpoints
+                .borrow_mut()
+                .insert(name.to_owned(), blob.to_vec());
+            Ok(())
+        }
+    }
+
+    fn by_name() -> Index<Rec, Byte> {
+        Index::unique("by_name", |r: &Rec| Byte(r.name)).expect("index")
+    }
+
+    /// Base rows written behind the index's back.
+    fn base(mem: &Mem, recs: &[Rec]) {
+        let writes: Vec<Write> = recs
+            .iter()
+            .map(|r| Write::Put {
+                table: Table::Base,
+                key: vec![r.id],
+                value: r.to_value(),
+            })
+            .collect();
+        mem.write(&writes).expect("write");
+    }
+
+    fn index_rows(mem: &Mem) -> Vec<(Vec<u8>, Vec<u8>)> {
+        mem.tables
+            .borrow()
+            .get(&Table::Index("by_name".into()))
+            .map(|t| t.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+            .unwrap_or_default()
+    }
+
+    /// The index row of a unique key naming primary key `pk` (one byte).
+    fn row_naming(pk: u8) -> Vec<u8> {
+        vec![1, 0, 0, 0, 1, pk]
+    }
+
+    const DUP: u8 = b'd';
+    const X: u8 = b'x';
+
+    #[test]
+    fn building_a_unique_index_reports_a_conflict_with_any_page_size() {
+        for repair in [true, false] {
+            for page in [1, 2, 3, 500] {
+                let mem = Mem::default();
+                let recs = [
+                    Rec { id: 1, name: DUP },
+                    Rec { id: 2, name: DUP },
+                    Rec { id: 3, name: X },
+                ];
+                base(&mem, &recs);
+                let ix = by_name();
+                let t = Indexed::new(&mem).with_index(&ix).expect("with");
+                let mut scrub = t.scrub().page_rows(page);
+                if repair {
+                    scrub = scrub.repair();
+                }
+                let r = scrub.run(|_| {}).expect("scrub");
+                let what = format!("repair {repair}, page {page}: {r}");
+                assert_eq!((r.missing, r.conflicts), (2, 1), "{what}");
+                assert_eq!(r.problems(), 3, "{what}");
+                let conflict: Vec<&Finding> = r
+                    .findings
+                    .iter()
+                    .filter(|f| f.problem == Problem::Conflict)
+                    .collect();
+                assert_eq!(conflict.len(), 1, "{what}");
+                assert_eq!(conflict[0].key, [DUP], "{what}");
+                if repair {
+                    assert_eq!(r.repaired, 2, "{what}");
+                    // The first record in key order holds the row; nothing was written twice.
+                    assert_eq!(
+                        index_rows(&mem),
+                        [(vec![DUP], row_naming(1)), (vec![X], row_naming(3))],
+                        "{what}"
+                    );
+                    let again = t.scrub().page_rows(page).run(|_| {}).expect("again");
+                    assert_eq!((again.conflicts, again.problems()), (1, 1), "{again}");
+                } else {
+                    assert_eq!(r.repaired, 0, "{what}");
+                    assert!(index_rows(&mem).is_empty(), "{what}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_existing_row_of_a_conflicting_key_is_kept() {
+        for page in [1, 2, 500] {
+            let mem = Mem::default();
+            base(&mem, &[Rec { id: 1, name: DUP }, Rec { id: 2, name: DUP }]);
+            let ix = by_name();
+            let t = Indexed::new(&mem).with_index(&ix).expect("with");
+            (&mem)
+                .write(&[Write::Put {
+                    table: Table::Index("by_name".into()),
+                    key: vec![DUP],
+                    value: row_naming(2),
+                }])
+                .expect("write");
+            let r = t
+                .scrub()
+                .repair()
+                .page_rows(page)
+                .run(|_| {})
+                .expect("scrub");
+            assert_eq!((r.conflicts, r.problems(), r.repaired), (1, 1, 0), "{r}");
+            assert_eq!(index_rows(&mem), [(vec![DUP], row_naming(2))]);
+        }
+    }
+
+    #[test]
+    fn a_unique_row_naming_a_record_without_the_key_is_outdated() {
+        // Record 1 holds "x"; the "x" row names record 2, which holds "y" (and has its row);
+        // record 3 is not there at all and the "z" row names it... while record 4 holds "z".
+        for repair in [false, true] {
+            for page in [1, 2, 500] {
+                let mem = Mem::default();
+                base(
+                    &mem,
+                    &[
+                        Rec { id: 1, name: X },
+                        Rec { id: 2, name: b'y' },
+                        Rec { id: 4, name: b'z' },
+                    ],
+                );
+                let ix = by_name();
+                let t = Indexed::new(&mem).with_index(&ix).expect("with");
+                let table = Table::Index("by_name".into());
+                let put = |k: u8, pk: u8| Write::Put {
+                    table: table.clone(),
+                    key: vec![k],
+                    value: row_naming(pk),
+                };
+                (&mem)
+                    .write(&[put(X, 2), put(b'y', 2), put(b'z', 3)])
+                    .expect("write");
+                let mut scrub = t.scrub().page_rows(page);
+                if repair {
+                    scrub = scrub.repair();
+                }
+                let r = scrub.run(|_| {}).expect("scrub");
+                let what = format!("repair {repair}, page {page}: {r}");
+                assert_eq!(r.outdated, 2, "{what}");
+                assert_eq!(r.problems(), 2, "{what}");
+                assert!(
+                    r.findings.iter().all(|f| f.problem == Problem::Outdated),
+                    "{what}"
+                );
+                if repair {
+                    assert_eq!(r.repaired, 2, "{what}");
+                    let rows = index_rows(&mem);
+                    assert_eq!(
+                        rows,
+                        [
+                            (vec![X], row_naming(1)),
+                            (vec![b'y'], row_naming(2)),
+                            (vec![b'z'], row_naming(4))
+                        ],
+                        "{what}"
+                    );
+                    assert!(t.scrub().run(|_| {}).expect("again").is_clean());
+                }
+            }
+        }
     }
 }

@@ -34,7 +34,8 @@ pub enum Problem {
     /// as the index key.
     Invalid,
     /// Two live records hold one unique index key (only a writer that bypassed the unique
-    /// check can cause it). Reported, never repaired.
+    /// check can cause it): reported for each record the key's row does not name. Never
+    /// repaired — see [`Scrub::repair`](super::Scrub::repair) for the row that is kept.
     Conflict,
 }
 

@@ -799,7 +799,8 @@ impl Alternatives {
 /// The union of the ranges of several alternatives of one scan (one layout, so one
 /// `salt_end`): sorted, overlapping ranges joined, and ranges that touch joined when they lie
 /// in the same salt bucket (a merged read needs each bucket's keys as a stream of their own,
-/// so ranges of two buckets stay apart even when they touch).
+/// so ranges of two buckets stay apart even when they touch). The typed `.ranges()` then joins
+/// the ones that no key of the layout lies between (`scan/tighten.rs`).
 fn union(parts: Vec<ScanRanges>) -> ScanRanges {
     let salt_end = parts.iter().map(ScanRanges::salt_end).max().unwrap_or(0);
     let mut ranges: Vec<ScanRange> = parts.into_iter().flatten().collect();
@@ -864,6 +865,15 @@ impl Scan {
     #[inline]
     pub fn ranges(self) -> ScanRanges {
         self.ranges
+    }
+
+    /// The same scan with its ranges passed through `f` (generated code: minimal ranges).
+    #[doc(hidden)]
+    #[inline]
+    pub fn map_ranges(self, f: impl FnOnce(ScanRanges) -> ScanRanges) -> Scan {
+        Scan {
+            ranges: f(self.ranges),
+        }
     }
 }
 

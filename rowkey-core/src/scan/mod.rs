@@ -18,6 +18,7 @@
 
 pub(crate) mod builder;
 mod range;
+pub(crate) mod tighten;
 
 pub use builder::{FiniteDomain, Scan, TooManyRanges, MAX_ALTERNATIVES};
 pub use range::{IntoIter, ScanRange, ScanRanges};

@@ -72,6 +72,40 @@ pub fn expand(
                 let __code: #repr_ty = match __v { #(#name::#idents => #codes,)* };
                 <#krate::codec::Natural as #pv::Codec<#repr_ty>>::encode(&__code, __buf, __mask)
             }
+            // An exclusive bound is the next variant's code (in code order), inclusive: a range
+            // past the last variant (or before the first) is nothing, and codes no variant has
+            // are never a bound.
+            #[inline]
+            fn bound_into(__v: &#name #ty_g, __mask: ::core::primitive::u8, __upper: ::core::primitive::bool, __inclusive: ::core::primitive::bool, __out: &mut #pv::std::vec::Vec<::core::primitive::u8>) -> #pv::Edge {
+                let __code: #repr_ty = match __v { #(#name::#idents => #codes,)* };
+                let __code = if __inclusive {
+                    ::core::option::Option::Some(__code)
+                } else {
+                    // the nearest code below (upper) or above (lower); a loop, not iterator
+                    // adapters, so that it needs no trait in scope (`no_implicit_prelude`)
+                    let __all: &[#repr_ty] = &[#(#codes),*];
+                    let mut __best: ::core::option::Option<#repr_ty> = ::core::option::Option::None;
+                    for __c in __all {
+                        let __c = *__c;
+                        let __beyond = if __upper { __c < __code } else { __c > __code };
+                        let __nearer = match __best {
+                            ::core::option::Option::Some(__b) => if __upper { __c > __b } else { __c < __b },
+                            ::core::option::Option::None => true,
+                        };
+                        if __beyond && __nearer {
+                            __best = ::core::option::Option::Some(__c);
+                        }
+                    }
+                    __best
+                };
+                match __code {
+                    ::core::option::Option::Some(__c) => {
+                        let _ = <#krate::codec::Natural as #pv::Codec<#repr_ty>>::encode(&__c, __out, __mask);
+                        #pv::Edge::At { inclusive: true }
+                    }
+                    ::core::option::Option::None => #pv::Edge::Nothing,
+                }
+            }
         }
 
         impl<'__de> #pv::Decode<'__de, #name #ty_g> for #krate::codec::Natural #where_c {

@@ -310,14 +310,9 @@ pub fn expand(
                 "—".to_owned()
             }
         };
-        let reason = if f.attrs.hash_prefix.is_some() {
-            " (hashed)"
-        } else if f.attrs.reverse.is_some() {
-            " (reversed)"
-        } else if range_cell == "—" {
-            " (custom separator)"
-        } else {
-            ""
+        let reason = match fp.range {
+            Err(r) => r.reason(),
+            Ok(()) => "",
         };
         chain_doc.push(format!(
             "| `{fname}`{reason} | `.{eq_name}(v)` | {range_cell} | {sw_cell} |"
@@ -340,6 +335,19 @@ pub fn expand(
     let doc = format!("Scan builder for `{name}`: `F` is the field to constrain next (`()` once every field is fixed).");
     let end_doc =
         format!("A finished scan of `{name}` (after a range or starts-with): call `.ranges()`.");
+    // Minimal ranges (adjacent ones joined, empty ones dropped) need the key's decoding: a key
+    // without generics has it for every lifetime; a generic one keeps the builder's ranges.
+    let (minimal, minimal_scan) = if generics.params.is_empty() {
+        (
+            quote!(#pv::minimal::<#key_ty>),
+            quote!(#pv::minimal_scan::<#key_ty>),
+        )
+    } else {
+        (
+            quote!(::core::convert::identity),
+            quote!(::core::convert::identity),
+        )
+    };
     let first = stage(0);
     let with_f = with_params(generics, &[quote!(__F)]);
     let (impl_f, ty_f, _) = with_f.split_for_impl();
@@ -385,7 +393,7 @@ pub fn expand(
             /// fixed, the range holding exactly the one key).
             #[inline(always)]
             pub fn ranges(self) -> #sc::ScanRanges {
-                self.0.ranges()
+                #minimal(self.0.ranges())
             }
         }
         // Later fields cannot be fixed while this one is free: their method names are found
@@ -409,13 +417,13 @@ pub fn expand(
             /// (one in all when the salted prefix is fixed).
             #[inline(always)]
             pub fn ranges(self) -> #sc::ScanRanges {
-                self.0.ranges()
+                #minimal(self.0.ranges())
             }
 
             /// The untyped scan.
             #[inline]
             pub fn into_scan(self) -> #sc::Scan {
-                self.0
+                #minimal_scan(self.0)
             }
         }
         impl #impl_g #name #ty_g #where_c {

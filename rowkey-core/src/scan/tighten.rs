@@ -20,7 +20,8 @@ use super::range::{ScanRange, ScanRanges};
 
 /// The most candidate keys decoded to prove that one gap (or range) holds no key.
 const GAP_BUDGET: usize = 512;
-/// The most candidate keys decoded for one scan's ranges.
+/// The most candidate keys decoded for one scan's ranges (the gaps after the budget stay
+/// apart: exact, not minimal).
 const BUDGET: usize = 1 << 20;
 /// The most byte strings tried one after the other by extending the last one (a walk that
 /// learns nothing from its failures: a salt over variable-width fields, say).
@@ -45,6 +46,13 @@ struct Space<'a> {
 enum Next {
     /// Nothing: try the next byte string, `c ++ 00`.
     Extend,
+    /// The key ends inside a fixed-width read that needs `n` more bytes: the strings
+    /// `c ++ 00…` shorter than `c ++ 00 × n` (the only byte strings between those two) end
+    /// inside it too; try `c ++ 00 × n`.
+    ExtendBy(usize),
+    /// A salt that does not match over fields whose widths vary: the next strings say nothing
+    /// new either (give the gap up).
+    Unlearnable,
     /// Every byte string starting with the first `n` bytes of the candidate is no key either.
     Past(usize),
 }
@@ -76,10 +84,14 @@ impl Space<'_> {
             {
                 Some(e.offset() + 1)
             }
+            DecodeErrorKind::Truncated { needed, .. } if *needed > 1 => {
+                return Err(Next::ExtendBy(*needed));
+            }
             _ => self.failed_span(&e),
         };
         match past {
             Some(n) if n > 0 && n <= inner.len() => Err(Next::Past(n + outer)),
+            _ if matches!(e.kind(), DecodeErrorKind::SaltMismatch { .. }) => Err(Next::Unlearnable),
             _ => Err(Next::Extend),
         }
     }
@@ -135,13 +147,14 @@ impl Space<'_> {
                 return false;
             }
             let next = self.check(&c);
-            extends = if matches!(next, Err(Next::Extend)) {
+            extends = if matches!(next, Err(Next::Extend | Next::ExtendBy(_))) {
                 extends + 1
             } else {
                 0
             };
             match next {
-                Ok(()) => return false,
+                Ok(()) | Err(Next::Unlearnable) => return false,
+                Err(Next::ExtendBy(n)) => c.resize(c.len() + n, 0),
                 Err(Next::Extend) => match self.width {
                     // the strings from `c` to `c` padded with zeros are all too short
                     Some(w) if c.len() < w => c.resize(w, 0),

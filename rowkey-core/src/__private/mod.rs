@@ -41,12 +41,13 @@ pub use crate::error::{DecodeError, EncodeError};
 pub use crate::scan::builder::{Alternatives, ContentPrefix, ScanBuilder};
 
 /// A typed scan's ranges, minimal (see `scan/tighten.rs`): what the generated `.ranges()`
-/// returns. One range is left as it is (the hot path: nothing to join).
+/// returns. One range, or a fan-out over whole salt buckets, is left as it is (the hot paths:
+/// nothing to join).
 #[inline(always)]
 pub fn minimal<T: crate::RowKey + crate::DecodeRowKeyOwned>(
     ranges: crate::scan::ScanRanges,
 ) -> crate::scan::ScanRanges {
-    if ranges.len() > 1 {
+    if ranges.len() > 1 && !crate::scan::tighten::whole_buckets(&ranges) {
         tighten::<T>(ranges)
     } else {
         ranges

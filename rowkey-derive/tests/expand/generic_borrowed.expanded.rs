@@ -472,7 +472,7 @@ const _: () = {
         /// fixed, the range holding exactly the one key).
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
+            ::core::convert::identity(self.0.ranges())
         }
     }
     impl<'a, __F: __rk::NextField, T> ::core::ops::Deref for __TaggedScan<'a, __F, T>
@@ -725,12 +725,12 @@ const _: () = {
         /// (one in all when the salted prefix is fixed).
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
+            ::core::convert::identity(self.0.ranges())
         }
         /// The untyped scan.
         #[inline]
         pub fn into_scan(self) -> ::rowkey::scan::Scan {
-            self.0
+            ::core::convert::identity(self.0)
         }
     }
     impl<'a, T> Tagged<'a, T>

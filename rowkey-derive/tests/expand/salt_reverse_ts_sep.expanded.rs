@@ -394,7 +394,7 @@ const _: () = {
         /// fixed, the range holding exactly the one key).
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
+            __rk::minimal::<OrderBySeller>(self.0.ranges())
         }
     }
     impl<__F: __rk::NextField> ::core::ops::Deref for __OrderBySellerScan<__F> {
@@ -658,12 +658,12 @@ const _: () = {
         /// (one in all when the salted prefix is fixed).
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
+            __rk::minimal::<OrderBySeller>(self.0.ranges())
         }
         /// The untyped scan.
         #[inline]
         pub fn into_scan(self) -> ::rowkey::scan::Scan {
-            self.0
+            __rk::minimal_scan::<OrderBySeller>(self.0)
         }
     }
     impl OrderBySeller {

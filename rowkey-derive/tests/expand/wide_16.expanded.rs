@@ -1254,7 +1254,7 @@ const _: () = {
         /// fixed, the range holding exactly the one key).
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
+            __rk::minimal::<Wide16>(self.0.ranges())
         }
     }
     impl<__F: __rk::NextField> ::core::ops::Deref for __Wide16Scan<__F> {
@@ -2093,12 +2093,12 @@ const _: () = {
         /// (one in all when the salted prefix is fixed).
         #[inline(always)]
         pub fn ranges(self) -> ::rowkey::scan::ScanRanges {
-            self.0.ranges()
+            __rk::minimal::<Wide16>(self.0.ranges())
         }
         /// The untyped scan.
         #[inline]
         pub fn into_scan(self) -> ::rowkey::scan::Scan {
-            self.0
+            __rk::minimal_scan::<Wide16>(self.0)
         }
     }
     impl Wide16 {

@@ -172,16 +172,15 @@ impl Space<'_> {
 }
 
 /// `ranges` (a typed scan's, of keys of `layout` behind outer bytes), minimal: ranges that
-/// hold no key dropped, adjacent ranges of one salt bucket joined.
+/// hold no key dropped, adjacent ranges of one salt bucket joined. The caller
+/// (`__private::minimal`) has already passed over one range and fan-outs of
+/// [`whole_buckets`].
 pub fn tighten(
     ranges: ScanRanges,
     layout: &'static Layout,
     decode: fn(&[u8]) -> Result<(), DecodeError>,
 ) -> ScanRanges {
     let salt_end = ranges.salt_end();
-    if whole_buckets(&ranges) {
-        return ranges;
-    }
     let own = layout.prefix.len() + layout.salt.map_or(0, |s| s.width);
     let Some(outer_len) = salt_end.checked_sub(own) else {
         return ranges;

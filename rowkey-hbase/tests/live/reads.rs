@@ -479,3 +479,128 @@ fn a_gateway_restarted_mid_read_resumes_without_duplicates_or_gaps() {
         );
     }
 }
+
+/// Every typed filter and comparator the API offers, on the server, against brute force: a
+/// wrong class name or field would be refused by the gateway or return other rows.
+#[test]
+fn every_typed_filter_against_brute_force() {
+    let all = salted();
+    let c = client();
+    let table = c.table("reads_salted");
+    let devices = in_list(23, 300);
+    let ranges = Salted::ranges(&devices);
+    let listed = expected(all, &devices, false);
+    let first_bucket = listed[0].to_row_key().expect("encode")[0];
+    let in_bucket = move |k: &Salted| k.to_row_key().expect("encode")[0] == first_bucket;
+    let bin = |b: &[u8]| Comparator::Binary(b.to_vec());
+    type Keeps = Box<dyn Fn(&Salted) -> bool>;
+    let cases: Vec<(&str, Filter, Keeps)> = vec![
+        (
+            "qualifier v",
+            Filter::Qualifier(CompareOp::Equal, bin(b"v")),
+            Box::new(|_| true),
+        ),
+        (
+            "qualifier x",
+            Filter::Qualifier(CompareOp::Equal, bin(b"x")),
+            Box::new(|_| false),
+        ),
+        (
+            "family m",
+            Filter::Family(CompareOp::Equal, bin(b"m")),
+            Box::new(|_| true),
+        ),
+        (
+            "family >= n",
+            Filter::Family(CompareOp::GreaterOrEqual, bin(b"n")),
+            Box::new(|_| false),
+        ),
+        (
+            "row prefix",
+            Filter::Row(
+                CompareOp::Equal,
+                Comparator::BinaryPrefix(vec![first_bucket]),
+            ),
+            Box::new(move |k| in_bucket(k)),
+        ),
+        (
+            "column prefix",
+            Filter::ColumnPrefix(b"v".to_vec()),
+            Box::new(|_| true),
+        ),
+        (
+            "multiple column prefixes",
+            Filter::MultipleColumnPrefix(vec![b"x".to_vec(), b"v".to_vec()]),
+            Box::new(|_| true),
+        ),
+        (
+            "timestamps",
+            Filter::Timestamps(vec![1, 2]),
+            Box::new(|_| false),
+        ),
+        (
+            "value substring",
+            Filter::Value(CompareOp::Equal, Comparator::Substring("1".into())),
+            Box::new(|k| k.device() % 3 == 1),
+        ),
+        (
+            "value regex",
+            Filter::Value(CompareOp::Equal, Comparator::Regex("^[12]$".into())),
+            Box::new(|k| k.device() % 3 != 0),
+        ),
+        (
+            "value < 1",
+            Filter::Value(CompareOp::Less, bin(b"1")),
+            Box::new(|k| k.device() % 3 == 0),
+        ),
+        (
+            "value <= 1",
+            Filter::Value(CompareOp::LessOrEqual, bin(b"1")),
+            Box::new(|k| k.device() % 3 <= 1),
+        ),
+        (
+            "value > 1",
+            Filter::Value(CompareOp::Greater, bin(b"1")),
+            Box::new(|k| k.device() % 3 == 2),
+        ),
+        (
+            "any of two",
+            Filter::any([
+                Filter::Value(CompareOp::Equal, bin(b"0")),
+                Filter::Value(CompareOp::Equal, bin(b"2")),
+            ]),
+            Box::new(|k| k.device() % 3 != 1),
+        ),
+        (
+            "all of two",
+            Filter::all([
+                Filter::Value(CompareOp::NotEqual, bin(b"0")),
+                Filter::single_column_value("m", b"v", CompareOp::NotEqual, bin(b"2")),
+            ]),
+            Box::new(|k| k.device() % 3 == 1),
+        ),
+        (
+            "single column value, latest version, rows without it kept",
+            Filter::SingleColumnValue {
+                family: b"m".to_vec(),
+                qualifier: b"w".to_vec(),
+                op: CompareOp::Equal,
+                comparator: bin(b"1"),
+                filter_if_missing: false,
+                latest_version_only: true,
+            },
+            Box::new(|_| true),
+        ),
+    ];
+    for (what, filter, keeps) in cases {
+        let want: Vec<Salted> = listed.iter().filter(|k| keeps(k)).cloned().collect();
+        let got = keys_of(&table.read::<Salted>(&ranges).with_filter(filter.clone()));
+        assert_eq!(got, want, "{what}");
+        let rev = keys_of(&table.read::<Salted>(&ranges).with_filter(filter).reverse());
+        assert_eq!(
+            rev,
+            want.iter().rev().cloned().collect::<Vec<_>>(),
+            "{what}, reverse"
+        );
+    }
+}

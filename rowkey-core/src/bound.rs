@@ -163,6 +163,16 @@ impl Lower {
             Lower::After(b) => Lower::After([p, &b].concat()),
         }
     }
+    /// The least bytes (after the prefix) a key the part starts at can hold; `None` when no key
+    /// passes (after every key starting with `0xFF…`).
+    pub(crate) fn least(&self) -> Option<Vec<u8>> {
+        match self {
+            Lower::Prefix => Some(Vec::new()),
+            Lower::At(b) => Some(b.clone()),
+            Lower::After(b) => prefix_successor(b),
+        }
+    }
+
     /// The first bytes the part can hold (for ordering parts).
     fn first(&self) -> &[u8] {
         match self {
@@ -173,6 +183,17 @@ impl Lower {
 }
 
 impl Upper {
+    /// The bytes (after the prefix) the part stops at, exclusive; `None`: after every key
+    /// starting with the prefix.
+    pub(crate) fn stop(&self) -> Option<Vec<u8>> {
+        match self {
+            Upper::PrefixEnd => None,
+            Upper::At(b) => Some(b.clone()),
+            Upper::After(b) => prefix_successor(b),
+            Upper::AtZero => Some(vec![0]),
+        }
+    }
+
     fn prefixed(self, p: &[u8]) -> Upper {
         match self {
             Upper::PrefixEnd => Upper::After(p.to_vec()),

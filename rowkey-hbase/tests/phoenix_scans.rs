@@ -16,8 +16,11 @@
 //!   printed.
 //!
 //! Found on Phoenix 5.2.1 (400 queries, seeds below): its `WHERE` returned the same rows as
-//! rowkey in 393; in the 7 others Phoenix returned fewer rows than its own stored values satisfy
-//! (rowkey returned exactly those): (a) `col IS NULL` on a trailing NULL column after a DESC
+//! rowkey in 388; in the 12 others Phoenix returned other rows than its own stored values
+//! satisfy (rowkey returned exactly those): (d) a range on a `DECIMAL` column holding values
+//! from `1E+126` on (5 queries: Phoenix's exponent byte wraps there, its scan follows the
+//! bytes, so `a > 134950000` misses `1E+126` and `a < 3.7E+21` returns it); and fewer rows in
+//! these: (a) `col IS NULL` on a trailing NULL column after a DESC
 //! variable-width column (4 queries: a point lookup on `… AND e IS NULL` after `e DESC`, and
 //! `d IS NULL OR …` after a DESC `VARCHAR`/`DECIMAL`) found no row although the row is stored
 //! with that key; (b) comparisons of a DESC `TIME` column with values near ±2^63 ms missed rows
@@ -314,11 +317,14 @@ fn run<K: Scans>(hbase: &HBase, client: &Client, name: &'static str, seed: u64) 
             .iter()
             .map(|c| value(c.1, &mut rng, &mut pool))
             .collect();
-        // a last VARBINARY ending with 0xFF: Phoenix stores it but reads it back short, and
-        // rowkey refuses to write it; not part of this test (tests/phoenix_types.rs has it)
-        let Ok(key) = K::from_values(&row).to_row_key() else {
+        // a last VARBINARY ending with 0xFF: Phoenix stores it but its SELECT reads it back
+        // short, so its WHERE cannot be compared here (tests/phoenix_types.rs has it)
+        if select_misreads(&row) {
             continue;
-        };
+        }
+        let key = K::from_values(&row)
+            .to_row_key()
+            .unwrap_or_else(|e| panic!("{name}: {row:?}: {e}"));
         let values: Vec<String> = row.iter().map(literal).collect();
         writeln!(
             script,

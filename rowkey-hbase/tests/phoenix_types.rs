@@ -68,8 +68,7 @@ fn phoenix_types_oracle() {
                 .iter()
                 .map(|c| value(c.1, &mut rng, &mut pool))
                 .collect();
-            // every generated value is one Phoenix stores: the writer accepts it, or refuses
-            // it only because Phoenix's SELECT would misread it
+            // every generated value is one Phoenix stores: the writer accepts it
             stored_key(t, &row);
             let values: Vec<String> = row.iter().map(literal).collect();
             writeln!(
@@ -98,17 +97,14 @@ fn phoenix_types_oracle() {
     let (mut total_rows, mut total_keys, mut total_bad) = (0, 0, 0);
     let mut golden = Vec::new();
     eprintln!(
-        "{:<20} {:>6} {:>6} {:>8} {:>8} {:>8} {:>8} {:>8}",
-        "table", "rows", "keys", "missing", "extra", "decode", "order", "refused"
+        "{:<20} {:>6} {:>6} {:>8} {:>8} {:>8} {:>8}",
+        "table", "rows", "keys", "missing", "extra", "decode", "order"
     );
     for ((t, rows), phoenix_order) in tables.iter().zip(&upserted).zip(&blocks) {
         // the rows Phoenix keeps: the last upsert of each key
         let mut by_key: HashMap<Vec<u8>, (usize, &Vec<V>)> = HashMap::new();
-        let mut refused = 0;
         for (rid, row) in rows {
-            let (key, was_refused) = stored_key(t, row);
-            refused += usize::from(was_refused);
-            by_key.insert(key, (*rid, row));
+            by_key.insert(stored_key(t, row), (*rid, row));
         }
         let stored: Vec<Vec<u8>> = RawScan::new(&client.table(t.name), ScanRange::new(b"", None))
             .rows()
@@ -220,15 +216,14 @@ fn phoenix_types_oracle() {
             );
         }
         eprintln!(
-            "{:<20} {:>6} {:>6} {:>8} {:>8} {:>8} {:>8} {:>8}",
+            "{:<20} {:>6} {:>6} {:>8} {:>8} {:>8} {:>8}",
             t.name,
             rows.len(),
             stored.len(),
             missing,
             extra,
             decode_bad,
-            order_bad,
-            refused
+            order_bad
         );
         total_rows += rows.len();
         total_keys += stored.len();
@@ -314,7 +309,7 @@ fn rows_written_by_rowkey_are_read_by_phoenix() {
 
     let client = Client::connect(hbase.thrift_addr()).expect("gateway client");
     let mut batch = rowkey_hbase::Batch::new();
-    let mut not_written = 0;
+    let mut misread = 0;
     let mut expected: Vec<Vec<Vec<V>>> = Vec::new();
     for (t, first) in tables.iter().zip(first_rows) {
         let table = client.table(t.name);
@@ -348,12 +343,9 @@ fn rows_written_by_rowkey_are_read_by_phoenix() {
                 .iter()
                 .map(|c| value(c.1, &mut rng, &mut pool))
                 .collect();
-            let (key, refused) = stored_key(t, &row);
-            if refused {
-                // Phoenix would read it back one byte short: rowkey does not write it
-                not_written += 1;
-                continue;
-            }
+            let key = stored_key(t, &row);
+            // Phoenix's SELECT will read it back one byte short (checked below)
+            misread += usize::from(select_misreads(&row));
             // the key the table's derived key type (`#[rowkey(phoenix)]`) writes: the same
             let of_table = t.name.replace("RKW_", "RKT_"); // the key type of the RKT_ table
             let (derived_key, _) = derived(&of_table, &row, &key).expect("a derived key type");
@@ -372,8 +364,8 @@ fn rows_written_by_rowkey_are_read_by_phoenix() {
     }
     let written = batch.apply().expect("writing the rows");
     eprintln!(
-        "wrote {written} rows through rowkey-hbase ({not_written} refused by KeyWriter: a last \
-         VARBINARY ending with 0xFF)"
+        "wrote {written} rows through rowkey-hbase ({misread} with a last VARBINARY ending with \
+         0xFF)"
     );
 
     let mut script = String::new();
@@ -391,7 +383,7 @@ fn rows_written_by_rowkey_are_read_by_phoenix() {
     let out = hbase.phoenix_sql(&script).unwrap_or_else(|e| panic!("{e}"));
     let blocks = query_blocks(&out);
     assert_eq!(blocks.len(), tables.len(), "one result per SELECT");
-    let (mut total, mut bad, mut bool_desc) = (0, 0, 0);
+    let (mut total, mut bad, mut bool_desc, mut short) = (0, 0, 0, 0);
     for ((t, want), got) in tables.iter().zip(&expected).zip(&blocks) {
         let mut table_bad = want.len().abs_diff(got.len());
         for (i, (w, line)) in want.iter().zip(got).enumerate() {
@@ -406,6 +398,16 @@ fn rows_written_by_rowkey_are_read_by_phoenix() {
                     // Phoenix reads every BOOLEAN DESC value back as false (its own rows too)
                     bool_desc += 1;
                     continue;
+                }
+                if let (V::NBytes(Some(w)), V::NBytes(g)) = (w, &g) {
+                    // a last VARBINARY ending with 0xFF: Phoenix's SELECT drops that byte (its
+                    // own rows too; `[0xFF]` then reads as NULL); rowkey wrote the bytes
+                    // Phoenix's UPSERT writes
+                    let g = g.as_deref().unwrap_or_default();
+                    if w.last() == Some(&0xFF) && w.get(..w.len() - 1) == Some(g) {
+                        short += 1;
+                        continue;
+                    }
                 }
                 table_bad += 1;
                 if table_bad <= 5 {
@@ -427,7 +429,8 @@ fn rows_written_by_rowkey_are_read_by_phoenix() {
     }
     eprintln!(
         "{} tables, {total} rows, {bad} mismatches ({bool_desc} BOOLEAN DESC values Phoenix reads \
-         as false: its known misread); {:.1} s",
+         as false, {short} last VARBINARY values ending with 0xFF it reads one byte short: its \
+         known misreads); {:.1} s",
         tables.len(),
         t0.elapsed().as_secs_f64()
     );

@@ -56,6 +56,20 @@ pub enum Clamp {
     Raw,
 }
 
+/// The zones of a type whose bytes leave its value order in places ([`PhoenixType::ZONES`]):
+/// runs of values whose bytes sort as the values, listed in byte order for an ascending and for
+/// a descending column. Each entry is the zone's rank in value order and the bytes its keys
+/// start from (the first zone: from the field's start). `DECIMAL`: its wrapped exponents put
+/// `±1E+126…` next to zero.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Zones {
+    /// Ascending column: (rank, first bytes), in byte order.
+    pub asc: &'static [(u8, &'static [u8])],
+    /// Descending column, likewise.
+    pub desc: &'static [(u8, &'static [u8])],
+}
+
 /// A storable value as [`Clamp`] names it: NULL, or its bytes as an ascending column stores
 /// them.
 #[doc(hidden)]
@@ -220,7 +234,8 @@ fn stored_bound<T: PhoenixType, const OPT: bool>(
 }
 
 /// [`Codec::pieces`] of both codecs: one monotone piece, except for a nullable DESC column,
-/// whose NULLs sort first (as `0x00`) while its values sort descending after them.
+/// whose NULLs sort first (as `0x00`) while its values sort descending after them, and for a
+/// type with [`Zones`] (see [`zoned`]; NULL a piece of its own then).
 fn pieces_of<T: PhoenixType, const OPT: bool>(
     lo: RangeBound<&T>,
     hi: RangeBound<&T>,
@@ -233,8 +248,12 @@ fn pieces_of<T: PhoenixType, const OPT: bool>(
         RangeBound::Included(v) => bound_value::<T, OPT>(v, mask, upper, true, last),
         RangeBound::Excluded(v) => bound_value::<T, OPT>(v, mask, upper, false, last),
     };
-    if !(T::NULLABLE && mask != 0) {
-        return Pieces::monotone(bound(lo, false), bound(hi, true), mask != 0, prefix_free);
+    let values = |lo: RangeBound<&T>, hi: RangeBound<&T>| match T::ZONES {
+        None => Pieces::monotone(bound(lo, false), bound(hi, true), mask != 0, prefix_free),
+        Some(zones) => zoned(zones, lo, hi, mask, bound, prefix_free),
+    };
+    if !(T::NULLABLE && (mask != 0 || T::ZONES.is_some())) {
+        return values(lo, hi);
     }
     // A bound at NULL, or at a value just above NULL (one Phoenix cannot store below every
     // value, e.g. `Some("")`), is a bound on the NULL part only.
@@ -272,8 +291,7 @@ fn pieces_of<T: PhoenixType, const OPT: bool>(
         out.push(Lower::At(Vec::new()), null_stop);
     }
     if !values_empty {
-        let values = Pieces::monotone(bound(lo_v, false), bound(hi, true), true, prefix_free);
-        for (l, u) in values.iter() {
+        for (l, u) in values(lo_v, hi).iter() {
             // the values start after the NULLs (`0x00`)
             let l = match l {
                 Lower::Prefix if last => Lower::At(vec![SEPARATOR]),
@@ -282,6 +300,70 @@ fn pieces_of<T: PhoenixType, const OPT: bool>(
             };
             out.push(l, u.clone());
         }
+    }
+    out
+}
+
+/// The pieces of a value range over a type with [`Zones`]: in each zone (in byte order) the
+/// part of the range it holds, one monotone piece kept within the zone's bytes; pieces that
+/// touch are joined. A bound is used in its own zone only; a zone wholly inside the range is
+/// taken from its first bytes to the next zone's. `DECIMAL` gives at most three pieces (the
+/// zones next to zero join when the range holds zero).
+fn zoned<T: PhoenixType>(
+    zones: &Zones,
+    lo: RangeBound<&T>,
+    hi: RangeBound<&T>,
+    mask: u8,
+    bound: impl Fn(RangeBound<&T>, bool) -> crate::bound::Bound,
+    prefix_free: bool,
+) -> Pieces {
+    use crate::bound::Bound as B;
+    let list = if mask == 0 { zones.asc } else { zones.desc };
+    let rank = |b: RangeBound<&T>| match b {
+        RangeBound::Unbounded => None,
+        RangeBound::Included(v) | RangeBound::Excluded(v) => Some(v.zone()),
+    };
+    let (lo_rank, hi_rank) = (rank(lo), rank(hi));
+    let mut parts: Vec<(Lower, Upper)> = Vec::new();
+    for (i, &(r, first)) in list.iter().enumerate() {
+        let lo_b = match lo_rank {
+            Some(x) if x > r => continue,
+            Some(x) if x == r => bound(lo, false),
+            _ => B::All,
+        };
+        let hi_b = match hi_rank {
+            Some(x) if x < r => continue,
+            Some(x) if x == r => bound(hi, true),
+            _ => B::All,
+        };
+        let start = (i > 0).then_some(first);
+        let end = list.get(i + 1).map(|z| z.1);
+        for (l, u) in Pieces::monotone(lo_b, hi_b, mask != 0, prefix_free).iter() {
+            let (Some(least), stop) = (l.least(), u.stop()) else {
+                continue;
+            };
+            // keep the piece within the zone's bytes
+            let (l, least) = match start {
+                Some(s) if least.as_slice() < s => (Lower::At(s.to_vec()), s.to_vec()),
+                _ => (l.clone(), least),
+            };
+            let u = match (end, &stop) {
+                (Some(e), None) => Upper::At(e.to_vec()),
+                (Some(e), Some(x)) if x.as_slice() > e => Upper::At(e.to_vec()),
+                _ => u.clone(),
+            };
+            if u.stop().is_some_and(|x| x <= least) {
+                continue;
+            }
+            match parts.last_mut() {
+                Some(p) if matches!((&p.1, &l), (Upper::At(a), Lower::At(b)) if a == b) => p.1 = u,
+                _ => parts.push((l, u)),
+            }
+        }
+    }
+    let mut out = Pieces::none();
+    for (l, u) in parts {
+        out.push(l, u);
     }
     out
 }
@@ -411,7 +493,7 @@ macro_rules! phoenix_codec {
         impl<T: PhoenixType, const OPT: bool> Codec<T> for $codec<OPT> {
             const WIDTH: Option<usize> = T::WIDTH;
             const PREFIX_FREE: bool = T::WIDTH.is_some() || !$last;
-            const MONOTONE: bool = !T::NULLABLE;
+            const MONOTONE: bool = !T::NULLABLE && T::ZONES.is_none();
             const TRIMS: bool = true;
 
             #[inline]

@@ -51,16 +51,16 @@ fn to_bytes(negative: bool, magnitude: u128, scale: i64) -> Option<([u8; 22], us
     let (mut multiply_by, mut divide_by): (u128, u128) = if odd { (10, 10) } else { (1, 100) };
     let mut index;
     let mut scale = scale;
-    // The exponent must fit the byte's 7 bits (Phoenix would wrap it, out of order).
-    let exponent =
-        |scale: i64| Some(-(scale + exp_offset) / 2 + 65).filter(|e| (0..=127).contains(e));
+    // Java's int arithmetic cut to a byte: beyond 7 bits the exponent wraps (`1E+126` is
+    // `0x80 0x02`); the caller keeps only what Phoenix's decoder reads back as the value.
+    let exponent = |scale: i64| -(scale + exp_offset) / 2 + 65;
     if !negative {
         scale -= (length - 2) * 2;
-        *result.first_mut()? = (exponent(scale)? | 0x80) as u8;
+        *result.first_mut()? = (exponent(scale) | 0x80) as u8;
         index = length;
     } else {
         scale -= (length - 3) * 2;
-        *result.first_mut()? = (!(exponent(scale)? + 128) & 0x7F) as u8;
+        *result.first_mut()? = (!(exponent(scale) + 128) & 0x7F) as u8;
         if length <= MAX_BYTES as i64 {
             index = length - 1;
             *result.get_mut(usize::try_from(index).ok()?)? = NEG_TERMINAL_BYTE;
@@ -170,11 +170,48 @@ fn big(negative: bool, magnitude: u128, scale: i64) -> BigDecimal {
     BigDecimal::new(BigInt::from_biguint(sign, magnitude.into()), scale)
 }
 
+/// The zones of `DECIMAL`'s bytes (ranks in value order): `≤ -1E+126` (0, wrapped: `0x7E`,
+/// `0x7F`), `-1E+126 < v < 0` (1), zero (2, `0x80`), `0 < v < 1E+126` (3), `≥ 1E+126` (4,
+/// wrapped: `0x80 0x02…`, `0x81`). Descending columns store the bytes inverted.
+static DECIMAL_ZONES: super::Zones = super::Zones {
+    asc: &[
+        (1, &[]),
+        (0, &[0x7E]),
+        (2, &[0x80]),
+        (4, &[0x80, 0x01]),
+        (3, &[0x82]),
+    ],
+    // zero is `0x7F 0xFF` (its DESC separator), a wrapped positive `0x7E…` or `0x7F` and a
+    // digit byte up to `0xFD`
+    desc: &[
+        (3, &[]),
+        (4, &[0x7E]),
+        (2, &[0x7F, 0xFE]),
+        (0, &[0x80]),
+        (1, &[0x82]),
+    ],
+};
+
 /// `DECIMAL`: at most 38 significant digits (after trailing zeros are stripped), and an
-/// exponent Phoenix's exponent byte holds (from about `1E-126` to `9.99E+125`; Phoenix itself
-/// wraps the byte beyond, out of order, or misreads it).
+/// exponent Phoenix's decoder reads back: from about `1E-126` to below `1E+130`. Phoenix's
+/// exponent byte wraps from `1E+126` on (Java's `byte`), and Phoenix reads those values back
+/// exactly, so they are written as it writes them; their bytes sort next to zero ([`Zones`]:
+/// ranges stay exact).
+///
+/// [`Zones`]: super::Zones
 impl PhoenixType for BigDecimal {
     const WIDTH: Option<usize> = None;
+    const ZONES: Option<&'static super::Zones> = Some(&DECIMAL_ZONES);
+    fn zone(&self) -> u8 {
+        let wrap = BigDecimal::new(BigInt::from(1), -126);
+        match self.sign() {
+            Sign::Minus if -self >= wrap => 0,
+            Sign::Minus => 1,
+            Sign::NoSign => 2,
+            Sign::Plus if *self >= wrap => 4,
+            Sign::Plus => 3,
+        }
+    }
     fn sql_type() -> Cow<'static, str> {
         Cow::Borrowed("DECIMAL")
     }

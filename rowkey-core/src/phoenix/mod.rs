@@ -87,9 +87,6 @@
 //! * A `VARCHAR` or `DECIMAL` value holding a `0x00` or `0xFF` byte (as stored) when it is not
 //!   the table's last column: `'\0'` in a `VARCHAR`, a `DECIMAL` whose exponent byte is
 //!   `0x00`/`0xFF` (near `±1E125`). Phoenix would end the value there when reading.
-//! * An ascending last-column value ending with `0xFF` (a `VARBINARY`): Phoenix stores it, but
-//!   its `SELECT` reads it back without that byte. [`KeyReader`] still reads such keys (Phoenix
-//!   writes them); [`KeyWriter`] does not write them.
 //! * A `CHAR(N)` value that is not ASCII, longer than `N` or ends with a space (Phoenix pads
 //!   with spaces and strips them when reading).
 //! * `VARBINARY` as any column but the last, or DESC (Phoenix refuses both in DDL).
@@ -110,8 +107,16 @@
 //!   not fit Phoenix's 21-byte maximum).
 //! * Phoenix's `SELECT` (`RowKeyValueAccessor`) drops a trailing `0xFF` from the last key
 //!   column whatever its sort order, so an ascending `VARBINARY` ending with `0xFF` comes back
-//!   one byte short (refused by [`KeyWriter`], see above); and it ends any other variable-width
-//!   column at a `0x00` or an `0xFF`.
+//!   one byte short; and it ends any other variable-width column at a `0x00` or an `0xFF`.
+//!   Phoenix's `UPSERT` writes such a `VARBINARY` whole, and rowkey reads and writes the bytes
+//!   stored (so a read can page past such a row with `after(&row)`): the value rowkey decodes
+//!   is one byte longer than the one Phoenix's `SELECT` returns for the same row.
+//! * `DECIMAL` magnitudes from `1E+126` to below `1E+130` wrap Phoenix's exponent byte (to
+//!   `0x80`/`0x81` for positive values, `0x7E`/`0x7F` for negative ones) and Phoenix reads every
+//!   one back exactly: rowkey writes and reads them as Phoenix does. Their bytes sort next to
+//!   zero instead of beyond `±9.99E+125`, so a typed range on a `DECIMAL` column is cut into up
+//!   to three byte ranges around those zones: it returns exactly the rows whose values are in
+//!   it (the wrapped values included when the range reaches them, never otherwise).
 //! * A `CREATE TABLE` in the middle of a script drops the connection's uncommitted upserts
 //!   (a test-harness matter, noted for whoever scripts Phoenix).
 //! * Rows written without Phoenix need one cell besides the key: Phoenix's empty column
@@ -145,7 +150,7 @@ pub use bigdecimal;
 /// are `TIMESTAMP`.
 #[cfg(feature = "phoenix-time")]
 pub use chrono;
-pub use codec::{Clamp, Col, LastCol, Stored};
+pub use codec::{Clamp, Col, LastCol, Stored, Zones};
 pub use key::PhoenixKey;
 pub use types::Char;
 
@@ -191,6 +196,19 @@ pub trait PhoenixType {
     #[doc(hidden)]
     fn unstorable(&self) -> Clamp {
         Clamp::Above
+    }
+
+    /// For a type whose bytes leave its value order in places (`DECIMAL`'s wrapped exponent
+    /// bytes): its [`Zones`], so that a range becomes byte ranges that hold exactly its values.
+    /// `None` (the default): the bytes sort as the values (ascending, or descending when DESC).
+    #[doc(hidden)]
+    const ZONES: Option<&'static Zones> = None;
+
+    /// With [`ZONES`](Self::ZONES): the rank in value order of the zone that holds this value
+    /// (whether Phoenix can store it or not; NULL is not in a zone).
+    #[doc(hidden)]
+    fn zone(&self) -> u8 {
+        0
     }
 
     /// Append the value's bytes to `out`, inverted when `desc`. A NULL appends nothing.
@@ -254,9 +272,9 @@ fn separator_inside(bytes: &[u8], sep: u8) -> Option<usize> {
 /// is not the last at the first `0x00` *or* `0xFF` (whatever the sort order), and drops one
 /// trailing `0xFF` from the last column (whatever the sort order: for a DESC column that is
 /// the separator). `RowKeySchema` (scans, the key's own parsing) also reads a first `0x00` as
-/// NULL. So: no `0x00`/`0xFF` inside a value that is not the last, and no trailing `0xFF` on an
-/// ascending last value (only a `VARBINARY` can have one: Phoenix stores it and reads it back
-/// one byte shorter).
+/// NULL. So: no `0x00`/`0xFF` inside a value that is not the last. A trailing `0xFF` on an
+/// ascending last value (only a `VARBINARY` can have one) is written: Phoenix's `UPSERT` stores
+/// it so, and only its `SELECT` reads the value back one byte shorter (module docs).
 pub(crate) fn readable(bytes: &[u8], desc: bool, last: bool) -> Result<(), EncodeErrorKind> {
     let content = |b: u8| if desc { !b } else { b };
     if !last {
@@ -264,11 +282,6 @@ pub(crate) fn readable(bytes: &[u8], desc: bool, last: bool) -> Result<(), Encod
             let sep = bytes.get(at).map_or(SEPARATOR, |&b| content(b));
             return Err(EncodeErrorKind::ContainsSeparator { sep, at });
         }
-    } else if !desc && bytes.last() == Some(&DESC_SEPARATOR) {
-        return Err(EncodeErrorKind::NotStorable {
-            reason: "the last key column's value ends with 0xFF: Phoenix stores it but its \
-                     SELECT reads it back without that byte (RowKeyValueAccessor)",
-        });
     }
     Ok(())
 }

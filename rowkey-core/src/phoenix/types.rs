@@ -251,8 +251,8 @@ impl PhoenixType for [u8] {
         put(out, self, desc);
         Ok(())
     }
-    /// Empty bytes lie below every storable value; bytes ending with `0xFF` (which Phoenix
-    /// stores but reads back short) are a bound as they are.
+    /// Empty bytes lie below every storable value (every other value is storable as the last
+    /// column; a bound elsewhere is refused at compile time).
     fn unstorable(&self) -> Clamp {
         if self.is_empty() {
             Clamp::Below
@@ -437,6 +437,10 @@ impl<T: VariableWidth> PhoenixType for Option<T> {
             Some(v) => v.encode(out, desc),
             None => Ok(()),
         }
+    }
+    const ZONES: Option<&'static super::Zones> = T::ZONES;
+    fn zone(&self) -> u8 {
+        self.as_ref().map_or(0, T::zone)
     }
     /// As the value's, except that NULL is below every value: a value below every storable
     /// one lies just above NULL.

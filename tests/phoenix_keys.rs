@@ -425,7 +425,7 @@ struct L1 {
 
 impl Layout for L1 {
     const COLUMNS: usize = 4;
-    const TEXT: &'static [usize] = &[0];
+    const TEXT: &'static [usize] = &[0, 1, 3];
     fn random(r: &mut Rng) -> Self {
         L1 {
             a: r.string(),
@@ -449,7 +449,14 @@ impl Layout for L1 {
         let sc = || L1::scan();
         match k {
             0 => end!(sc(), end, a_range, a_starts_with, a, |x: &L1| x.a.clone()),
-            1 => end!(sc().a(e.a.as_str()), end, b_range, b, |x: &L1| x.b.clone()),
+            1 => end!(
+                sc().a(e.a.as_str()),
+                end,
+                b_range,
+                b_starts_with,
+                b,
+                |x: &L1| x.b.clone()
+            ),
             2 => end!(
                 sc().a(e.a.as_str()).b(e.b.as_deref()),
                 end,
@@ -461,6 +468,7 @@ impl Layout for L1 {
                 sc().a(e.a.as_str()).b(e.b.as_deref()).c(e.c),
                 end,
                 d_range,
+                d_starts_with,
                 d,
                 |x: &L1| x.d.clone()
             ),
@@ -479,11 +487,16 @@ impl Layout for L1 {
                 .unwrap()
         };
         Some(match k {
-            1 => end!(sc(), end, b_range, b, |x: &L1| x.b.clone()),
+            1 => end!(sc(), end, b_range, b_starts_with, b, |x: &L1| x.b.clone()),
             2 => end!(sc().b(e.b.as_deref()), end, c_range, c, |x: &L1| x.c),
-            3 => end!(sc().b(e.b.as_deref()).c(e.c), end, d_range, d, |x: &L1| x
-                .d
-                .clone()),
+            3 => end!(
+                sc().b(e.b.as_deref()).c(e.c),
+                end,
+                d_range,
+                d_starts_with,
+                d,
+                |x: &L1| x.d.clone()
+            ),
             _ => sc().b(e.b.as_deref()).c(e.c).d(e.d.as_deref()).ranges(),
         })
     }
@@ -505,7 +518,7 @@ struct L2 {
 
 impl Layout for L2 {
     const COLUMNS: usize = 4;
-    const TEXT: &'static [usize] = &[0];
+    const TEXT: &'static [usize] = &[0, 1];
     fn random(r: &mut Rng) -> Self {
         L2 {
             a: r.string(),
@@ -534,7 +547,14 @@ impl Layout for L2 {
         let sc = || L2::scan();
         match k {
             0 => end!(sc(), end, a_range, a_starts_with, a, |x: &L2| x.a.clone()),
-            1 => end!(sc().a(e.a.as_str()), end, b_range, b, |x: &L2| x.b.clone()),
+            1 => end!(
+                sc().a(e.a.as_str()),
+                end,
+                b_range,
+                b_starts_with,
+                b,
+                |x: &L2| x.b.clone()
+            ),
             2 => end!(
                 sc().a(e.a.as_str()).b(e.b.as_deref()),
                 end,
@@ -564,7 +584,7 @@ impl Layout for L2 {
                 .unwrap()
         };
         Some(match k {
-            1 => end!(sc(), end, b_range, b, |x: &L2| x.b.clone()),
+            1 => end!(sc(), end, b_range, b_starts_with, b, |x: &L2| x.b.clone()),
             2 => end!(sc().b(e.b.as_deref()), end, c_range, c, |x: &L2| x.c),
             3 => end!(sc().b(e.b.as_deref()).c(e.c), end, d_range, d, |x: &L2| x
                 .d
@@ -1009,6 +1029,19 @@ fn key_tool_text() {
         L1::scan().a("x").b(Some("y")).c_range(1..9).ranges()
     );
     assert!(ranges.contains(&key));
+    // a prefix of a nullable VARCHAR: its `Some` values (issue 37)
+    let mut a = TextArgs::parse_scan(["a=x", "b^=y"]).unwrap();
+    let ranges = L1::scan_text(&mut a).unwrap();
+    assert_eq!(ranges, L1::scan().a("x").b_starts_with("y").ranges());
+    assert!(ranges.contains(&key));
+    let mut a = TextArgs::parse_scan(["a=x", "b^="]).unwrap();
+    let every_some = L1::scan_text(&mut a).unwrap();
+    assert!(every_some.contains(&key));
+    let null_b = L1 {
+        b: None,
+        ..row.clone()
+    };
+    assert!(!every_some.contains(&null_b.to_row_key().unwrap()));
     let mut a = TextArgs::parse(["d=0.5", "t=1700000000000,250", "f=-1.5", "e=12"]).unwrap();
     let key = L4::encode_text(&mut a).unwrap();
     let back = L4::from_row_key(&key).unwrap();

@@ -887,6 +887,12 @@ macro_rules! matrix {
     (@sw bytes, $k:ident) => {
         Some(&|p: &[u8]| $k::scan().pre(1).v_starts_with(p).ranges())
     };
+    (@sw optstr, $k:ident) => {
+        matrix!(@sw str, $k)
+    };
+    (@sw optbytes, $k:ident) => {
+        matrix!(@sw bytes, $k)
+    };
     (@sw none, $k:ident) => {
         None
     };
@@ -895,6 +901,14 @@ macro_rules! matrix {
     };
     (@starts bytes, $v:expr, $p:expr) => {
         AsRef::<[u8]>::as_ref(&**$v).starts_with($p)
+    };
+    // an `Option` field: the `Some` values whose content starts with the prefix (issue 37)
+    (@starts optstr, $v:expr, $p:expr) => {
+        std::str::from_utf8($p).is_ok()
+            && $v.as_ref().is_some_and(|s| AsRef::<[u8]>::as_ref(&**s).starts_with($p))
+    };
+    (@starts optbytes, $v:expr, $p:expr) => {
+        $v.as_ref().is_some_and(|s| AsRef::<[u8]>::as_ref(&**s).starts_with($p))
     };
     (@starts none, $v:expr, $p:expr) => {{
         let _ = ($v, $p);
@@ -951,7 +965,8 @@ matrix!(matrix_string_pad_space, String, [#[pad(6, fill = b' ')]], pool: strings
 matrix!(matrix_string_pad_space_desc, String, [#[pad(6, fill = b' ')] #[desc]], pool: strings(), eq: |x| x, range: false, sw: str, last: false);
 matrix!(matrix_bytes_pad_space, Vec<u8>, [#[pad(6, fill = b' ')]], pool: byte_strings(), eq: |x| x, range: false, sw: bytes, last: false);
 matrix!(matrix_bytes_pad_ff, Vec<u8>, [#[pad(4, fill = 0xFF)]], pool: byte_strings(), eq: |x| x, range: false, sw: bytes, last: false);
-matrix!(matrix_option_string_pad_space, Option<String>, [#[pad(6, fill = b' ')]], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: false, sw: none, last: false);
+// `_starts_with` on an `Option` of a string or bytes field: the `Some` values (issue 37)
+matrix!(matrix_option_string_pad_space, Option<String>, [#[pad(6, fill = b' ')]], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: false, sw: optstr, last: false);
 matrix!(matrix_decimal, u32, [#[pad(10)]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_decimal_desc, u64, [#[pad(12)] #[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_reverse_ts, i64, [#[reverse_ts]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
@@ -965,9 +980,9 @@ matrix!(matrix_reverse_ts_u32, u32, [#[reverse_ts]], pool: ints(), eq: |x| x, ra
 matrix!(matrix_option_reverse_ts_u128, Option<u128>, [#[reverse_ts]], pool: ints::<Option<u128>>(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_option_u32, Option<u32>, [], pool: ints::<Option<u32>>(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_option_i16_desc, Option<i16>, [#[desc]], pool: ints::<Option<i16>>(), eq: |x| x, range: true, sw: none, last: false);
-matrix!(matrix_option_string_sep, Option<String>, [#[sep]], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: none, last: false);
-matrix!(matrix_option_string_sep_desc, Option<String>, [#[sep] #[desc]], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: none, last: false);
-matrix!(matrix_option_bytes_last, Option<Vec<u8>>, [], pool: byte_strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: none, last: true);
+matrix!(matrix_option_string_sep, Option<String>, [#[sep]], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: optstr, last: false);
+matrix!(matrix_option_string_sep_desc, Option<String>, [#[sep] #[desc]], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: optstr, last: false);
+matrix!(matrix_option_bytes_last, Option<Vec<u8>>, [], pool: byte_strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: optbytes, last: true);
 matrix!(matrix_enum, Level, [], pool: vec![Level::Trace, Level::Debug, Level::Warn, Level::Error], eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_enum_desc, Level, [#[desc]], pool: vec![Level::Trace, Level::Debug, Level::Warn, Level::Error], eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_nested, Inner, [], pool: strings().into_iter().flat_map(|b| [0u8, 1, 0xFF].map(|a| Inner { a, b: b.clone() })).collect(), eq: |x| x, range: true, sw: none, last: false);
@@ -999,7 +1014,7 @@ matrix!(matrix_option_char_desc, Option<char>, [#[desc]], pool: vec![None, Some(
 matrix!(matrix_option_array, Option<[u8; 3]>, [], pool: vec![None, Some([0; 3]), Some([0, 0, 1]), Some([0xFF; 3]), Some([1, 0, 0])], eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_option_enum_desc, Option<Level>, [#[desc]], pool: vec![None, Some(Level::Trace), Some(Level::Debug), Some(Level::Warn), Some(Level::Error)], eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_option_nested, Option<Inner>, [], pool: strings().into_iter().take(8).flat_map(|b| [0u8, 0xFF].map(|a| Some(Inner { a, b: b.clone() }))).chain([None]).collect(), eq: |x| x, range: true, sw: none, last: false);
-matrix!(matrix_option_string_pad, Option<String>, [#[pad(6)]], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: none, last: false);
+matrix!(matrix_option_string_pad, Option<String>, [#[pad(6)]], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: optstr, last: false);
 matrix!(matrix_option_decimal, Option<u32>, [#[pad(10)]], pool: ints::<Option<u32>>(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_box_str_sep_desc, Box<str>, [#[sep] #[desc]], pool: strings().into_iter().map(Into::into).collect(), eq: |x| x, range: true, sw: str, last: false);
 matrix!(matrix_bytes_type_sep_desc, bytes::Bytes, [#[sep] #[desc]], pool: byte_strings().into_iter().map(Into::into).collect(), eq: |x| x, range: true, sw: bytes, last: false);
@@ -1007,13 +1022,13 @@ matrix!(matrix_bytes_pad_desc, Vec<u8>, [#[pad(6)] #[desc]], pool: byte_strings(
 matrix!(matrix_box_str_last_desc, Box<str>, [#[desc]], pool: strings().into_iter().map(Into::into).collect(), eq: |x| x, range: true, sw: str, last: true);
 matrix!(matrix_u128_desc, u128, [#[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
 // Options over the remaining encodings and directions, floats both ways, a signed enum repr.
-matrix!(matrix_option_string_pad_desc, Option<String>, [#[pad(6)] #[desc]], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: none, last: false);
+matrix!(matrix_option_string_pad_desc, Option<String>, [#[pad(6)] #[desc]], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: optstr, last: false);
 matrix!(matrix_option_decimal_desc, Option<u32>, [#[pad(10)] #[desc]], pool: ints::<Option<u32>>(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_option_reverse_ts_desc, Option<i64>, [#[reverse_ts] #[desc]], pool: ints::<Option<i64>>(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_option_array_desc, Option<[u8; 3]>, [#[desc]], pool: vec![None, Some([0; 3]), Some([0, 0, 1]), Some([0xFF; 3]), Some([1, 0, 0])], eq: |x| x, range: true, sw: none, last: false);
-matrix!(matrix_option_bytes_pad, Option<Vec<u8>>, [#[pad(6)]], pool: byte_strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: none, last: false);
-matrix!(matrix_option_bytes_sep_desc, Option<Vec<u8>>, [#[sep] #[desc]], pool: byte_strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: none, last: false);
-matrix!(matrix_option_bytes_last_desc, Option<Vec<u8>>, [#[desc]], pool: byte_strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: none, last: true);
+matrix!(matrix_option_bytes_pad, Option<Vec<u8>>, [#[pad(6)]], pool: byte_strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: optbytes, last: false);
+matrix!(matrix_option_bytes_sep_desc, Option<Vec<u8>>, [#[sep] #[desc]], pool: byte_strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: optbytes, last: false);
+matrix!(matrix_option_bytes_last_desc, Option<Vec<u8>>, [#[desc]], pool: byte_strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: optbytes, last: true);
 matrix!(matrix_option_nested_desc, Option<Inner>, [#[desc]], pool: strings().into_iter().take(8).flat_map(|b| [0u8, 0xFF].map(|a| Some(Inner { a, b: b.clone() }))).chain([None]).collect(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_f64, f64, [], pool: <f64 as Pool>::edges(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_f32_desc, f32, [#[desc]], pool: <f32 as Pool>::edges(), eq: |x| x, range: true, sw: none, last: false);

@@ -239,6 +239,7 @@ impl<'a> FieldProp<'a> {
             } else {
                 Ok(())
             },
+            // (struct keys have no `Option` fields)
             starts_with: starts_with_refusal(f),
             span: f.ty.span(),
         }
@@ -564,9 +565,15 @@ pub fn range_refusal(f: &Field) -> Result<(), Refusal> {
     }
 }
 
-/// Whether a starts-with may follow the fixed fields.
+/// Whether a starts-with may follow the fixed fields: on a string or bytes field, or an
+/// `Option` of one (the `Some` values starting with the prefix).
 pub fn starts_with_refusal(f: &Field) -> Result<(), Refusal> {
-    if !matches!(f.kind, TyKind::Text | TyKind::Bytes) {
+    let content = |k: &TyKind| matches!(k, TyKind::Text | TyKind::Bytes);
+    let ok = match &f.kind {
+        TyKind::Option(inner) => content(inner),
+        k => content(k),
+    };
+    if !ok {
         Err(Refusal::NotContent)
     } else if f.attrs.hash_prefix.is_some() {
         Err(Refusal::Hashed)

@@ -20,10 +20,15 @@
 //! satisfy (rowkey returned exactly those): (d) a range on a `DECIMAL` column holding values
 //! from `1E+126` on (5 queries: Phoenix's exponent byte wraps there, its scan follows the
 //! bytes, so `a > 134950000` misses `1E+126` and `a < 3.7E+21` returns it); and fewer rows in
-//! these: (a) `col IS NULL` on a trailing NULL column after a DESC
-//! variable-width column (4 queries: a point lookup on `… AND e IS NULL` after `e DESC`, and
-//! `d IS NULL OR …` after a DESC `VARCHAR`/`DECIMAL`) found no row although the row is stored
-//! with that key; (b) comparisons of a DESC `TIME` column with values near ±2^63 ms missed rows
+//! these: (a) `IS NULL` on the table's last key column, with every column before it fixed by
+//! equality and the row's key ending before that column (its NULL is not written), found no
+//! row although the row is stored with exactly that key — 4 queries, in three shapes: the NULL
+//! column itself a nullable DESC `VARCHAR` after a `BIGINT` (`RKS_INTS_SALTED`: `… AND d = 2
+//! AND e IS NULL`); a nullable ASC `VARCHAR` after a non-NULL DESC `VARCHAR` (`RKS_TEXT`: `… AND
+//! d = '…' AND (e IS NULL OR …)`); a nullable ASC `DECIMAL` after an `INTEGER` that follows a
+//! non-NULL DESC `DECIMAL` (`RKS_DECIMAL`: `… AND c = 1 AND (d IS NULL OR …)`). Every such miss
+//! had a DESC column before the NULL one or the NULL column DESC; the same queries on tables
+//! without DESC columns found their rows; (b) comparisons of a DESC `TIME` column with values near ±2^63 ms missed rows
 //! (2 queries); (c) a `TIMESTAMP` literal with nanoseconds, `CAST(1699999999536.999999 AS
 //! TIMESTAMP)`, did not equal the value an `UPSERT` of the same literal stored (1 query; a
 //! limit of the literal, not of the key).

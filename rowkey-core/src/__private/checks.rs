@@ -70,7 +70,7 @@ pub trait NoRangeOnStructUnordered<Key: ?Sized, Field> {}
 pub trait NoStartsWithOnPhoenixUnordered<Key: ?Sized, Field> {}
 
 #[diagnostic::on_unimplemented(
-    message = "rowkey: no starts-with scan on `{Field}` of `{Key}`: starts-with applies to string and bytes fields",
+    message = "rowkey: no starts-with scan on `{Field}` of `{Key}`: starts-with applies to string and bytes fields (and an `Option` of one)",
     label = "`{Field}` is not a string or bytes field",
     note = "use `.{Field}_range(r)` for a range of values or `.{Field}(v)` for equality"
 )]

@@ -75,7 +75,7 @@ refused_forms! {
     RangeOnPadFill: "range", "the field is padded with a fill byte other than 0x00, so a value continuing below the fill sorts before a shorter one and ranges would not be exact; fix it by equality";
     PrefixOnHashed: "prefix", "the field is hashed (#[hash_prefix]), so its values are not in key order; fix it by equality";
     PrefixOnReversed: "prefix", "the field is #[reverse]d; fix it by equality";
-    PrefixOnNonContent: "prefix", "only string and bytes fields take a prefix; use a range";
+    PrefixOnNonContent: "prefix", "only string and bytes fields (and an Option of one) take a prefix; use a range";
     RangeOnPhoenixUnordered: "range", "in this Phoenix key the field's bytes do not sort as its values (CHAR(N), or DESC without rowKeyOrderOptimizable); fix it by equality";
     RangeOnStructUnordered: "range", "in this Bigtable struct key the field's bytes do not sort as its values (BigEndianBytes Int64, or a delimited string/bytes field that is not last); fix it by equality";
     PrefixOnPhoenixUnordered: "prefix", "a DESC variable-width column without rowKeyOrderOptimizable does not keep a value's extensions together; fix it by equality";

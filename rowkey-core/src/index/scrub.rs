@@ -18,8 +18,8 @@ pub const MAX_FINDINGS: usize = 100;
 /// One problem the scrub found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
-    /// The table of the row: an index table, or the base table for a record whose index row
-    /// is missing or that does not decode.
+    /// The table of the row: an index table (for a missing index row too: the table it is
+    /// missing from), or the base table for a record that does not decode.
     pub table: Table,
     /// The row's key (for a missing index row: the index row key that should exist).
     pub key: Vec<u8>,

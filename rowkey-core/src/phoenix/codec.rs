@@ -567,6 +567,36 @@ macro_rules! phoenix_codec {
     };
 }
 
+/// A nullable column (NULL is no bytes): a non-empty prefix is the content's; the empty one
+/// selects every non-NULL value (the range above NULL).
+impl<const OPT: bool> crate::__private::SomePrefix for Col<OPT> {
+    fn starts_some(b: crate::scan::builder::ScanBuilder, p: &[u8], mask: u8) -> crate::scan::Scan {
+        some_prefix::<Self>(b, p, mask)
+    }
+}
+
+impl<const OPT: bool> crate::__private::SomePrefix for LastCol<OPT> {
+    fn starts_some(b: crate::scan::builder::ScanBuilder, p: &[u8], mask: u8) -> crate::scan::Scan {
+        some_prefix::<Self>(b, p, mask)
+    }
+}
+
+fn some_prefix<C: ContentPrefix + Codec<Option<String>>>(
+    b: crate::scan::builder::ScanBuilder,
+    p: &[u8],
+    mask: u8,
+) -> crate::scan::Scan {
+    if p.is_empty() {
+        // NULL and its separator are the same whatever the column's type
+        return b.range_bounds::<C, Option<String>>(
+            RangeBound::Excluded(&None),
+            RangeBound::Unbounded,
+            mask,
+        );
+    }
+    b.starts_with::<C>(p, mask)
+}
+
 phoenix_codec!(Col, false);
 phoenix_codec!(LastCol, true);
 

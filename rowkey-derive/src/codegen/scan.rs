@@ -287,17 +287,31 @@ pub fn expand(
         let sw_cell = match fp.starts_with {
             Ok(()) => {
                 let fam = match form {
-                    Form::Text => quote!(#pv::TextForms),
+                    Form::Text | Form::OptText => quote!(#pv::TextForms),
                     _ => quote!(#pv::BytesForms),
                 };
-                let doc =
-                    format!("Constrain `{fname}` to values starting with `p` and end the scan.");
+                let (doc, call) = if matches!(form, Form::OptText | Form::OptBytes) {
+                    (
+                        format!(
+                            "Constrain `{fname}` to `Some` values starting with `p` (never \
+                             `None`; `\"\"` selects every `Some` value) and end the scan."
+                        ),
+                        quote!(#pv::starts_form_some::<#fam, #codec, _>(self.0, &__p, #mask)),
+                    )
+                } else {
+                    (
+                        format!(
+                            "Constrain `{fname}` to values starting with `p` and end the scan."
+                        ),
+                        quote!(#pv::starts_form::<#fam, #codec, _>(self.0, &__p, #mask)),
+                    )
+                };
                 methods.push(respan(
                     quote! {
                         #[doc = #doc]
                         #[inline(always)]
                         pub fn #sw(self, __p: impl #pv::FormOf<#fam>) -> #end #ty_g {
-                            let __s = #pv::starts_form::<#fam, #codec, _>(self.0, &__p, #mask);
+                            let __s = #call;
                             #end(__s, ::core::marker::PhantomData)
                         }
                     },

@@ -148,7 +148,13 @@ pub fn expand_struct(
                 }
                 Ok(()) => {
                     let m = crate::prop::method_ident(f, "_starts_with");
-                    (quote!(#pv::Prefix<#ty>), ok(quote!(__s.#m(__p.0))))
+                    // an `Option` field's prefix is its `Some` content's
+                    let content = match fp.form {
+                        crate::prop::Form::OptText => quote!(::std::string::String),
+                        crate::prop::Form::OptBytes => quote!(::std::vec::Vec<u8>),
+                        _ => quote!(#ty),
+                    };
+                    (quote!(#pv::Prefix<#content>), ok(quote!(__s.#m(__p.0))))
                 }
             };
             let done = ok(quote!(__s));

@@ -266,43 +266,8 @@ pub fn starts_form_some<F, C, Q>(
 ) -> crate::scan::Scan
 where
     F: ContentForm,
-    C: SomePrefix,
+    C: crate::scan::builder::SomePrefix,
     Q: FormOf<F> + ?Sized,
 {
     C::starts_some(b, F::bytes(q.canon()), mask)
-}
-
-/// How a codec's `Option` field takes a starts-with ([`starts_form_some`]).
-pub trait SomePrefix {
-    /// The scan of the `Some` values whose content starts with `p`.
-    fn starts_some(b: crate::scan::builder::ScanBuilder, p: &[u8], mask: u8) -> crate::scan::Scan;
-}
-
-/// The codecs whose `Option` is a presence byte: the `Some` byte, then the content's prefix.
-impl<C: crate::scan::builder::ContentPrefix + crate::codec::OptionPresence> SomePrefix for C {
-    #[inline(always)]
-    fn starts_some(b: crate::scan::builder::ScanBuilder, p: &[u8], mask: u8) -> crate::scan::Scan {
-        b.starts_with::<Present<C>>(p, mask)
-    }
-}
-
-/// [`ContentPrefix`](crate::scan::builder::ContentPrefix) of `C` behind `Option`'s `Some` byte.
-pub struct Present<C>(core::marker::PhantomData<C>);
-
-impl<C: crate::scan::builder::ContentPrefix> crate::scan::builder::ContentPrefix for Present<C> {
-    fn prefix_parts(p: &[u8], mask: u8) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
-        let (e, x) = C::prefix_parts(p, mask)?;
-        let some = |v: Vec<u8>| [&[1 ^ mask][..], &v].concat();
-        Some((some(e), x.map(some)))
-    }
-    #[inline]
-    fn prefix_into(p: &[u8], mask: u8, out: &mut Vec<u8>) -> Option<bool> {
-        let at = out.len();
-        out.push(1 ^ mask);
-        let r = C::prefix_into(p, mask, out);
-        if r != Some(true) {
-            out.truncate(at);
-        }
-        r
-    }
 }

@@ -569,13 +569,13 @@ macro_rules! phoenix_codec {
 
 /// A nullable column (NULL is no bytes): a non-empty prefix is the content's; the empty one
 /// selects every non-NULL value (the range above NULL).
-impl<const OPT: bool> crate::__private::SomePrefix for Col<OPT> {
+impl<const OPT: bool> crate::scan::builder::SomePrefix for Col<OPT> {
     fn starts_some(b: crate::scan::builder::ScanBuilder, p: &[u8], mask: u8) -> crate::scan::Scan {
         some_prefix::<Self>(b, p, mask)
     }
 }
 
-impl<const OPT: bool> crate::__private::SomePrefix for LastCol<OPT> {
+impl<const OPT: bool> crate::scan::builder::SomePrefix for LastCol<OPT> {
     fn starts_some(b: crate::scan::builder::ScanBuilder, p: &[u8], mask: u8) -> crate::scan::Scan {
         some_prefix::<Self>(b, p, mask)
     }

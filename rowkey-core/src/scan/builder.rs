@@ -213,6 +213,43 @@ impl<const N: usize, const F: u8> ContentPrefix for codec::Pad<N, F> {
     }
 }
 
+#[doc(hidden)]
+/// How a codec's `Option` field takes a starts-with (`__private::starts_form_some`).
+pub trait SomePrefix {
+    /// The scan of the `Some` values whose content starts with `p`.
+    fn starts_some(b: ScanBuilder, p: &[u8], mask: u8) -> Scan;
+}
+
+/// The codecs whose `Option` is a presence byte: the `Some` byte, then the content's prefix.
+impl<C: ContentPrefix + crate::codec::OptionPresence> SomePrefix for C {
+    #[inline(always)]
+    fn starts_some(b: ScanBuilder, p: &[u8], mask: u8) -> Scan {
+        b.starts_with::<Present<C>>(p, mask)
+    }
+}
+
+/// [`ContentPrefix`] of `C` behind `Option`'s `Some` byte.
+#[doc(hidden)]
+pub struct Present<C>(core::marker::PhantomData<C>);
+
+impl<C: ContentPrefix> ContentPrefix for Present<C> {
+    fn prefix_parts(p: &[u8], mask: u8) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
+        let (e, x) = C::prefix_parts(p, mask)?;
+        let some = |v: Vec<u8>| [&[1 ^ mask][..], &v].concat();
+        Some((some(e), x.map(some)))
+    }
+    #[inline]
+    fn prefix_into(p: &[u8], mask: u8, out: &mut Vec<u8>) -> Option<bool> {
+        let at = out.len();
+        out.push(1 ^ mask);
+        let r = C::prefix_into(p, mask, out);
+        if r != Some(true) {
+            out.truncate(at);
+        }
+        r
+    }
+}
+
 impl ScanBuilder {
     /// A builder for keys that start with `outer` (a tagged variant's tag) and `prefix` (the
     /// layout's constant prefix), then a salt as `salt`.

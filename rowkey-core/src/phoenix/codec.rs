@@ -39,8 +39,7 @@ pub struct LastCol<const OPT: bool>;
 /// Where a value Phoenix cannot store lies among the values it can: what a scan bound at it
 /// means ([`PhoenixType::unstorable`]). `JustAbove(x)`: above the storable `x` with no storable
 /// value in between; `JustBelow(y)`: below the storable `y`, likewise; `Below`/`Above`: below
-/// or above every storable value; `Raw`: its unchecked bytes are a bound as they are (a
-/// `VARBINARY` ending with `0xFF`).
+/// or above every storable value; `Raw`: its unchecked bytes are a bound as they are.
 #[doc(hidden)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Clamp {

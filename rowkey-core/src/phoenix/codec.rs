@@ -547,6 +547,16 @@ macro_rules! phoenix_codec {
             }
         }
 
+        impl<const OPT: bool> crate::scan::builder::SomePrefix for $codec<OPT> {
+            fn starts_some(
+                b: crate::scan::builder::ScanBuilder,
+                p: &[u8],
+                mask: u8,
+            ) -> crate::scan::Scan {
+                some_prefix::<Self>(b, p, mask)
+            }
+        }
+
         impl<const OPT: bool> ContentPrefix for $codec<OPT> {
             fn prefix_parts(p: &[u8], mask: u8) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
                 let mut e = Vec::new();
@@ -566,20 +576,9 @@ macro_rules! phoenix_codec {
     };
 }
 
-/// A nullable column (NULL is no bytes): a non-empty prefix is the content's; the empty one
-/// selects every non-NULL value (the range above NULL).
-impl<const OPT: bool> crate::scan::builder::SomePrefix for Col<OPT> {
-    fn starts_some(b: crate::scan::builder::ScanBuilder, p: &[u8], mask: u8) -> crate::scan::Scan {
-        some_prefix::<Self>(b, p, mask)
-    }
-}
-
-impl<const OPT: bool> crate::scan::builder::SomePrefix for LastCol<OPT> {
-    fn starts_some(b: crate::scan::builder::ScanBuilder, p: &[u8], mask: u8) -> crate::scan::Scan {
-        some_prefix::<Self>(b, p, mask)
-    }
-}
-
+/// [`SomePrefix`](crate::scan::builder::SomePrefix) of both codecs, for a nullable column
+/// (NULL is no bytes): a non-empty prefix is the content's; the empty one selects every
+/// non-NULL value (the range above NULL).
 fn some_prefix<C: ContentPrefix + Codec<Option<String>>>(
     b: crate::scan::builder::ScanBuilder,
     p: &[u8],

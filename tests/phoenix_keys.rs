@@ -764,6 +764,67 @@ impl Layout for L6 {
     }
 }
 
+// ---- L7: a nullable DECIMAL first, a nullable DECIMAL DESC not last, a DECIMAL last ----
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(phoenix)]
+struct L7 {
+    a: Option<BigDecimal>,
+    #[desc]
+    b: Option<BigDecimal>,
+    c: BigDecimal,
+}
+
+impl Layout for L7 {
+    const COLUMNS: usize = 3;
+    const TEXT: &'static [usize] = &[];
+    fn random(r: &mut Rng) -> Self {
+        let opt = |r: &mut Rng| {
+            if r.chance(20) {
+                None
+            } else {
+                Some(r.decimal())
+            }
+        };
+        L7 {
+            a: opt(r),
+            b: opt(r),
+            c: r.decimal(),
+        }
+    }
+    fn reference(&self) -> Result<Vec<u8>, EncodeError> {
+        let mut w = KeyWriter::new(None, true);
+        w.field("a", &self.a, false, false)?;
+        w.field("b", &self.b, true, false)?;
+        w.field("c", &self.c, false, true)?;
+        w.finish()
+    }
+    fn values(&self) -> Vec<V> {
+        vec![
+            self.a.clone().map_or(V::Null, V::D),
+            self.b.clone().map_or(V::Null, V::D),
+            V::D(self.c.clone()),
+        ]
+    }
+    fn scan(k: usize, e: &Self, end: &End<Self>) -> ScanRanges {
+        let sc = || L7::scan();
+        match k {
+            0 => end!(sc(), end, a_range, a, |x: &L7| x.a.clone()),
+            1 => end!(sc().a(&e.a), end, b_range, b, |x: &L7| x.b.clone()),
+            2 => end!(sc().a(&e.a).b(&e.b), end, c_range, c, |x: &L7| x.c.clone()),
+            _ => sc().a(&e.a).b(&e.b).c(&e.c).ranges(),
+        }
+    }
+    fn scan_in(k: usize, firsts: &[Self], e: &Self, end: &End<Self>) -> Option<ScanRanges> {
+        let sc = || L7::scan().a_in(firsts.iter().map(|f| f.a.clone())).unwrap();
+        Some(match k {
+            1 => end!(sc(), end, b_range, b, |x: &L7| x.b.clone()),
+            2 => end!(sc().b(&e.b), end, c_range, c, |x: &L7| x.c.clone()),
+            _ => sc().b(&e.b).c(&e.c).ranges(),
+        })
+    }
+}
+
 // ---- L5: CHAR(3), BINARY(2), BOOLEAN, DATE, UNSIGNED_INT DESC, nullable VARCHAR DESC last, salted ----
 
 #[derive(RowKey, Debug, Clone, PartialEq)]
@@ -781,7 +842,7 @@ struct L5 {
 
 impl Layout for L5 {
     const COLUMNS: usize = 6;
-    const TEXT: &'static [usize] = &[];
+    const TEXT: &'static [usize] = &[5];
     const NO_RANGE: &'static [usize] = &[0];
     fn random(r: &mut Rng) -> Self {
         L5 {
@@ -832,6 +893,7 @@ impl Layout for L5 {
                 sc().a(&e.a).b(e.b).c(e.c).day(e.day).u(e.u),
                 end,
                 x_range,
+                x_starts_with,
                 x,
                 |x: &L5| x.x.clone()
             ),
@@ -870,6 +932,11 @@ fn legacy_separators() {
 #[test]
 fn decimal_timestamp_double() {
     report("L4", run::<L4>(4));
+}
+
+#[test]
+fn decimal_nullable_and_last() {
+    report("L7", run::<L7>(8));
 }
 
 #[test]
@@ -1168,9 +1235,6 @@ fn phoenix_writes_round_trip_and_page() {
     // DECIMALs from 1E+126 on: Phoenix's exponent byte wraps (0x80/0x81); read and written
     // as Phoenix stores them, and a range over them is exact although they sort next to zero
     let dec = |s: &str| BigDecimal::from_str(s).unwrap();
-    let values = [
-        "-9.9E129", "-1E126", "-9E125", "-1", "0", "1", "9E125", "1E126", "5.5E127", "9.9E129",
-    ];
     let stored = PxDec {
         d: dec("1E126"),
         n: 7,
@@ -1178,31 +1242,207 @@ fn phoenix_writes_round_trip_and_page() {
     let bytes = stored.to_row_key().unwrap();
     assert_eq!(&bytes[..3], [0x80, 0x02, 0x00]);
     assert_eq!(PxDec::from_row_key(&bytes).unwrap(), stored);
-    let keys: BTreeMap<Vec<u8>, BigDecimal> = values
-        .iter()
-        .filter_map(|s| {
-            let k = PxDec { d: dec(s), n: 0 }.to_row_key().ok()?;
-            Some((k.to_vec(), dec(s)))
-        })
-        .collect();
     // 9E125 and -9E125 (exponent byte 0xFF / 0x00) cannot be a non-last column
-    assert_eq!(keys.len(), values.len() - 2);
-    for lo in values {
-        for hi in values {
-            let (lo, hi) = (dec(lo), dec(hi));
-            let ranges = PxDec::scan().d_range(lo.clone()..=hi.clone()).ranges();
-            let got: Vec<&BigDecimal> = keys
-                .iter()
-                .filter(|(k, _)| ranges.iter().any(|r| r.contains(k)))
-                .map(|(_, v)| v)
-                .collect();
-            let mut want: Vec<&BigDecimal> =
-                keys.values().filter(|v| **v >= lo && **v <= hi).collect();
-            let mut got_sorted = got.clone();
-            got_sorted.sort();
-            want.sort();
-            assert_eq!(got_sorted, want, "{lo}..={hi}: {ranges:?}");
-            assert!(ranges.len() <= 3, "{lo}..={hi}: {ranges:?}");
-        }
+    assert!(PxDec {
+        d: dec("9E125"),
+        n: 0
     }
+    .to_row_key()
+    .is_err());
+    assert!(PxDec {
+        d: dec("-9E125"),
+        n: 0
+    }
+    .to_row_key()
+    .is_err());
+    decimal_ladder();
+}
+
+/// Every pair of a ladder of DECIMALs (both sides of each wrap, of the exponent bytes 0x00/0xFF
+/// and of what Phoenix stores at all) as bounds of every shape, in a column ASC and DESC,
+/// last and not, nullable and not: the ranges hold exactly the stored values in them.
+fn decimal_ladder() {
+    use std::ops::Bound::{Excluded, Included, Unbounded};
+
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    #[rowkey(phoenix)]
+    struct Asc {
+        d: BigDecimal,
+        n: i32,
+    }
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    #[rowkey(phoenix)]
+    struct Desc {
+        #[desc]
+        d: BigDecimal,
+        n: i32,
+    }
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    #[rowkey(phoenix)]
+    struct AscLast {
+        n: i32,
+        d: BigDecimal,
+    }
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    #[rowkey(phoenix)]
+    struct DescLastNullable {
+        n: i32,
+        #[desc]
+        d: Option<BigDecimal>,
+    }
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    #[rowkey(phoenix)]
+    struct AscNullable {
+        d: Option<BigDecimal>,
+        n: i32,
+    }
+
+    let dec = |s: &str| BigDecimal::from_str(s).unwrap();
+    let ladder: Vec<BigDecimal> = [
+        "-1E130",
+        "-9.9E129",
+        "-1E128",
+        "-1E126",
+        "-9E125",
+        "-1E124",
+        "-99999999999999999999999999999999999999E86",
+        "-1",
+        "-1E-126",
+        "-1E-200",
+        "0",
+        "1E-200",
+        "1E-126",
+        "1",
+        "99999999999999999999999999999999999999E86",
+        "1E124",
+        "9E125",
+        "1E126",
+        "5.5E127",
+        "9.9E129",
+        "1E130",
+    ]
+    .iter()
+    .map(|s| dec(s))
+    .collect();
+    let shapes = |a: &BigDecimal, b: &BigDecimal| {
+        let (a, b) = (a.clone(), b.clone());
+        vec![
+            (Included(a.clone()), Included(b.clone())),
+            (Included(a.clone()), Excluded(b.clone())),
+            (Excluded(a.clone()), Included(b.clone())),
+            (Excluded(a.clone()), Excluded(b.clone())),
+            (Included(a.clone()), Unbounded),
+            (Excluded(a), Unbounded),
+            (Unbounded, Included(b.clone())),
+            (Unbounded, Excluded(b)),
+        ]
+    };
+    let within = |v: &BigDecimal, lo: &Bound<BigDecimal>, hi: &Bound<BigDecimal>| {
+        (match lo {
+            Included(x) => v >= x,
+            Excluded(x) => v > x,
+            Unbounded => true,
+        }) && (match hi {
+            Included(x) => v <= x,
+            Excluded(x) => v < x,
+            Unbounded => true,
+        })
+    };
+    macro_rules! check {
+        ($k:ident, |$v:ident| $make:expr, |$lo:ident, $hi:ident| $scan:expr, $wrap:expr) => {{
+            let keys: Vec<(Vec<u8>, BigDecimal)> = ladder
+                .iter()
+                .filter_map(|$v| {
+                    let k = $make.to_row_key().ok()?;
+                    Some((k.to_vec(), $v.clone()))
+                })
+                .collect();
+            assert!(
+                keys.len() >= ladder.len() - 8,
+                "{}: {} storable",
+                stringify!($k),
+                keys.len()
+            );
+            for a in &ladder {
+                for b in &ladder {
+                    for ($lo, $hi) in shapes(a, b) {
+                        let ranges = $scan;
+                        for (k, v) in &keys {
+                            assert_eq!(
+                                ranges.contains(k),
+                                within(v, &$lo, &$hi),
+                                "{} {v}: {:?}..{:?}: {ranges:?}",
+                                stringify!($k),
+                                $lo,
+                                $hi
+                            );
+                        }
+                        assert!(ranges.len() <= 3 + $wrap, "{}: {ranges:?}", stringify!($k));
+                    }
+                }
+            }
+        }};
+    }
+    check!(
+        Asc,
+        |v| Asc { d: v.clone(), n: 0 },
+        |lo, hi| Asc::scan().d_range((lo.clone(), hi.clone())).ranges(),
+        0
+    );
+    check!(
+        Desc,
+        |v| Desc { d: v.clone(), n: 0 },
+        |lo, hi| Desc::scan().d_range((lo.clone(), hi.clone())).ranges(),
+        0
+    );
+    check!(
+        AscLast,
+        |v| AscLast { n: 0, d: v.clone() },
+        |lo, hi| AscLast::scan()
+            .n(0)
+            .d_range((lo.clone(), hi.clone()))
+            .ranges(),
+        0
+    );
+    let some = |b: &Bound<BigDecimal>| match b {
+        Included(x) => Included(Some(x.clone())),
+        Excluded(x) => Excluded(Some(x.clone())),
+        Unbounded => Unbounded,
+    };
+    // nullable: NULL is below every value; the ranges here start at a value or at NULL
+    check!(
+        DescLastNullable,
+        |v| DescLastNullable {
+            n: 0,
+            d: Some(v.clone())
+        },
+        |lo, hi| {
+            let lo = if matches!(lo, Unbounded) {
+                Excluded(None)
+            } else {
+                some(&lo)
+            };
+            DescLastNullable::scan()
+                .n(0)
+                .d_range((lo, some(&hi)))
+                .ranges()
+        },
+        1
+    );
+    check!(
+        AscNullable,
+        |v| AscNullable {
+            d: Some(v.clone()),
+            n: 0
+        },
+        |lo, hi| {
+            let lo = if matches!(lo, Unbounded) {
+                Excluded(None)
+            } else {
+                some(&lo)
+            };
+            AscNullable::scan().d_range((lo, some(&hi))).ranges()
+        },
+        1
+    );
 }

@@ -967,6 +967,15 @@ matrix!(matrix_bytes_pad_space, Vec<u8>, [#[pad(6, fill = b' ')]], pool: byte_st
 matrix!(matrix_bytes_pad_ff, Vec<u8>, [#[pad(4, fill = 0xFF)]], pool: byte_strings(), eq: |x| x, range: false, sw: bytes, last: false);
 // `_starts_with` on an `Option` of a string or bytes field: the `Some` values (issue 37)
 matrix!(matrix_option_string_pad_space, Option<String>, [#[pad(6, fill = b' ')]], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: false, sw: optstr, last: false);
+matrix!(matrix_option_string_pad_space_desc, Option<String>, [#[pad(6, fill = b' ')] #[desc]], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: false, sw: optstr, last: false);
+matrix!(matrix_option_string_last, Option<String>, [], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: optstr, last: true);
+matrix!(matrix_option_string_last_desc, Option<String>, [#[desc]], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: optstr, last: true);
+matrix!(matrix_option_string_custom_sep, Option<String>, [#[sep(b'|')]], pool: strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: false, sw: optstr, last: false);
+matrix!(matrix_option_box_str_sep, Option<Box<str>>, [#[sep]], pool: strings().into_iter().map(|s| Some(s.into())).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: optstr, last: false);
+matrix!(matrix_option_bytes_sep, Option<Vec<u8>>, [#[sep]], pool: byte_strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: optbytes, last: false);
+matrix!(matrix_option_bytes_pad_desc, Option<Vec<u8>>, [#[pad(6)] #[desc]], pool: byte_strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: true, sw: optbytes, last: false);
+matrix!(matrix_option_bytes_pad_ff, Option<Vec<u8>>, [#[pad(4, fill = 0xFF)]], pool: byte_strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: false, sw: optbytes, last: false);
+matrix!(matrix_option_bytes_custom_sep_desc, Option<Vec<u8>>, [#[sep(b'|')] #[desc]], pool: byte_strings().into_iter().map(Some).chain([None]).collect(), eq: |x| x.as_deref(), range: false, sw: optbytes, last: false);
 matrix!(matrix_decimal, u32, [#[pad(10)]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_decimal_desc, u64, [#[pad(12)] #[desc]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);
 matrix!(matrix_reverse_ts, i64, [#[reverse_ts]], pool: ints(), eq: |x| x, range: true, sw: none, last: false);

@@ -242,8 +242,10 @@ impl PhoenixType for BigDecimal {
     }
 
     /// More than 38 significant digits: just above the value rounded down to 38 (no 38-digit
-    /// value lies between). An exponent beyond Phoenix's: above (or below) every storable
-    /// value when the magnitude is at least 1, else just above (below) zero.
+    /// value lies between). From `1E+124` to below `1E+126` (a column that is not the last:
+    /// exponent byte `0xFF`/`0x00`): just above the largest 38-digit magnitude below `1E+124`
+    /// (just below its negative). An exponent beyond Phoenix's: above (or below) every
+    /// storable value when the magnitude is at least 1, else just above (below) zero.
     fn unstorable(&self) -> super::Clamp {
         use super::{Clamp, Stored};
         let stored = |d: &BigDecimal| {
@@ -260,6 +262,23 @@ impl PhoenixType for BigDecimal {
             .map(|s| n.with_scale_round(s, bigdecimal::RoundingMode::Floor));
         if let Some(below) = floor.as_ref().and_then(stored) {
             return Clamp::JustAbove(below);
+        }
+        // At most 38 digits from 1E+124 to below 1E+126 (either sign): the exponent byte is
+        // 0xFF (0x00 when negative), storable only as the last column; elsewhere between the
+        // largest 38-digit magnitude below 1E+124 and 1E+126 (wrapped, storable).
+        let magnitude = n.abs();
+        if magnitude >= BigDecimal::new(BigInt::from(1), -124)
+            && magnitude < BigDecimal::new(BigInt::from(1), -126)
+        {
+            let nines = BigDecimal::new(BigInt::from(10u128.pow(MAX_PRECISION) - 1), -86);
+            let clamp = if n.sign() == Sign::Minus {
+                stored(&-nines).map(Clamp::JustBelow)
+            } else {
+                stored(&nines).map(Clamp::JustAbove)
+            };
+            if let Some(c) = clamp {
+                return c;
+            }
         }
         let zero = || stored(&BigDecimal::from(0)).unwrap_or(Stored::Bytes(vec![ZERO_BYTE]));
         let one = BigDecimal::from(1);

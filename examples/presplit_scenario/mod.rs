@@ -1,4 +1,4 @@
-//! The seed scenario of `examples/presplit.rs`, shared with `tests/presplit_golden.rs` so the
+//! The seed scenario of `examples/presplit.rs`, shared with `tests/operations/presplit_golden.rs` so the
 //! golden table is exactly what the example prints.
 //!
 //! Keys are 16 lowercase hex characters (`md5(device id)[..16]`) followed by the id. The table

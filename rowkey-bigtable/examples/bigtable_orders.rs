@@ -11,7 +11,7 @@
 
 use futures_util::TryStreamExt;
 use rowkey::RowKey;
-use rowkey_bigtable::emulator::Emulator;
+use rowkey_bigtable::testkit::Emulator;
 use rowkey_bigtable::{Admin, Batch, Cell, Client, Error};
 
 /// Buyer's orders, newest first. md5 prefix: buyers spread evenly over tablets.

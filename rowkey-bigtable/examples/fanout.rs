@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use bigtable_rs::bigtable::{BigTable, BigTableConnection};
 use futures_util::{StreamExt, TryStreamExt};
 use rowkey::{RowKey, ScanRanges};
-use rowkey_bigtable::emulator::Emulator;
+use rowkey_bigtable::testkit::Emulator;
 use rowkey_bigtable::v2::{row_range, ReadRowsRequest, RowRange, RowSet};
 use rowkey_bigtable::{Batch, Cell, Client, Error, Table};
 

@@ -8,7 +8,8 @@ use rowkey::plan::PlanError;
 use rowkey::struct_key::Finding;
 use rowkey::{DecodeError, EncodeError};
 
-use crate::emulator::EmulatorError;
+#[cfg(feature = "testkit")]
+use crate::testkit::EmulatorError;
 use crate::schema::FromApiError;
 
 /// What went wrong talking to Bigtable with typed keys.
@@ -39,7 +40,8 @@ pub enum Error {
     Plan(PlanError),
     /// The hotspot analyzer refused its input.
     Hotspot(HotspotError),
-    /// The emulator could not be started.
+    /// The emulator could not be started (feature `testkit`).
+    #[cfg(feature = "testkit")]
     Emulator(EmulatorError),
     /// An argument the server would refuse, caught before sending (a bad table id, say).
     InvalidArgument(String),
@@ -78,7 +80,7 @@ pub enum Error {
 /// The failed entries of a [`Batch`](crate::Batch) write.
 ///
 /// ```
-/// use rowkey_bigtable::{emulator::Emulator, Batch, Cell, Client, Error, FailedWrite};
+/// use rowkey_bigtable::{testkit::Emulator, Batch, Cell, Client, Error, FailedWrite};
 ///
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() -> Result<(), Error> {
@@ -169,6 +171,7 @@ impl fmt::Display for Error {
             }
             Error::Plan(e) => write!(f, "{e}"),
             Error::Hotspot(e) => write!(f, "{e}"),
+            #[cfg(feature = "testkit")]
             Error::Emulator(e) => write!(f, "{e}"),
             Error::InvalidArgument(m) => write!(f, "invalid argument: {m}"),
             Error::RowKeySchema(findings) => {
@@ -198,6 +201,7 @@ impl std::error::Error for Error {
             Error::Client(e) => Some(e),
             Error::Plan(e) => Some(e),
             Error::Hotspot(e) => Some(e),
+            #[cfg(feature = "testkit")]
             Error::Emulator(e) => Some(e),
             Error::SchemaMessage(e) => Some(e),
             Error::RowKeySchema(_)
@@ -241,6 +245,7 @@ impl From<HotspotError> for Error {
     }
 }
 
+#[cfg(feature = "testkit")]
 impl From<EmulatorError> for Error {
     fn from(e: EmulatorError) -> Self {
         Error::Emulator(e)

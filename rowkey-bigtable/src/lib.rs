@@ -19,7 +19,7 @@
 //!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), rowkey_bigtable::Error> {
-//! # let emulator = rowkey_bigtable::emulator::Emulator::start()?; // this doctest's own emulator
+//! # let emulator = rowkey_bigtable::testkit::Emulator::start()?; // this doctest's own emulator
 //! # std::env::set_var("BIGTABLE_EMULATOR_HOST", emulator.endpoint());
 //! // BIGTABLE_EMULATOR_HOST=host:port selects the emulator; otherwise the usual Google
 //! // credentials (GOOGLE_APPLICATION_CREDENTIALS, gcloud's application-default login, or the
@@ -43,8 +43,16 @@
 //! # Ok(()) }
 //! ```
 //!
-//! The tests run against the Cloud Bigtable emulator, which [`emulator::Emulator`] starts on a
-//! free loopback port (Debian package `google-cloud-cli-bigtable-emulator`).
+//! The tests run against the Cloud Bigtable emulator, started once per test binary on a free
+//! loopback port (Debian package `google-cloud-cli-bigtable-emulator`). The fixture that does it
+//! is yours too, for your own integration tests: the `testkit` feature adds the module
+//! `rowkey_bigtable::testkit` (`Emulator::shared()`, `Emulator::start()`). Enable it in
+//! `[dev-dependencies]` only:
+//!
+//! ```toml
+//! [dev-dependencies]
+//! rowkey-bigtable = { version = "0.1", features = ["testkit"] }
+//! ```
 //!
 //! ## Re-keying a table
 //!
@@ -78,7 +86,8 @@ use rowkey::{DecodeRowKeyOwned, RowKey, ScanRanges};
 use tonic::metadata::MetadataValue;
 
 pub mod admin;
-pub mod emulator;
+#[cfg(feature = "testkit")]
+pub mod testkit;
 mod error;
 pub mod hotspot;
 pub mod index;
@@ -283,7 +292,7 @@ impl Client {
 /// ```
 /// use rowkey::RowKey;
 /// use rowkey_bigtable::v2::{row_filter::Filter, RowFilter};
-/// use rowkey_bigtable::{emulator::Emulator, Batch, Cell, Client};
+/// use rowkey_bigtable::{testkit::Emulator, Batch, Cell, Client};
 ///
 /// #[derive(RowKey, Debug, Clone, PartialEq)]
 /// struct Reading {
@@ -492,7 +501,7 @@ impl Table {
     ///
     /// ```
     /// use rowkey::RowKey;
-    /// use rowkey_bigtable::{emulator::Emulator, Client};
+    /// use rowkey_bigtable::{testkit::Emulator, Client};
     ///
     /// #[derive(RowKey)]
     /// struct Reading {

@@ -35,7 +35,7 @@ pub type StructRows = Pin<Box<dyn Stream<Item = Result<(Vec<Value>, Row), Error>
 /// ```
 /// use futures_util::StreamExt;
 /// use rowkey::struct_key::{Field, FieldType, Int64Encoding, StructEncoding, StructSchema, Value};
-/// use rowkey_bigtable::{emulator::Emulator, Batch, Cell, Client, Error};
+/// use rowkey_bigtable::{testkit::Emulator, Batch, Cell, Client, Error};
 ///
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -89,7 +89,7 @@ pub type StructRowsAs<T> = Pin<Box<dyn Stream<Item = Result<(T, Row), Error>> + 
 /// A read whose row keys are decoded through the derived struct key `T`, built by
 /// [`Table::read_struct_as`] or [`Client::read_view_as`]: a [`StructRead`] through
 /// `T::row_key_schema()` whose rows are then decoded as `T` (the two agree byte for byte;
-/// `tests/bigtable_struct_keys.rs` of the `rowkey` crate checks it). A row whose key does not
+/// `tests/keys/bigtable_struct_keys.rs` of the `rowkey` crate checks it). A row whose key does not
 /// decode is an [`Error::Decode`] item naming the row key and the stream goes on.
 #[must_use = "a StructReadAs does nothing until .stream() or .collect()"]
 pub struct StructReadAs<T> {

@@ -25,7 +25,7 @@
 use std::time::{Duration, Instant};
 
 use rowkey::{RowKey, ScanRange, ScanRanges};
-use rowkey_hbase::server::HBase;
+use rowkey_hbase::testkit::HBase;
 use rowkey_hbase::thrift::{TScan, TTHBaseServiceSyncClient};
 use rowkey_hbase::{Batch, Cell, Client, Conn, Error, Table};
 

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use rowkey::RowKey;
 use rowkey_hbase::read::RawScan;
-use rowkey_hbase::server::{HBase, PhoenixTimer};
+use rowkey_hbase::testkit::{HBase, PhoenixTimer};
 use rowkey_hbase::{Batch, Cell, Client, Error, Table};
 
 #[derive(RowKey, Debug, Clone, PartialEq)]

@@ -9,7 +9,7 @@
 //! the Thrift2 gateway there instead (tables of the same names are dropped and recreated).
 
 use rowkey::RowKey;
-use rowkey_hbase::server::HBase;
+use rowkey_hbase::testkit::HBase;
 use rowkey_hbase::{Batch, Cell, Client, Error};
 
 /// Buyer's orders, newest first. md5 prefix: buyers spread evenly over regions.

@@ -7,7 +7,8 @@ use rowkey::hotspot::HotspotError;
 use rowkey::plan::PlanError;
 use rowkey::{DecodeError, EncodeError};
 
-use crate::server::ServerError;
+#[cfg(feature = "testkit")]
+use crate::testkit::ServerError;
 
 /// What went wrong talking to HBase with typed keys.
 #[derive(Debug)]
@@ -38,7 +39,8 @@ pub enum Error {
     Plan(PlanError),
     /// The hotspot analyzer refused its input.
     Hotspot(HotspotError),
-    /// The test server could not be started.
+    /// The test server could not be started (feature `testkit`).
+    #[cfg(feature = "testkit")]
     Start(ServerError),
     /// An argument HBase would refuse, caught before sending.
     InvalidArgument(String),
@@ -111,6 +113,7 @@ impl fmt::Display for Error {
             }
             Error::Plan(e) => write!(f, "{e}"),
             Error::Hotspot(e) => write!(f, "{e}"),
+            #[cfg(feature = "testkit")]
             Error::Start(e) => write!(f, "{e}"),
             Error::InvalidArgument(m) => write!(f, "invalid argument: {m}"),
         }
@@ -124,6 +127,7 @@ impl std::error::Error for Error {
             Error::Encode(e) => Some(e),
             Error::Plan(e) => Some(e),
             Error::Hotspot(e) => Some(e),
+            #[cfg(feature = "testkit")]
             Error::Start(e) => Some(e),
             Error::Connection(_)
             | Error::Server(_)
@@ -176,6 +180,7 @@ impl From<HotspotError> for Error {
     }
 }
 
+#[cfg(feature = "testkit")]
 impl From<ServerError> for Error {
     fn from(e: ServerError) -> Self {
         Error::Start(e)

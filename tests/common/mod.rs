@@ -2,7 +2,7 @@
 //! module and uses only some of it, hence the `dead_code` allowance.
 //!
 //! Only layouts that are identical wherever they are used live here; a test that needs a
-//! variant defines its own. `tests/golden.rs` and `tests/hygiene.rs` deliberately keep their own
+//! variant defines its own. `tests/keys/golden.rs` and `tests/keys/hygiene.rs` deliberately keep their own
 //! definitions: the golden corpus must not change when another test's key changes, and the
 //! hygiene test builds its keys under `#![no_implicit_prelude]`.
 #![allow(dead_code)]

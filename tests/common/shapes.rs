@@ -1,5 +1,5 @@
 //! The nine bound shapes of a `_range` argument, shared by the brute-force scan oracles
-//! (`tests/scan_store_props.rs` and the store oracles of `tests/store_oracle/cases.rs`, which
+//! (`tests/scans/scan_store_props.rs` and the store oracles of `tests/store_oracle/cases.rs`, which
 //! `rowkey-bigtable` and `rowkey-hbase` include): the shape as data ([`Shape`], [`SHAPES`]), the
 //! oracle's view of it as plain `Bound`s ([`bounds`], [`contains`]), and [`with_range!`], which
 //! builds the real `RangeBounds` value of a shape — each shape is its own type — for a builder

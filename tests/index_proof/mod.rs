@@ -1,5 +1,5 @@
-//! The crash proof of `rowkey::index`, shared by the redb test (`tests/index.rs`) and the
-//! server tests (`rowkey-bigtable/tests/index.rs`, `rowkey-hbase/tests/index.rs`, which include
+//! The crash proof of `rowkey::index`, shared by the redb test (`tests/operations/index.rs`) and the
+//! server tests (`rowkey-bigtable/tests/bigtable/index.rs`, `rowkey-hbase/tests/hbase/index.rs`, which include
 //! this file by path).
 //!
 //! Random sequences of puts, updates, deletes and batches over a small key space (primary keys,

@@ -1,5 +1,5 @@
-//! The layouts, values and queries of the store oracles (`rowkey-bigtable/tests/oracle.rs`,
-//! `rowkey-hbase/tests/oracle.rs`): six layouts — (1) salted prefix, (2) whole-key salt, (3)
+//! The layouts, values and queries of the store oracles (`rowkey-bigtable/tests/bigtable/oracle.rs`,
+//! `rowkey-hbase/tests/hbase/oracle.rs`): six layouts — (1) salted prefix, (2) whole-key salt, (3)
 //! `hash_prefix`, (4) modulo time buckets, (5) no salt with a fixed-width id that can be all
 //! `0xFF`, (6) a constant prefix and a 2-byte salt before a `#[rowkey(java)]` signed field and an
 //! `Option` — each with every builder form: equality prefixes of every length, `_range` on
@@ -175,7 +175,7 @@ pub fn str_prefixes() -> Vec<String> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Range shapes (shared with tests/scan_store_props.rs)
+// Range shapes (shared with tests/scans/scan_store_props.rs)
 
 #[path = "../common/shapes.rs"]
 #[macro_use]

@@ -4,7 +4,7 @@
 //!
 //! The runtime half of a Phoenix key mode: every rule below was read in Phoenix 5.2.1's
 //! sources (`PTableImpl.newKey`, `SchemaUtil.getSeparatorByte`, `RowKeySchema.next`, the
-//! `PDataType`s) and checked against a live Phoenix 5.2.1 (`rowkey-hbase/tests/phoenix_types.rs`
+//! `PDataType`s) and checked against a live Phoenix 5.2.1 (`rowkey-hbase/tests/hbase/phoenix_types.rs`
 //! upserts random rows through Phoenix SQL and compares the stored row keys byte for byte).
 //!
 //! ```
@@ -121,7 +121,7 @@
 //!   (a test-harness matter, noted for whoever scripts Phoenix).
 //! * Rows written without Phoenix need one cell besides the key: Phoenix's empty column
 //!   (family `0`, qualifier `\x00\x00\x00\x00`, value `x` in a table with Phoenix 5's default
-//!   column encoding); `rowkey-hbase/tests/phoenix_types.rs` writes rows that way and reads them
+//!   column encoding); `rowkey-hbase/tests/hbase/phoenix_types.rs` writes rows that way and reads them
 //!   back through Phoenix's `SELECT`.
 //! * `VARBINARY_ENCODED` (Phoenix 5.3) does not exist in 5.2.1; it is not supported here.
 

@@ -1,0 +1,21 @@
+//! Every test of rowkey-bigtable, in one test binary that shares one Cloud Bigtable emulator
+//! (`rowkey_bigtable::testkit::Emulator::shared`, on a free loopback port, stopped when the
+//! binary exits; Debian package `google-cloud-cli-bigtable-emulator`).
+//!
+//! One module per topic:
+//!
+//! - [`features`]: writes, admin, the hotspot view, errors and the emulator harness;
+//! - [`oracle`]: typed reads against a brute-force oracle;
+//! - [`index`], [`migrate`]: index tables and re-keying on Bigtable;
+//! - [`struct_schema`], [`struct_derive`]: Bigtable structured row keys;
+//! - [`no_runtime`]: the constructors outside a Tokio runtime (no emulator).
+//!
+//! `cargo test -p rowkey-bigtable --test bigtable -- oracle` runs one topic.
+
+mod features;
+mod index;
+mod migrate;
+mod no_runtime;
+mod oracle;
+mod struct_derive;
+mod struct_schema;

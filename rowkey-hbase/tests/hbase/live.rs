@@ -1,0 +1,584 @@
+//! rowkey-hbase against a real HBase (standalone 2.6 and its Thrift2 gateway, started by this
+//! test binary): per-entry write failures, pre-split tables and the live region view, a
+//! gateway killed in the middle of a merged read and of a migration, the classic
+//! HexStringSplit import experiment counted in the server's own regions, and reads that hold
+//! up in production ([`reads`]: multi-range scanners, bounded fan-out, idle and restarted
+//! gateways).
+
+use std::time::Duration;
+
+use rowkey::migrate::Migration;
+use rowkey::{plan, RowKey};
+use rowkey_hbase::migrate::HBaseStore;
+use rowkey_hbase::testkit::HBase;
+use rowkey_hbase::{Batch, Cell, Client, Error};
+
+#[path = "live/reads.rs"]
+mod reads;
+
+fn hbase() -> &'static HBase {
+    HBase::shared_phoenix().unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn client() -> Client {
+    Client::connect(hbase().thrift_addr()).expect("gateway client")
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(salt(buckets = 16))]
+struct Event {
+    #[sep]
+    user: String,
+    seq: u32,
+}
+
+#[test]
+fn connect_to_nothing_is_an_error() {
+    let free = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("port");
+    match Client::connect(free) {
+        Err(Error::Connection(m)) => assert!(m.contains("connecting"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn write_failures_are_reported_per_entry() {
+    let client = client();
+    client.create_table("wf", &["f"], &[]).expect("create");
+    client
+        .create_table("wf_disabled", &["f"], &[])
+        .expect("create");
+    client.disable_table("wf_disabled").expect("disable");
+    let ok = client.table("wf");
+    let missing = client.table("wf_no_such_table");
+    let disabled = client.table("wf_disabled");
+    let key = |i: u32| Event {
+        user: format!("u{i}"),
+        seq: i,
+    };
+
+    let mut batch = Batch::new();
+    batch
+        .put(&ok, &key(0), [Cell::new("f", "v", "0")])
+        .expect("encode");
+    batch
+        .put(&missing, &key(1), [Cell::new("f", "v", "1")])
+        .expect("encode");
+    batch
+        .put(&ok, &key(2), [Cell::new("no_such_family", "v", "2")])
+        .expect("encode");
+    batch
+        .put(&ok, &key(3), [Cell::new("f", "v", "3")])
+        .expect("encode");
+    batch
+        .put(&disabled, &key(4), [Cell::new("f", "v", "4")])
+        .expect("encode");
+    batch.delete(&missing, &key(5)).expect("encode");
+    batch
+        .put(&ok, &key(6), [Cell::new("f", "v", "6")])
+        .expect("encode");
+    assert_eq!(batch.len(), 7);
+    let failures = match batch.apply() {
+        Err(Error::Write(w)) => w,
+        other => panic!("{other:?}"),
+    };
+    let failed: Vec<usize> = failures.failed.iter().map(|f| f.index).collect();
+    assert_eq!(failed, [1, 2, 4, 5], "{failures:?}");
+    assert_eq!(failures.written, 3);
+    for f in &failures.failed {
+        assert!(!f.message.is_empty());
+        assert_eq!(
+            f.key,
+            key(f.index as u32).to_row_key().expect("encode").to_vec()
+        );
+    }
+    assert!(
+        failures.failed[0].message.contains("wf_no_such_table"),
+        "{:?}",
+        failures.failed[0]
+    );
+    assert!(
+        failures.failed[1].message.contains("no_such_family"),
+        "{:?}",
+        failures.failed[1]
+    );
+    let shown = Error::Write(failures.clone()).to_string();
+    assert!(shown.starts_with("4 of 7 batch entries failed"), "{shown}");
+
+    let rows = ok
+        .read::<Event>(&Event::scan().ranges())
+        .keys()
+        .expect("read");
+    let mut seqs: Vec<u32> = rows.iter().map(|e| e.seq).collect();
+    seqs.sort_unstable();
+    assert_eq!(
+        seqs,
+        [0, 3, 6],
+        "the good entries were written, nothing else"
+    );
+    // a server-side filter and keys-only, in either order: the filter sees the values
+    let all = Event::scan().ranges();
+    let a = ok
+        .read::<Event>(&all)
+        .filter("ValueFilter(=, 'binary:3')")
+        .keys_only()
+        .collect();
+    let b = ok
+        .read::<Event>(&all)
+        .keys_only()
+        .filter("ValueFilter(=, 'binary:3')")
+        .collect();
+    let (a, b) = (a.expect("read"), b.expect("read"));
+    assert_eq!(a.iter().map(|(k, _)| k.seq).collect::<Vec<_>>(), [3]);
+    assert_eq!(a, b);
+    assert_eq!(a[0].1.cells[0].value, b"", "keys only");
+    // reversed too: the scanners' lower bounds are a third filter, joined the same way
+    let c = ok
+        .read::<Event>(&all)
+        .keys_only()
+        .reverse()
+        .filter("ValueFilter(=, 'binary:3')");
+    assert_eq!(c.collect().expect("read"), a);
+    let every = ok
+        .read::<Event>(&all)
+        .reverse()
+        .keys_only()
+        .keys()
+        .expect("read");
+    assert_eq!(every.iter().map(|e| e.seq).collect::<Vec<_>>(), [6, 3, 0]);
+    // encoding errors are caught before anything is sent
+    #[derive(RowKey, Debug)]
+    struct Padded {
+        #[pad(3)]
+        name: String,
+    }
+    let err = Batch::new()
+        .put(
+            &ok,
+            &Padded {
+                name: "toolong".into(),
+            },
+            [],
+        )
+        .expect_err("too long");
+    assert!(err.to_string().contains("name"), "{err}");
+    // a read of a missing table is an error, not an empty result
+    let missing_read = missing.read::<Event>(&Event::scan().ranges()).keys();
+    assert!(
+        matches!(missing_read, Err(Error::Server(_))),
+        "{missing_read:?}"
+    );
+}
+
+#[test]
+fn families_select_the_cells_read() {
+    let client = client();
+    client
+        .create_table("two_families", &["a", "b"], &[])
+        .expect("create");
+    let t = client.table("two_families");
+    let mut batch = Batch::new();
+    for seq in 0..5u32 {
+        let e = Event {
+            user: "u".into(),
+            seq,
+        };
+        batch
+            .put(&t, &e, [Cell::new("a", "x", "1"), Cell::new("b", "y", "2")])
+            .expect("encode");
+    }
+    batch.apply().expect("write");
+    let all = Event::scan().user("u").ranges();
+    let families = |rows: Vec<(Event, rowkey_hbase::Row)>| {
+        rows.iter()
+            .map(|(_, r)| r.cells.iter().map(|c| c.family.clone()).collect::<Vec<_>>())
+            .collect::<Vec<_>>()
+    };
+    let only_a = t
+        .read::<Event>(&all)
+        .families(&["a"])
+        .collect()
+        .expect("read");
+    assert_eq!(families(only_a), vec![vec![b"a".to_vec()]; 5]);
+    let both = t
+        .read::<Event>(&all)
+        .reverse()
+        .families(&["b", "a"])
+        .collect()
+        .expect("read");
+    assert_eq!(
+        both.iter().map(|(k, _)| k.seq).collect::<Vec<_>>(),
+        [4, 3, 2, 1, 0]
+    );
+    assert_eq!(families(both), vec![vec![b"a".to_vec(), b"b".to_vec()]; 5]);
+    let missing = t.read::<Event>(&all).families(&["nope"]).collect();
+    assert!(matches!(missing, Err(Error::Server(_))), "{missing:?}");
+}
+
+#[test]
+fn pre_split_tables_and_the_region_view() {
+    let client = client();
+    client
+        .create_table_for::<Event>("pre_split", &["f"], 16)
+        .expect("create");
+    let table = client.table("pre_split");
+    let regions = table.regions().expect("regions");
+    let starts: Vec<Vec<u8>> = regions.iter().skip(1).map(|r| r.start.clone()).collect();
+    assert_eq!(starts, Event::split_points(16).expect("splits"));
+    assert!(regions[0].start.is_empty() && regions[15].end.is_empty());
+    assert!(regions.windows(2).all(|w| w[0].end == w[1].start));
+
+    let mut batch = Batch::new();
+    for i in 0..1600u32 {
+        let e = Event {
+            user: format!("user{}", i % 400),
+            seq: i,
+        };
+        batch
+            .put(&table, &e, [Cell::new("f", "v", "")])
+            .expect("encode");
+    }
+    batch.apply().expect("write");
+    let view = table.region_view(1).expect("view");
+    assert_eq!(view.rows.iter().sum::<u64>(), 1600);
+    assert_eq!(view.keys.len(), 1600);
+    assert!(view.rows.iter().all(|&n| n > 50), "{:?}", view.rows);
+    let analyzer = view.analyzer(4).expect("analyzer").with_name("pre_split");
+    let report = analyzer.report();
+    let counted: Vec<u64> = report.regions().iter().map(|r| r.keys).collect();
+    assert_eq!(
+        counted, view.rows,
+        "the analyzer places keys in the server's regions"
+    );
+    assert_eq!(report.empty_regions(), 0);
+    let lint = view.lint().layout(Event::LAYOUT).run();
+    assert!(!lint.has_errors(), "{lint}");
+
+    // a plan that ignores the salt byte: the lint over the server's regions says so
+    client
+        .create_table("hex_split", &["f"], &plan::hex_string_split(16))
+        .expect("create");
+    let hex = client.table("hex_split");
+    let mut batch = Batch::new();
+    for i in 0..400u32 {
+        let e = Event {
+            user: format!("user{i}"),
+            seq: i,
+        };
+        batch
+            .put(&hex, &e, [Cell::new("f", "v", "")])
+            .expect("encode");
+    }
+    batch.apply().expect("write");
+    let view = hex.region_view(2).expect("view");
+    assert_eq!(view.keys.len(), 200);
+    assert_eq!(
+        view.rows[0], 400,
+        "every salted key sorts before \"1…\": region 0 takes all"
+    );
+    let lint = view.lint().layout(Event::LAYOUT).run();
+    assert!(!lint.is_clean(), "{lint}");
+    println!("{lint}");
+}
+
+/// Rows of `rows` read until the end; an error item ends the count.
+fn drain(
+    rows: impl Iterator<Item = Result<(Event, rowkey_hbase::Row), Error>>,
+    mut at: impl FnMut(usize),
+) -> (usize, Option<Error>) {
+    let mut n = 0;
+    for row in rows {
+        match row {
+            Ok(_) => {
+                n += 1;
+                at(n);
+            }
+            Err(e) => return (n, Some(e)),
+        }
+    }
+    (n, None)
+}
+
+#[test]
+fn a_gateway_killed_mid_read_ends_the_read_in_an_error() {
+    let client = client();
+    client
+        .create_table_for::<Event>("faults", &["f"], 16)
+        .expect("create");
+    let table = client.table("faults");
+    let mut batch = Batch::new();
+    for i in 0..8000u32 {
+        let e = Event {
+            user: format!("u{}", i % 97),
+            seq: i,
+        };
+        batch
+            .put(&table, &e, [Cell::new("f", "v", "x")])
+            .expect("encode");
+    }
+    batch.apply().expect("write");
+    let ranges = Event::scan().ranges();
+    assert_eq!(ranges.len(), 16);
+
+    let gateway = hbase().gateway().expect("a second gateway");
+    for sequential in [false, true] {
+        for reverse in [false, true] {
+            // a gateway that stays dead: the read retries for 2 s, then says so
+            let c = Client::connect(gateway.addr())
+                .expect("connect")
+                .with_timeout(Duration::from_secs(30))
+                .with_retry_for(Duration::from_secs(2));
+            let mut read = c.table("faults").read::<Event>(&ranges).page_rows(50);
+            if sequential {
+                read = read.sequential();
+            }
+            if reverse {
+                read = read.reverse();
+            }
+            // whole, before the kill
+            assert_eq!(read.keys().expect("read").len(), 8000);
+            let (n, err) = drain(read.rows().expect("rows"), |n| {
+                if n == 1000 {
+                    gateway.kill();
+                }
+            });
+            let err = err.unwrap_or_else(|| {
+                panic!("sequential {sequential} reverse {reverse}: {n} rows and no error")
+            });
+            assert!(n < 8000, "{n}");
+            assert!(
+                matches!(err, Error::Connection(_)),
+                "sequential {sequential}: {err:?}"
+            );
+            eprintln!("sequential {sequential} reverse {reverse}: {n} rows, then: {err}");
+            gateway.restart().expect("restart the gateway");
+        }
+    }
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct V16 {
+    #[salt(buckets = 16)]
+    id: u64,
+    ts: u64,
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct V32 {
+    #[salt(buckets = 32)]
+    id: u64,
+    ts: u64,
+}
+
+impl From<V16> for V32 {
+    fn from(v: V16) -> V32 {
+        V32 { id: v.id, ts: v.ts }
+    }
+}
+
+#[test]
+fn a_migration_cut_by_a_gateway_kill_resumes_and_loses_nothing() {
+    let main = client();
+    main.create_table_for::<V16>("mig_v16", &["d"], 16)
+        .expect("create");
+    main.create_table_for::<V32>("mig_v32", &["d"], 32)
+        .expect("create");
+    HBaseStore::create_checkpoint_table(&main, "mig_checkpoints").expect("create");
+    let source = main.table("mig_v16");
+    let mut batch = Batch::new();
+    for id in 0..3000u64 {
+        let k = V16 { id, ts: id * 7 };
+        // two columns, one with an explicit timestamp: the copy keeps both
+        let cells = [
+            Cell::new("d", "a", id.to_string()),
+            Cell::new("d", "b", "x").at(1_000 + id as i64),
+        ];
+        batch.put(&source, &k, cells).expect("encode");
+    }
+    batch.apply().expect("write");
+
+    let gateway = hbase().gateway().expect("gateway");
+    let store_at = |addr| {
+        let c = Client::connect(addr)
+            .expect("connect")
+            .with_timeout(Duration::from_secs(30));
+        HBaseStore::two_tables(
+            &c.table("mig_v16"),
+            &c.table("mig_v32"),
+            &c.table("mig_checkpoints"),
+            "v16-to-v32",
+        )
+    };
+    let store = store_at(gateway.addr());
+    let m = Migration::<_, V16, V32, _>::from_into(&store).batch_size(250);
+    let cut = m.run(|p| {
+        if p.batches == 4 {
+            gateway.kill();
+        }
+    });
+    let err = cut.expect_err("the gateway died mid-migration");
+    eprintln!("cut: {err}");
+    let copied = m.checkpoint().ok().flatten();
+    assert!(
+        copied.is_none(),
+        "the checkpoint cannot be read without a gateway"
+    );
+
+    let addr = gateway.restart().expect("restart");
+    let store = store_at(addr);
+    let m = Migration::<_, V16, V32, _>::from_into(&store).batch_size(250);
+    let checkpoint = m
+        .checkpoint()
+        .expect("checkpoint")
+        .expect("saved before the kill");
+    assert_eq!(
+        checkpoint.copied, 1000,
+        "4 batches of 250 were checkpointed"
+    );
+    let summary = m.run(|_| {}).expect("resume");
+    assert!(summary.complete);
+    assert_eq!(summary.rows, 3000);
+    let verified = m.verify().expect("verify");
+    assert!(verified.report().is_match(), "{}", verified.report());
+    assert_eq!(verified.report().destination_rows, 3000);
+
+    let c = Client::connect(addr).expect("connect");
+    let dest = c
+        .table("mig_v32")
+        .read::<V32>(&V32::scan().ranges())
+        .collect()
+        .expect("read");
+    let mut ids: Vec<u64> = dest.iter().map(|(k, _)| k.id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 3000, "no row lost, none twice");
+    let (k, row) = &dest[0];
+    assert_eq!(row.value("d", b"a"), Some(k.id.to_string().as_bytes()));
+    let b = row
+        .cells
+        .iter()
+        .find(|c| c.qualifier == b"b")
+        .expect("cell b");
+    assert_eq!(b.timestamp, 1_000 + k.id as i64, "timestamps copied");
+    m.retire_source(&verified, |_| {}).expect("retire");
+    assert!(c
+        .table("mig_v16")
+        .read::<V16>(&V16::scan().ranges())
+        .keys()
+        .expect("read")
+        .is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// The classic experiment
+
+/// `MSISDN[7..11] + MSISDN + time`
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct ByTail {
+    #[pad(4)]
+    tail: u16,
+    #[pad(11)]
+    msisdn: String,
+    ts_ms: u64,
+}
+
+/// `md5(MSISDN)[..4] + MSISDN + time`
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct ByHash {
+    #[hash_prefix(4)]
+    #[pad(11)]
+    msisdn: String,
+    ts_ms: u64,
+}
+
+const ROWS: u64 = 200_000;
+const DAY0: u64 = 1_700_006_400_000;
+
+/// Both tables as `create 't', {NAME => 'info'}, {NUMREGIONS => 40, SPLITALGO =>
+/// 'HexStringSplit'}` creates them, a day of records loaded into each, and rows counted per
+/// region from the server's own regions.
+#[test]
+fn classic_hex_string_split_experiment() {
+    let client = client();
+    let splits = plan::hex_string_split(40);
+    for t in ["msisdn_by_tail", "msisdn_by_hash"] {
+        client.create_table(t, &["info"], &splits).expect("create");
+        assert_eq!(client.table(t).regions().expect("regions").len(), 40);
+    }
+    let (tail_t, hash_t) = (
+        client.table("msisdn_by_tail"),
+        client.table("msisdn_by_hash"),
+    );
+    let mut state = 2026u64;
+    let mut rand = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let prefixes = ["138", "139", "186", "135", "188", "150", "159", "177"];
+    let mut batch = Batch::new();
+    for i in 0..ROWS {
+        let msisdn = format!(
+            "{}{:08}",
+            prefixes[(rand() % 8) as usize],
+            rand() % 100_000_000
+        );
+        let tail: u16 = msisdn[7..11].parse().expect("digits");
+        let ts_ms = DAY0 + i * 86_400_000 / ROWS;
+        let cells = || [Cell::new("info", "d", "1").at(ts_ms as i64)];
+        batch
+            .put(
+                &tail_t,
+                &ByTail {
+                    tail,
+                    msisdn: msisdn.clone(),
+                    ts_ms,
+                },
+                cells(),
+            )
+            .expect("encode");
+        batch
+            .put(&hash_t, &ByHash { msisdn, ts_ms }, cells())
+            .expect("encode");
+        if batch.len() >= 10_000 {
+            std::mem::take(&mut batch).apply().expect("load");
+        }
+    }
+    batch.apply().expect("load");
+
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("hbase-hotspots");
+    std::fs::create_dir_all(&out).expect("dir");
+    let mut reports = Vec::new();
+    for (t, name) in [
+        (&tail_t, "MSISDN[7..11]+MSISDN+time"),
+        (&hash_t, "md5(MSISDN)[..4]+MSISDN+time"),
+    ] {
+        let view = t.region_view(1).expect("region view");
+        assert_eq!(view.regions.len(), 40);
+        assert_eq!(
+            view.rows.iter().sum::<u64>(),
+            ROWS,
+            "{name}: every row in a server region"
+        );
+        let a = view.analyzer(24).expect("analyzer").with_name(name);
+        let report = a.report();
+        let counted: Vec<u64> = report.regions().iter().map(|r| r.keys).collect();
+        assert_eq!(counted, view.rows, "{name}");
+        let svg = out.join(format!("{}.svg", t.name()));
+        report.write_heatmap_svg(&svg).expect("svg");
+        println!("{name}: {}", report.summary());
+        reports.push(report);
+    }
+    println!("{}", reports[0].side_by_side(&reports[1]));
+    println!("heatmaps: {}", out.display());
+    let (tail, hashed) = (&reports[0], &reports[1]);
+    // digits '0'–'9' lead, HexStringSplit cut at '0'–'f': every region from "a…" on is empty
+    assert!(tail.empty_regions() >= 15, "{}", tail.summary());
+    assert!(tail.max_mean_skew() > 2.0, "{}", tail.summary());
+    assert_eq!(hashed.empty_regions(), 0, "{}", hashed.summary());
+    assert!(hashed.max_mean_skew() < 1.15, "{}", hashed.summary());
+}

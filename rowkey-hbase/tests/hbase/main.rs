@@ -1,0 +1,27 @@
+//! Every test of rowkey-hbase that needs a server, in one test binary that starts one server:
+//! standalone HBase 2.6.1 with Apache Phoenix 5.2.1 in it and its Thrift2 gateway
+//! (`rowkey_hbase::testkit::HBase::shared_phoenix`, on free loopback ports, stopped when the
+//! binary exits; JDK 17 and Maven, the jars from Maven Central on the first run). Tests that need
+//! a gateway of their own (idle timeouts, restarts) start one beside the server's.
+//!
+//! One module per topic:
+//!
+//! - [`live`]: writes, pre-split tables and the region view, faults in the middle of reads and
+//!   migrations, the HexStringSplit experiment, and reads that hold up in production;
+//! - [`oracle`]: typed reads against a brute-force oracle (2,100 range and 1,020 IN-list queries);
+//! - [`index`]: the index tables' crash proof on the server;
+//! - [`shell`]: the real HBase shell runs what `plan` and the key tool print;
+//! - [`phoenix`], [`phoenix_types`], [`phoenix_scans`]: Phoenix's own row keys, every key type,
+//!   and typed scans against Phoenix's `WHERE`;
+//! - [`phoenix_golden`]: the frozen keys Phoenix wrote (no server).
+//!
+//! `cargo test -p rowkey-hbase --test hbase -- phoenix_scans --nocapture` runs one topic.
+
+mod index;
+mod live;
+mod oracle;
+mod phoenix;
+mod phoenix_golden;
+mod phoenix_scans;
+mod phoenix_types;
+mod shell;

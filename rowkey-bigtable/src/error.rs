@@ -8,9 +8,9 @@ use rowkey::plan::PlanError;
 use rowkey::struct_key::Finding;
 use rowkey::{DecodeError, EncodeError};
 
+use crate::schema::FromApiError;
 #[cfg(feature = "testkit")]
 use crate::testkit::EmulatorError;
-use crate::schema::FromApiError;
 
 /// What went wrong talking to Bigtable with typed keys.
 #[derive(Debug)]

@@ -86,8 +86,6 @@ use rowkey::{DecodeRowKeyOwned, RowKey, ScanRanges};
 use tonic::metadata::MetadataValue;
 
 pub mod admin;
-#[cfg(feature = "testkit")]
-pub mod testkit;
 mod error;
 pub mod hotspot;
 pub mod index;
@@ -96,6 +94,8 @@ mod read;
 pub mod schema;
 mod struct_read;
 mod struct_typed;
+#[cfg(feature = "testkit")]
+pub mod testkit;
 mod write;
 
 pub use admin::Admin;

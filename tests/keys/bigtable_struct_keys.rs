@@ -18,9 +18,7 @@
 //!
 //! Deterministic (a fixed seed).
 
-#[macro_use]
-#[path = "../common/shapes.rs"]
-mod shapes;
+use crate::shapes;
 
 use std::collections::BTreeMap;
 use std::ops::Bound;

@@ -9,6 +9,11 @@
 //! - [`phoenix_keys`], [`bigtable_struct_keys`]: the Phoenix and Bigtable struct-key modes against
 //!   their references and brute force.
 
+// the bound shapes and their macros, for every module below
+#[macro_use]
+#[path = "../common/shapes.rs"]
+mod shapes;
+
 #[path = "../common/mod.rs"]
 mod common;
 
@@ -18,7 +23,11 @@ mod errors;
 mod golden;
 mod hygiene;
 mod keyspace;
-#[cfg(all(feature = "phoenix-decimal", feature = "phoenix-time", feature = "tool"))]
+#[cfg(all(
+    feature = "phoenix-decimal",
+    feature = "phoenix-time",
+    feature = "tool"
+))]
 mod phoenix_keys;
 mod roundtrip_props;
 mod salt_fields;

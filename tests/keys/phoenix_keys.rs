@@ -18,9 +18,7 @@
 //!
 //! Deterministic (a fixed seed).
 
-#[macro_use]
-#[path = "../common/shapes.rs"]
-mod shapes;
+use crate::shapes;
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -29,7 +27,7 @@ use std::str::FromStr;
 
 use rowkey::phoenix::bigdecimal::BigDecimal;
 use rowkey::phoenix::{Char, Date, KeyWriter, PhoenixKey, Timestamp};
-use rowkey::{DecodeRowKeyOwned, EncodeError, RowKey, ScanRanges};
+use rowkey::{DecodeRowKeyOwned, EncodeError, EncodeErrorKind, RowKey, ScanRanges};
 use shapes::{Shape, SHAPES};
 
 const ROWS: usize = 700;
@@ -375,7 +373,10 @@ fn run<L: Layout>(seed: u64) -> (usize, usize, usize) {
         }
         queries += 1;
     }
-    // random bytes: never a panic; what decodes re-encodes to the same bytes
+    // random bytes: never a panic; what decodes re-encodes to the same bytes, or is a key
+    // Phoenix's UPSERT writes but its SELECT misreads (a 0x00/0xFF inside a value that is not
+    // the last, where the separator is the other byte): read — the reader follows
+    // `RowKeySchema`, as `KeyReader` does — but refused by the writer with `ContainsSeparator`
     for _ in 0..20_000 {
         let len = rng.below(24);
         let bytes: Vec<u8> = (0..len)
@@ -383,10 +384,18 @@ fn run<L: Layout>(seed: u64) -> (usize, usize, usize) {
             .collect();
         // (a last VARBINARY ending with 0xFF too: Phoenix's UPSERT writes it, issue 37)
         if let Ok(v) = L::from_row_key(&bytes) {
-            let again = v
-                .to_row_key()
-                .unwrap_or_else(|e| panic!("{v:?} {bytes:02X?}: read but not written: {e}"));
-            assert_eq!(again.as_ref(), &bytes[..], "{v:?}");
+            match v.to_row_key() {
+                Ok(again) => assert_eq!(again.as_ref(), &bytes[..], "{v:?}"),
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        EncodeErrorKind::ContainsSeparator {
+                            sep: 0x00 | 0xFF,
+                            ..
+                        }
+                    ) => {}
+                Err(e) => panic!("{v:?} {bytes:02X?}: read but not written: {e}"),
+            }
         }
     }
     (keys.len(), refused, queries)

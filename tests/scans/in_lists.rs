@@ -21,9 +21,7 @@
 //! alternatives in `too_many_alternatives`. Deterministic (a fixed seed); 4,000 queries per
 //! layout, 28,000 in all.
 
-#[macro_use]
-#[path = "../common/shapes.rs"]
-mod shapes;
+use crate::shapes;
 
 use std::collections::BTreeSet;
 use std::fmt::Debug;

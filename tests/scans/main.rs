@@ -8,6 +8,11 @@
 //! - [`scan_forms`], [`scan_store_props`]: argument forms and store bounds, typed scans on redb;
 //! - [`read_props`]: typed, merged reads (`rowkey::read`) on redb and streams.
 
+// the bound shapes and their macros, for every module below
+#[macro_use]
+#[path = "../common/shapes.rs"]
+mod shapes;
+
 #[path = "../common/mod.rs"]
 mod common;
 

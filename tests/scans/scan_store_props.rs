@@ -162,9 +162,7 @@ struct I {
 // ---------------------------------------------------------------------------------------------
 // Range shapes (shared with the store oracles)
 
-#[path = "../common/shapes.rs"]
-#[macro_use]
-mod shapes;
+use crate::shapes;
 use shapes::{bounds, Shape, SHAPES};
 
 fn in_range<V: Ord>(shape: Shape, a: &V, b: &V, v: &V) -> bool {

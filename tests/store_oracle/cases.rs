@@ -177,10 +177,8 @@ pub fn str_prefixes() -> Vec<String> {
 // ---------------------------------------------------------------------------------------------
 // Range shapes (shared with tests/scans/scan_store_props.rs)
 
-#[path = "../common/shapes.rs"]
-#[macro_use]
-mod shapes;
-pub use shapes::*;
+// (the test binary declares `shapes` at its root, with its macros)
+pub use crate::shapes::*;
 
 // ---------------------------------------------------------------------------------------------
 // Queries

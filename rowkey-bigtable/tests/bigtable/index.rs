@@ -10,8 +10,8 @@ mod index_proof;
 
 use rowkey::index::{Store, Table, Write};
 use rowkey::RowKey;
-use rowkey_bigtable::testkit::Emulator;
 use rowkey_bigtable::index::BigtableIndexStore;
+use rowkey_bigtable::testkit::Emulator;
 use rowkey_bigtable::Client;
 use tokio::runtime::Runtime;
 

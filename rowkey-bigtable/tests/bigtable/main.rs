@@ -12,6 +12,11 @@
 //!
 //! `cargo test -p rowkey-bigtable --test bigtable -- oracle` runs one topic.
 
+// the bound shapes and their macros, for every module below
+#[macro_use]
+#[path = "../../../tests/common/shapes.rs"]
+mod shapes;
+
 mod features;
 mod index;
 mod migrate;

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use rowkey::migrate::{all_ranges, MigrateError, Migration, Side, Store};
 use rowkey::{RowKey, ScanRange, ScanRanges};
-use rowkey_bigtable::testkit::Emulator;
 use rowkey_bigtable::migrate::{decode_cells, encode_cells, BigtableStore};
+use rowkey_bigtable::testkit::Emulator;
 use rowkey_bigtable::{Batch, Cell, Client, Error, RowCell, Table};
 
 /// Events salted over 16 buckets …

@@ -9,8 +9,8 @@ use prost::Message;
 use rowkey::struct_key::{Micros, StructKey};
 use rowkey::RowKey;
 use rowkey_bigtable::admin_v2::CreateTableRequest;
-use rowkey_bigtable::testkit::Emulator;
 use rowkey_bigtable::schema::{from_api, to_api};
+use rowkey_bigtable::testkit::Emulator;
 use rowkey_bigtable::{Batch, Cell, Client, Error};
 
 fn client() -> Client {

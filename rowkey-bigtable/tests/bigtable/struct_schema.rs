@@ -9,8 +9,8 @@ use rowkey::struct_key::{
 };
 use rowkey::{ScanRange, ScanRanges};
 use rowkey_bigtable::admin_v2::CreateTableRequest;
-use rowkey_bigtable::testkit::Emulator;
 use rowkey_bigtable::schema::{from_api, to_api};
+use rowkey_bigtable::testkit::Emulator;
 use rowkey_bigtable::{Batch, Cell, Client, Error, STRUCT_LAYOUT};
 
 const OC: Int64Encoding = Int64Encoding::OrderedCodeBytes;

@@ -249,7 +249,7 @@ pub fn starts_form<F, C, Q>(
 ) -> crate::scan::Scan
 where
     F: ContentForm,
-    C: crate::scan::builder::ContentPrefix,
+    C: crate::codec::ContentPrefix,
     Q: FormOf<F> + ?Sized,
 {
     b.starts_with::<C>(F::bytes(q.canon()), mask)
@@ -266,8 +266,8 @@ pub fn starts_form_some<F, C, Q>(
 ) -> crate::scan::Scan
 where
     F: ContentForm,
-    C: crate::scan::builder::SomePrefix,
+    C: crate::codec::SomePrefix,
     Q: FormOf<F> + ?Sized,
 {
-    C::starts_some(b, F::bytes(q.canon()), mask)
+    b.starts_some::<C>(F::bytes(q.canon()), mask)
 }

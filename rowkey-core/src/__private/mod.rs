@@ -36,9 +36,10 @@ pub use text::*;
 // what the hidden `Codec::pieces` returns (a codec of one's own may override it)
 pub use crate::bound::{Lower, Pieces, Upper};
 pub use crate::codec::{Codec, Decode, Edge};
+pub use crate::codec::{ContentPrefix, Present, SomePrefix};
 pub use crate::describe::{describe, NoVisit, Show, Visit};
 pub use crate::error::{DecodeError, EncodeError};
-pub use crate::scan::builder::{Alternatives, ContentPrefix, Present, ScanBuilder, SomePrefix};
+pub use crate::scan::builder::{Alternatives, ScanBuilder};
 
 /// A typed scan's ranges, minimal (see `scan/tighten.rs`): what the generated `.ranges()`
 /// returns. One range, or a fan-out over whole salt buckets, is left as it is (the hot paths:

@@ -36,6 +36,7 @@ pub(crate) mod escape;
 mod int;
 mod java;
 mod option;
+mod prefix;
 mod raw;
 pub(crate) use raw::ONE_BYTE_EXPECTED;
 mod scalar;
@@ -46,6 +47,8 @@ pub use crate::integer::Integer;
 pub use content::{AsContent, FromContent};
 pub use encodings::{Java, Natural, Pad, Reverse, ReverseTs, Sep, SepByte};
 pub use option::OptionPresence;
+#[doc(hidden)]
+pub use prefix::{ContentPrefix, Present, SomePrefix};
 pub use traits::{Codec, Decode};
 
 #[cfg(test)]

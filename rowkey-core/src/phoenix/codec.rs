@@ -20,11 +20,14 @@ use core::ops::Bound as RangeBound;
 
 use bytes::BufMut;
 
-use super::{readable, separator, PhoenixDecode, PhoenixType, DESC_SEPARATOR, SEPARATOR};
+use super::format::{
+    column_allowed, read_value, separator, write_value, DESC_SEPARATOR, SEPARATOR,
+};
+use super::traits::{Clamp, PhoenixDecode, PhoenixType, Stored, Zones};
 use crate::bound::{Edge, Lower, Pieces, Upper};
 use crate::codec::{Codec, Decode};
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::scan::builder::ContentPrefix;
+use crate::codec::{ContentPrefix, SomePrefix};
+use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
 
 /// A Phoenix primary-key column that is not the table's last, in a table whose
 /// `rowKeyOrderOptimizable` flag is `OPT` (what `#[rowkey(phoenix)]` selects for every field
@@ -36,82 +39,6 @@ pub struct Col<const OPT: bool>;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LastCol<const OPT: bool>;
 
-/// Where a value Phoenix cannot store lies among the values it can: what a scan bound at it
-/// means ([`PhoenixType::unstorable`]). `JustAbove(x)`: above the storable `x` with no storable
-/// value in between; `JustBelow(y)`: below the storable `y`, likewise; `Below`/`Above`: below
-/// or above every storable value; `Raw`: its unchecked bytes are a bound as they are.
-#[doc(hidden)]
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Clamp {
-    /// Below every storable value.
-    Below,
-    /// Above every storable value.
-    Above,
-    /// Just above this storable value.
-    JustAbove(Stored),
-    /// Just below this storable value.
-    JustBelow(Stored),
-    /// The value's own bytes (unchecked) are the bound.
-    Raw,
-}
-
-/// The zones of a type whose bytes leave its value order in places ([`PhoenixType::ZONES`]):
-/// runs of values whose bytes sort as the values, listed in byte order for an ascending and for
-/// a descending column. Each entry is the zone's rank in value order and the bytes its keys
-/// start from (the first zone: from the field's start). `DECIMAL`: its wrapped exponents put
-/// `±1E+126…` next to zero.
-#[doc(hidden)]
-#[derive(Debug)]
-pub struct Zones {
-    /// Ascending column: (rank, first bytes), in byte order.
-    pub asc: &'static [(u8, &'static [u8])],
-    /// Descending column, likewise.
-    pub desc: &'static [(u8, &'static [u8])],
-}
-
-/// A storable value as [`Clamp`] names it: NULL, or its bytes as an ascending column stores
-/// them.
-#[doc(hidden)]
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Stored {
-    /// NULL (a nullable column's smallest value).
-    Null,
-    /// The value's ascending bytes.
-    Bytes(Vec<u8>),
-}
-
-/// The value's bytes as the column stores them (inverted when `desc`), with Phoenix's checks
-/// for its place (`last`).
-fn value_bytes<T: PhoenixType + ?Sized>(
-    v: &T,
-    desc: bool,
-    last: bool,
-    out: &mut Vec<u8>,
-) -> Result<(), EncodeErrorKind> {
-    if T::LAST_ONLY && !last {
-        return Err(EncodeErrorKind::NotStorable {
-            reason: "VARBINARY can only be the last primary-key column in Phoenix",
-        });
-    }
-    if T::LAST_ONLY && desc {
-        return Err(EncodeErrorKind::NotStorable {
-            reason: "Phoenix does not support descending VARBINARY columns",
-        });
-    }
-    let start = out.len();
-    v.encode(out, desc)?;
-    let bytes = out.get(start..).unwrap_or_default();
-    if bytes.is_empty() {
-        return Err(EncodeErrorKind::NotStorable {
-            reason: "an empty value is NULL in Phoenix (use None in a nullable column)",
-        });
-    }
-    if T::WIDTH.is_none() {
-        readable(bytes, desc, last)?;
-    }
-    Ok(())
-}
-
 /// The full form of `v` in a column (`last` or not) into `out`.
 fn full_form<T: PhoenixType + ?Sized, const OPT: bool>(
     v: &T,
@@ -120,17 +47,14 @@ fn full_form<T: PhoenixType + ?Sized, const OPT: bool>(
     out: &mut Vec<u8>,
 ) -> Result<(), EncodeErrorKind> {
     let desc = mask != 0;
+    column_allowed::<T>(desc, last)?;
     if v.is_null() {
         if !last {
             out.push(SEPARATOR);
         }
         return Ok(());
     }
-    let at = out.len();
-    if let Err(e) = value_bytes(v, desc, last, out) {
-        out.truncate(at);
-        return Err(e);
-    }
+    write_value(v, desc, last, out)?;
     if T::WIDTH.is_none() {
         let sep = separator(OPT, false, desc);
         if !last || sep == DESC_SEPARATOR {
@@ -382,111 +306,6 @@ fn bound_value<T: PhoenixType, const OPT: bool>(
     }
 }
 
-/// Decode one column from the front of `input` (the rest of the key).
-fn decode_col<'de, T: PhoenixDecode<'de>, const OPT: bool>(
-    input: &'de [u8],
-    mask: u8,
-    last: bool,
-) -> Result<(T, usize), DecodeError> {
-    let desc = mask != 0;
-    let null = |at: usize| {
-        T::null().ok_or_else(|| match T::WIDTH {
-            Some(w) if input.is_empty() => DecodeError::truncated(0, w, 0),
-            _ if input.is_empty() => DecodeError::new(
-                DecodeErrorKind::NonCanonical(
-                    "the key ends before this NOT NULL column (Phoenix keys end after their last non-NULL value)",
-                ),
-                0,
-            ),
-            _ => DecodeError::new(
-                DecodeErrorKind::NonCanonical("NULL (an empty value) in a NOT NULL column"),
-                at,
-            ),
-        })
-    };
-    if input.is_empty() {
-        return null(0).map(|v| (v, 0));
-    }
-    let (value, used): (&'de [u8], usize) = match T::WIDTH {
-        Some(w) => {
-            let v = input
-                .get(..w)
-                .ok_or_else(|| DecodeError::truncated(input.len(), w - input.len(), input.len()))?;
-            (v, w)
-        }
-        None if last => {
-            if separator(OPT, false, desc) == DESC_SEPARATOR {
-                match input.split_last() {
-                    Some((&DESC_SEPARATOR, v)) if !v.is_empty() => (v, input.len()),
-                    Some((&DESC_SEPARATOR, _)) => {
-                        return Err(DecodeError::new(
-                            DecodeErrorKind::NonCanonical("a DESC separator after a NULL"),
-                            0,
-                        ))
-                    }
-                    _ => {
-                        return Err(DecodeError::new(
-                            DecodeErrorKind::MissingTerminator,
-                            input.len(),
-                        ))
-                    }
-                }
-            } else {
-                (input, input.len())
-            }
-        }
-        None => {
-            if input.first() == Some(&SEPARATOR) {
-                if input.len() == 1 {
-                    return Err(DecodeError::new(
-                        DecodeErrorKind::NonCanonical(
-                            "a separator at the end of the key (Phoenix drops trailing NULLs)",
-                        ),
-                        0,
-                    ));
-                }
-                return null(0).map(|v| (v, 1));
-            }
-            let sep = separator(OPT, false, desc);
-            match input.iter().skip(1).position(|&b| b == sep) {
-                Some(p) => {
-                    let len = p + 1;
-                    if len + 1 == input.len() && sep != DESC_SEPARATOR {
-                        return Err(DecodeError::new(
-                            DecodeErrorKind::NonCanonical(
-                                "a separator at the end of the key (Phoenix drops trailing NULLs)",
-                            ),
-                            len,
-                        ));
-                    }
-                    (input.get(..len).unwrap_or_default(), len + 1)
-                }
-                // the key ends after the value: every later column is NULL
-                None if sep == DESC_SEPARATOR => {
-                    return Err(DecodeError::new(
-                        DecodeErrorKind::MissingTerminator,
-                        input.len(),
-                    ))
-                }
-                None => (input, input.len()),
-            }
-        }
-    };
-    let v = T::decode(value, desc)?;
-    // canonical: the value's own bytes, and ones the writer accepts in this place
-    let mut again = Vec::with_capacity(value.len());
-    let canonical = v.encode(&mut again, desc).is_ok()
-        && again == value
-        && (T::WIDTH.is_some() || last || readable(value, desc, false).is_ok());
-    if !canonical {
-        return Err(DecodeError::new(
-            DecodeErrorKind::NonCanonical("bytes Phoenix does not write for this value"),
-            0,
-        ));
-    }
-    Ok((v, used))
-}
-
 macro_rules! phoenix_codec {
     ($codec:ident, $last:literal) => {
         impl<T: PhoenixType, const OPT: bool> Codec<T> for $codec<OPT> {
@@ -543,17 +362,21 @@ macro_rules! phoenix_codec {
         impl<'de, T: PhoenixDecode<'de>, const OPT: bool> Decode<'de, T> for $codec<OPT> {
             #[inline]
             fn decode(input: &'de [u8], mask: u8) -> Result<(T, usize), DecodeError> {
-                decode_col::<T, OPT>(input, mask, $last)
+                read_value::<T>(input, mask != 0, $last, OPT)
             }
         }
 
-        impl<const OPT: bool> crate::scan::builder::SomePrefix for $codec<OPT> {
-            fn starts_some(
-                b: crate::scan::builder::ScanBuilder,
-                p: &[u8],
-                mask: u8,
-            ) -> crate::scan::Scan {
-                some_prefix::<Self>(b, p, mask)
+        /// NULL is no bytes: every non-NULL value (the empty prefix) is the range above it,
+        /// and a non-empty prefix is the content's.
+        impl<const OPT: bool> SomePrefix for $codec<OPT> {
+            type Prefix = Self;
+            fn every_some(mask: u8) -> Option<Pieces> {
+                // NULL and its separator are the same whatever the column's type
+                Some(<Self as Codec<Option<String>>>::pieces(
+                    RangeBound::Excluded(&None),
+                    RangeBound::Unbounded,
+                    mask,
+                ))
             }
         }
 
@@ -574,25 +397,6 @@ macro_rules! phoenix_codec {
             }
         }
     };
-}
-
-/// [`SomePrefix`](crate::scan::builder::SomePrefix) of both codecs, for a nullable column
-/// (NULL is no bytes): a non-empty prefix is the content's; the empty one selects every
-/// non-NULL value (the range above NULL).
-fn some_prefix<C: ContentPrefix + Codec<Option<String>>>(
-    b: crate::scan::builder::ScanBuilder,
-    p: &[u8],
-    mask: u8,
-) -> crate::scan::Scan {
-    if p.is_empty() {
-        // NULL and its separator are the same whatever the column's type
-        return b.range_bounds::<C, Option<String>>(
-            RangeBound::Excluded(&None),
-            RangeBound::Unbounded,
-            mask,
-        );
-    }
-    b.starts_with::<C>(p, mask)
 }
 
 phoenix_codec!(Col, false);

@@ -17,8 +17,8 @@ use std::borrow::Cow;
 use bigdecimal::num_bigint::{BigInt, Sign};
 use bigdecimal::{BigDecimal, ToPrimitive};
 
+use super::traits::{PhoenixDecode, PhoenixType, VariableWidth};
 use super::types::put;
-use super::{PhoenixDecode, PhoenixType, VariableWidth};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeErrorKind};
 
 const ZERO_BYTE: u8 = 0x80;

@@ -2,7 +2,7 @@
 //! whose primary key the type is — its columns, salt and `rowKeyOrderOptimizable` flag — and the
 //! `CREATE TABLE` it prints.
 
-use super::{create_table, Column};
+use super::ddl::{create_table, Column};
 
 /// A key type derived with `#[rowkey(phoenix)]`: an Apache Phoenix primary key, encoded byte
 /// for byte as Phoenix encodes it (see the [module docs](super)).

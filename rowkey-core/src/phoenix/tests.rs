@@ -7,6 +7,7 @@ use std::cmp::Ordering;
 use proptest::prelude::*;
 
 use super::*;
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 
 fn hex(s: &str) -> Vec<u8> {
     (0..s.len())

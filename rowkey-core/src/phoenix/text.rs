@@ -10,7 +10,8 @@
 
 use core::fmt::Write;
 
-use super::{Char, Date, Time, Timestamp};
+use super::time::{Date, Time, Timestamp};
+use super::types::Char;
 use crate::describe::Show;
 use crate::text::FromText;
 

@@ -7,8 +7,8 @@
 
 use std::borrow::Cow;
 
+use super::traits::{PhoenixDecode, PhoenixType};
 use super::types::{fixed, put};
-use super::{PhoenixDecode, PhoenixType};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeErrorKind};
 
 /// A Phoenix `DATE`: milliseconds since 1970-01-01 00:00 UTC (stored as a `BIGINT`).

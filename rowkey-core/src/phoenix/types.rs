@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use super::{Clamp, PhoenixDecode, PhoenixType, Stored, VariableWidth};
+use super::traits::{Clamp, PhoenixDecode, PhoenixType, Stored, VariableWidth};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeErrorKind};
 
 /// Append `bytes`, inverted when `desc`.

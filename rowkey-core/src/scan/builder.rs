@@ -9,7 +9,7 @@ use super::range::{ScanRange, ScanRanges};
 use crate::bound::{
     bump_last, start_rule, stop_rule, successor_in_place, successor_len, Lower, Pieces, Rule, Upper,
 };
-use crate::codec::{self, Codec};
+use crate::codec::{self, Codec, ContentPrefix, SomePrefix};
 use crate::layout::{SaltKind, SaltLayout};
 use crate::salt;
 
@@ -121,133 +121,6 @@ const _: () = assert!(core::mem::size_of::<ScanBuilder>() <= 120);
 #[must_use = "call .ranges() to get the byte ranges to scan"]
 pub struct Scan {
     ranges: ScanRanges,
-}
-
-/// Byte encoding of a string/bytes prefix under a codec, for `_starts_with` scans.
-#[doc(hidden)]
-pub trait ContentPrefix {
-    /// The bytes every encoded value starting with `p` starts with, and the encoding of the
-    /// one value whose encoding also starts with them without starting with `p` (padding).
-    /// `None` when no value can start with `p`.
-    fn prefix_parts(p: &[u8], mask: u8) -> Option<(Vec<u8>, Option<Vec<u8>>)>;
-
-    /// The common case of [`prefix_parts`](Self::prefix_parts) written into `out`: `Some(true)`
-    /// when the bytes every encoded value starting with `p` starts with were appended and no
-    /// second piece is needed; `Some(false)` (nothing appended) when one is (padding);
-    /// `None` when no value can start with `p`.
-    fn prefix_into(p: &[u8], mask: u8, out: &mut Vec<u8>) -> Option<bool>;
-}
-
-fn masked(bytes: &[u8], mask: u8) -> Vec<u8> {
-    bytes.iter().map(|b| b ^ mask).collect()
-}
-
-/// `prefix_parts` from `prefix_into` for the codecs that never need a second piece.
-fn one_part<C: ContentPrefix>(p: &[u8], mask: u8) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
-    let mut e = Vec::new();
-    C::prefix_into(p, mask, &mut e).map(|_| (e, None))
-}
-
-impl ContentPrefix for codec::Natural {
-    fn prefix_parts(p: &[u8], mask: u8) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
-        one_part::<Self>(p, mask)
-    }
-    #[inline]
-    fn prefix_into(p: &[u8], mask: u8, out: &mut Vec<u8>) -> Option<bool> {
-        // raw last content ascending is the bytes themselves; descending it is escaped
-        if mask == 0 {
-            out.extend_from_slice(p);
-        } else {
-            codec::escape::put_escaped(p, out, mask);
-        }
-        Some(true)
-    }
-}
-impl ContentPrefix for codec::Sep {
-    fn prefix_parts(p: &[u8], mask: u8) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
-        one_part::<Self>(p, mask)
-    }
-    #[inline]
-    fn prefix_into(p: &[u8], mask: u8, out: &mut Vec<u8>) -> Option<bool> {
-        codec::escape::put_escaped(p, out, mask);
-        Some(true)
-    }
-}
-impl<const S: u8> ContentPrefix for codec::SepByte<S> {
-    fn prefix_parts(p: &[u8], mask: u8) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
-        one_part::<Self>(p, mask)
-    }
-    #[inline]
-    fn prefix_into(p: &[u8], mask: u8, out: &mut Vec<u8>) -> Option<bool> {
-        if p.contains(&S) {
-            return None;
-        }
-        out.extend(p.iter().map(|b| b ^ mask));
-        Some(true)
-    }
-}
-impl<const N: usize, const F: u8> ContentPrefix for codec::Pad<N, F> {
-    fn prefix_parts(p: &[u8], mask: u8) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
-        if p.len() > N {
-            return None;
-        }
-        let stripped = p.iter().rposition(|&b| b != F).map_or(0, |i| i + 1);
-        let block = (stripped < p.len()).then(|| {
-            let mut x = masked(p.get(..stripped).unwrap_or_default(), mask);
-            x.resize(N, F ^ mask);
-            x
-        });
-        Some((masked(p, mask), block))
-    }
-    #[inline]
-    fn prefix_into(p: &[u8], mask: u8, out: &mut Vec<u8>) -> Option<bool> {
-        if p.len() > N {
-            return None;
-        }
-        if p.last() == Some(&F) {
-            // a value whose padding starts inside `p` also matches: two pieces
-            return Some(false);
-        }
-        out.extend(p.iter().map(|b| b ^ mask));
-        Some(true)
-    }
-}
-
-#[doc(hidden)]
-/// How a codec's `Option` field takes a starts-with (`__private::starts_form_some`).
-pub trait SomePrefix {
-    /// The scan of the `Some` values whose content starts with `p`.
-    fn starts_some(b: ScanBuilder, p: &[u8], mask: u8) -> Scan;
-}
-
-/// The codecs whose `Option` is a presence byte: the `Some` byte, then the content's prefix.
-impl<C: ContentPrefix + crate::codec::OptionPresence> SomePrefix for C {
-    #[inline(always)]
-    fn starts_some(b: ScanBuilder, p: &[u8], mask: u8) -> Scan {
-        b.starts_with::<Present<C>>(p, mask)
-    }
-}
-
-/// [`ContentPrefix`] of `C` behind `Option`'s `Some` byte.
-#[doc(hidden)]
-pub struct Present<C>(core::marker::PhantomData<C>);
-
-impl<C: ContentPrefix> ContentPrefix for Present<C> {
-    fn prefix_parts(p: &[u8], mask: u8) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
-        let (e, x) = C::prefix_parts(p, mask)?;
-        let some = |v: Vec<u8>| [&[1 ^ mask][..], &v].concat();
-        Some((some(e), x.map(some)))
-    }
-    #[inline]
-    fn prefix_into(p: &[u8], mask: u8, out: &mut Vec<u8>) -> Option<bool> {
-        let at = out.len();
-        out.push(1 ^ mask);
-        let r = C::prefix_into(p, mask, out);
-        if r != Some(true) {
-            out.truncate(at);
-        }
-        r
-    }
 }
 
 impl ScanBuilder {
@@ -515,6 +388,35 @@ impl ScanBuilder {
     pub fn nothing(self) -> Scan {
         Scan {
             ranges: ScanRanges::default(),
+        }
+    }
+
+    /// A starts-with on an `Option` field: the `Some` values whose content starts with `p`
+    /// (the empty `p`: every `Some` value, never `None`).
+    #[inline(always)]
+    pub fn starts_some<C: SomePrefix>(self, p: &[u8], mask: u8) -> Scan {
+        if p.is_empty() {
+            if let Some(parts) = C::every_some(mask) {
+                return self.pieces(&parts);
+            }
+        }
+        self.starts_with::<C::Prefix>(p, mask)
+    }
+
+    /// The scan of the field pieces `parts` (a range computed by the field's codec).
+    fn pieces(mut self, parts: &Pieces) -> Scan {
+        if self.others.is_some() {
+            return self.each(|b| b.pieces(parts).ranges);
+        }
+        if self.tail != 0 {
+            let ranges = self.trim_heads(|b| b.pieces(parts).ranges);
+            return Scan { ranges };
+        }
+        if parts.is_empty() {
+            self.impossible = true;
+        }
+        Scan {
+            ranges: finish(self, parts.clone()),
         }
     }
 

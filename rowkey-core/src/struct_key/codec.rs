@@ -26,11 +26,15 @@ use std::borrow::Cow;
 
 use bytes::BufMut;
 
-use super::{FieldType, Int64Encoding, Value};
+use super::format::{
+    delimited_split, escape_into, escaped_offset, int64, ordered_split, put_delimited, put_ordered,
+    Int64Encoding,
+};
+use super::schema::{FieldType, Value};
 use crate::bound::Edge;
+use crate::codec::ContentPrefix;
 use crate::codec::{Codec, Decode};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::scan::builder::ContentPrefix;
 
 /// A field of a `bigtable(ordered_code)` key (`Type.Struct.Encoding.OrderedCodeBytes`):
 /// `FIRST`/`LAST` its place, `BE` the Int64 encoding (see the [module docs](super)).
@@ -243,14 +247,6 @@ impl<'de> StructDecode<'de> for &'de [u8] {
     }
 }
 
-const fn int64(be: bool) -> Int64Encoding {
-    if be {
-        Int64Encoding::BigEndianBytes
-    } else {
-        Int64Encoding::OrderedCodeBytes
-    }
-}
-
 /// Whether a bound is kept where the range keeps the keys equal to it (an inclusive start or
 /// an exclusive stop): then its trailing separator is cut like a key's.
 fn cut_here(upper: bool, inclusive: bool) -> bool {
@@ -259,28 +255,10 @@ fn cut_here(upper: bool, inclusive: bool) -> bool {
 
 // ---- OrderedCodeBytes ------------------------------------------------------------------
 
-/// Append `raw` with `00` escaped as `00 FF` (an empty field as `00 00`).
-fn escape_into(raw: &[u8], out: &mut Vec<u8>) {
-    if raw.is_empty() {
-        out.extend_from_slice(&[0x00, 0x00]);
-        return;
-    }
-    for &b in raw {
-        if b == 0x00 {
-            out.extend_from_slice(&[0x00, 0xFF]);
-        } else {
-            out.push(b);
-        }
-    }
-}
-
 fn ordered_full<T: StructValue + ?Sized>(v: &T, last: bool, be: bool, out: &mut Vec<u8>) {
     let mut raw = Vec::new();
     v.raw(int64(be), &mut raw);
-    escape_into(&raw, out);
-    if !last {
-        out.extend_from_slice(&[0x00, 0x01]);
-    }
+    put_ordered(&raw, last, out);
 }
 
 fn ordered_len<T: StructValue + ?Sized>(v: &T, last: bool, be: bool) -> usize {
@@ -308,127 +286,6 @@ fn ordered_tail<T: StructValue + ?Sized>(
         return None;
     }
     Some(if last { 0 } else { 2 })
-}
-
-/// One field of an `OrderedCodeBytes` key from the front of `input`: its unescaped bytes
-/// (borrowed when nothing was escaped) and how many key bytes it used (with its `00 01`).
-fn ordered_split(
-    input: &[u8],
-    first: bool,
-    last: bool,
-) -> Result<(Cow<'_, [u8]>, usize), DecodeError> {
-    if input.is_empty() {
-        // the key ended before: a dropped trailing empty field (the first field never is)
-        if first {
-            return Err(DecodeError::truncated(0, 2, 0));
-        }
-        return Ok((Cow::Borrowed(&[]), 0));
-    }
-    let sep_after = |at: usize| -> Result<usize, DecodeError> {
-        // `at` is where the field's bytes end; what follows: the end, or 00 01 and more
-        match input.get(at..) {
-            Some([]) | None => Ok(at),
-            Some([0x00, 0x01]) if !last => Err(DecodeError::new(
-                DecodeErrorKind::NonCanonical(
-                    "00 01 at the end of the key (trailing empty fields are not written)",
-                ),
-                at,
-            )),
-            Some([0x00, 0x01, ..]) if !last => Ok(at + 2),
-            // more fields than the key has: the key's own trailing-bytes check reports them
-            Some([0x00, 0x01, ..]) => Ok(at),
-            Some([0x00]) => Err(DecodeError::truncated(input.len(), 1, input.len() - at)),
-            Some([0x00, b, ..]) => Err(DecodeError::new(
-                DecodeErrorKind::InvalidByte {
-                    byte: *b,
-                    expected: if last {
-                        "the end of the key"
-                    } else {
-                        "00 01 (between fields)"
-                    },
-                },
-                at + 1,
-            )),
-            Some([b, ..]) => Err(DecodeError::new(
-                DecodeErrorKind::InvalidByte {
-                    byte: *b,
-                    expected: "00 01 after an empty field's 00 00",
-                },
-                at,
-            )),
-        }
-    };
-    match input {
-        [0x00, 0x00, rest @ ..] => {
-            if rest.is_empty() && !first {
-                return Err(DecodeError::new(
-                    DecodeErrorKind::NonCanonical("a trailing empty field is not written"),
-                    0,
-                ));
-            }
-            let used = sep_after(2)?;
-            Ok((Cow::Borrowed(&[]), used))
-        }
-        [0x00, 0x01, ..] => Err(DecodeError::new(
-            DecodeErrorKind::InvalidByte {
-                byte: 0x01,
-                expected: "00 00 (an empty field) or 00 FF (an escaped 00)",
-            },
-            1,
-        )),
-        _ => {
-            let mut owned: Option<Vec<u8>> = None;
-            let mut i = 0usize;
-            while let Some(&b) = input.get(i) {
-                if b != 0x00 {
-                    if let Some(o) = owned.as_mut() {
-                        o.push(b);
-                    }
-                    i += 1;
-                    continue;
-                }
-                match input.get(i + 1) {
-                    Some(0xFF) => {
-                        let o = owned
-                            .get_or_insert_with(|| input.get(..i).unwrap_or_default().to_vec());
-                        o.push(0x00);
-                        i += 2;
-                    }
-                    Some(0x01) => break,
-                    None => return Err(DecodeError::truncated(input.len(), 1, input.len())),
-                    Some(&other) => {
-                        return Err(DecodeError::new(
-                            DecodeErrorKind::InvalidByte {
-                                byte: other,
-                                expected: "00 01 (between fields) or 00 FF (an escaped 00)",
-                            },
-                            i + 1,
-                        ))
-                    }
-                }
-            }
-            let used = sep_after(i)?;
-            let content = match owned {
-                Some(o) => Cow::Owned(o),
-                None => Cow::Borrowed(input.get(..i).unwrap_or_default()),
-            };
-            Ok((content, used))
-        }
-    }
-}
-
-/// Where content byte `k` of an escaped field sits in the key (for error offsets).
-fn escaped_offset(input: &[u8], k: usize) -> usize {
-    let mut seen = 0usize;
-    let mut i = 0usize;
-    while let Some(&b) = input.get(i) {
-        if seen == k {
-            return i;
-        }
-        i += if b == 0x00 { 2 } else { 1 };
-        seen += 1;
-    }
-    i
 }
 
 fn ordered_decode<'de, T: StructDecode<'de>>(
@@ -526,18 +383,7 @@ fn delimited_full<T: StructValue + ?Sized>(
 ) -> Result<(), EncodeErrorKind> {
     let at = out.len();
     v.raw(int64(be), out);
-    let first = delimiter.first().copied().unwrap_or(0);
-    if let Some(p) = out
-        .get(at..)
-        .and_then(|b| b.iter().position(|&c| c == first))
-    {
-        out.truncate(at);
-        return Err(EncodeErrorKind::ContainsSeparator { sep: first, at: p });
-    }
-    if !last {
-        out.extend_from_slice(delimiter);
-    }
-    Ok(())
+    put_delimited(out, at, delimiter, last)
 }
 
 fn delimited_decode<'de, T: StructDecode<'de>>(
@@ -546,49 +392,10 @@ fn delimited_decode<'de, T: StructDecode<'de>>(
     last: bool,
     be: bool,
 ) -> Result<(T, usize), DecodeError> {
-    let Some(&first) = delimiter.first() else {
-        return Err(DecodeError::new(
-            DecodeErrorKind::NonCanonical("empty delimiter"),
-            0,
-        ));
-    };
-    let end = input.iter().position(|&b| b == first);
-    let (content, used) = match (end, last) {
-        (None, false) => {
-            return Err(DecodeError::new(
-                DecodeErrorKind::MissingTerminator,
-                input.len(),
-            ))
-        }
-        (None, true) => (input, input.len()),
-        (Some(len), false) => {
-            let after = input.get(len..).unwrap_or_default();
-            let content = input.get(..len).unwrap_or_default();
-            // the field's value first (as the reference decodes it), then the delimiter
-            T::from_raw(Cow::Borrowed(content), int64(be))?;
-            if !after.starts_with(delimiter) {
-                let at = after
-                    .iter()
-                    .zip(delimiter)
-                    .position(|(a, b)| a != b)
-                    .unwrap_or(after.len().min(delimiter.len()));
-                return Err(match after.get(at) {
-                    Some(&byte) => DecodeError::new(
-                        DecodeErrorKind::InvalidByte {
-                            byte,
-                            expected:
-                                "the delimiter (a field's bytes never contain its first byte)",
-                        },
-                        len + at,
-                    ),
-                    None => DecodeError::truncated(input.len(), delimiter.len() - at, after.len()),
-                });
-            }
-            (content, len + delimiter.len())
-        }
-        // more fields than the key has: the key's own trailing-bytes check reports them
-        (Some(len), true) => (input.get(..len).unwrap_or_default(), len),
-    };
+    // the field's value first (as the reference decodes it), then the delimiter
+    let (content, used) = delimited_split(input, delimiter, last, |content| {
+        T::from_raw(Cow::Borrowed(content), int64(be)).map(drop)
+    })?;
     Ok((T::from_raw(Cow::Borrowed(content), int64(be))?, used))
 }
 

@@ -1,7 +1,7 @@
 //! [`StructKey`]: what `#[derive(RowKey)]` with `#[rowkey(bigtable(..))]` knows of the Bigtable
 //! row key schema whose keys the type writes.
 
-use super::{StructSchema, Value};
+use super::schema::{StructSchema, Value};
 
 /// A key type derived with `#[rowkey(bigtable(ordered_code))]`, `bigtable(delimited = b"..")`
 /// or `bigtable(singleton)`: its keys are Bigtable `Type.Struct` keys, byte for byte as

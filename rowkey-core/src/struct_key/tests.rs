@@ -1,4 +1,5 @@
 use super::*;
+use crate::error::{DecodeErrorKind, EncodeErrorKind};
 use proptest::prelude::*;
 
 fn oc(v: i64) -> Vec<u8> {

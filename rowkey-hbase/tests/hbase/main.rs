@@ -17,6 +17,11 @@
 //!
 //! `cargo test -p rowkey-hbase --test hbase -- phoenix_scans --nocapture` runs one topic.
 
+// the bound shapes and their macros, for every module below
+#[macro_use]
+#[path = "../../../tests/common/shapes.rs"]
+mod shapes;
+
 mod index;
 mod live;
 mod oracle;

@@ -51,9 +51,7 @@ use rowkey_hbase::Client;
 
 include!("phoenix_common/rows.rs");
 include!("phoenix_common/keys.rs");
-#[macro_use]
-#[path = "../../../tests/common/shapes.rs"]
-mod shapes;
+use crate::shapes;
 use shapes::{Shape, SHAPES};
 
 /// Rows upserted per table, queries per table.

@@ -17,6 +17,7 @@
 
 mod support;
 
+use rowkey::plan::SplitPoints;
 use std::time::Instant;
 
 use rowkey::hotspot::Analyzer;

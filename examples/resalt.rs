@@ -23,6 +23,7 @@
 //! Run: `cargo run --example resalt --features redb` (optional: hours of data, default 24;
 //! output directory for the dry run's SVG heatmaps, default `target/resalt`).
 
+use rowkey::plan::SplitPoints;
 use std::error::Error;
 use std::path::PathBuf;
 

@@ -11,6 +11,7 @@
 #![allow(dead_code)]
 
 use rowkey::hotspot::{Analyzer, Report};
+use rowkey::plan::SplitPoints;
 use rowkey::plan::{self, Lint, LintReport};
 use rowkey::RowKey;
 

@@ -10,6 +10,7 @@
 //! port (Debian package `google-cloud-cli-bigtable-emulator`) and stops it at the end.
 
 use futures_util::TryStreamExt;
+use rowkey::plan::SplitPoints;
 use rowkey::RowKey;
 use rowkey_bigtable::testkit::Emulator;
 use rowkey_bigtable::{Admin, Batch, Cell, Client, Error};

@@ -3,6 +3,7 @@
 //!
 //! ```no_run
 //! # use rowkey::RowKey;
+//! use rowkey::plan::SplitPoints;
 //! # #[derive(RowKey)] struct OrderBySeller { #[salt(buckets = 16)] seller_id: u64, #[reverse_ts] created_ms: i64, #[sep] order_no: String }
 //! # async fn demo(client: rowkey_bigtable::Client) -> Result<(), rowkey_bigtable::Error> {
 //! let admin = client.admin().await?;
@@ -18,6 +19,7 @@
 //! the `cbt` tool: `cbt -project P -instance I createtable T families=o splits=…` (with
 //! `BIGTABLE_EMULATOR_HOST` set for the emulator), which only takes printable split points.
 
+use rowkey::plan::SplitPoints;
 use std::collections::HashMap;
 use std::sync::Arc;
 

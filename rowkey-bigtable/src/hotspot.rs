@@ -19,6 +19,7 @@
 //!
 //! ```no_run
 //! # use rowkey::RowKey;
+//! use rowkey::plan::SplitPoints;
 //! # #[derive(RowKey)] struct OrderBySeller { #[salt(buckets = 16)] seller_id: u64, #[reverse_ts] created_ms: i64, #[sep] order_no: String }
 //! # async fn demo(table: rowkey_bigtable::Table) -> Result<(), rowkey_bigtable::Error> {
 //! let splits = OrderBySeller::split_points(16)?;

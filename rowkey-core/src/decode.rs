@@ -1,38 +1,7 @@
-//! Decoding a whole key: the length checks around a derived key's `decode_visit`
-//! (`RowKey::from_row_key`, the key tool).
+//! The length checks around a derived key's `decode_visit` (`RowKey::from_row_key`, the key
+//! tool): `max_len` and trailing bytes.
 
-use crate::describe::NoVisit;
 use crate::error::{DecodeError, DecodeErrorKind};
-
-/// [`RowKey::from_row_key`](crate::RowKey::from_row_key): the whole key, its
-/// `max_len` and trailing bytes checked.
-#[inline(always)]
-pub fn decode_whole<'de, T: crate::RowKey + crate::DecodeRowKey<'de>>(
-    bytes: &'de [u8],
-) -> Result<T, DecodeError> {
-    if let Some(max_len) = T::LAYOUT.max_len {
-        check_decode_max_len(bytes.len(), max_len).map_err(|e| e.in_key(T::LAYOUT.name))?;
-    }
-    let (v, used) = T::decode_visit(bytes, 0, &mut NoVisit).map_err(|e| {
-        // an error about the whole key (an empty Phoenix key, say) names the key type
-        if e.field().is_empty() {
-            e.in_key(T::LAYOUT.name)
-        } else {
-            e
-        }
-    })?;
-    check_end(used, bytes.len()).map_err(|e| e.in_key(T::LAYOUT.name))?;
-    Ok(v)
-}
-
-/// [`decode_whole`] out of line: a fixed-width key of the wrong length (always an error).
-#[cold]
-#[inline(never)]
-pub fn decode_cold<'de, T: crate::RowKey + crate::DecodeRowKey<'de>>(
-    bytes: &'de [u8],
-) -> Result<T, DecodeError> {
-    decode_whole(bytes)
-}
 
 /// `max_len` on decode: a key this layout would never write.
 #[inline(always)]

@@ -106,9 +106,11 @@ impl<T: Show> Show for Option<T> {
     }
 }
 
-struct Describer {
-    out: String,
-    end: usize,
+/// The [`Visit`] behind `describe`: the fields shown so far and where the last one ended.
+#[derive(Default)]
+pub(crate) struct Describer {
+    pub(crate) out: String,
+    pub(crate) end: usize,
 }
 
 impl Visit for Describer {
@@ -133,30 +135,4 @@ impl Visit for Describer {
         value.show(&mut self.out);
         self.end = end;
     }
-}
-
-/// `describe` for any derived key: the fields decoded so far, then the error (if any) and the
-/// undecoded rest in HBase `toStringBinary` form.
-pub fn describe<'de, T: crate::DecodeRowKey<'de>>(bytes: &'de [u8]) -> String {
-    use core::fmt::Write;
-    let mut d = Describer {
-        out: String::new(),
-        end: 0,
-    };
-    let res = T::decode_visit(bytes, 0, &mut d);
-    let mut out = d.out;
-    let rest = |at: usize| crate::hbase::to_string_binary(bytes.get(at..).unwrap_or_default());
-    match res {
-        Ok((_, n)) if n == bytes.len() => {}
-        Ok((_, n)) => {
-            let _ = write!(out, " <{} trailing byte(s): {}>", bytes.len() - n, rest(n));
-        }
-        Err(e) => {
-            if !out.is_empty() {
-                out.push(' ');
-            }
-            let _ = write!(out, "<{e}> rest={}", rest(d.end));
-        }
-    }
-    out
 }

@@ -1,14 +1,18 @@
-//! The runtime's structure, pinned (README "Architecture"):
+//! The runtime's structure, pinned (ARCHITECTURE.md):
 //!
 //! - nothing in the runtime calls into `__private`: it is only what generated code calls;
 //! - no two modules import each other, a parent and its child included (the parent declares
 //!   its children and re-exports their items; a child imports its siblings, never the parent),
 //!   and no longer circle of imports either: the module graph is acyclic;
+//! - no codec (the runtime's, a key mode's codec or format file) imports the scan builder;
+//! - the crate root and every `mod.rs` declare modules and re-export items, nothing else;
 //! - the derive does not depend on the runtime.
 //!
-//! The sources are read as text: a module is a file, and an import is a `crate::…` or
-//! `super::…` path outside comments (`use super::*` imports the parent), a parent's
-//! `use child::…`, or a name a child sees through the parent's glob.
+//! The sources are read as text, whole: a module is a file (unit-test files and inline
+//! `#[cfg(test)]` modules aside), and an import is a `crate::…` or `super::…` path outside
+//! comments, a parent's `use child::…`, or a name a child sees through the parent's glob. A
+//! path that reaches an item through a re-export (`crate::RowKey`, `super::Col`) imports the
+//! module that defines it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -30,7 +34,8 @@ fn modules(dir: &Path, prefix: &[String], out: &mut BTreeMap<Vec<String>, String
             let mut sub = prefix.to_vec();
             sub.push(name);
             modules(&p, &sub, out);
-        } else if p.extension().is_some_and(|e| e == "rs") {
+        } else if p.extension().is_some_and(|e| e == "rs") && name != "tests" {
+            // (`tests.rs`: a module's unit tests, declared `#[cfg(test)] mod tests;`)
             let mut m = prefix.to_vec();
             if name != "mod" && name != "lib" {
                 m.push(name);
@@ -40,18 +45,54 @@ fn modules(dir: &Path, prefix: &[String], out: &mut BTreeMap<Vec<String>, String
     }
 }
 
-/// The source without comment lines and without its unit tests.
+/// The source without comment lines and without its inline unit-test modules
+/// (`#[cfg(test)] mod x { … }`); everything else, however far down the file, is read.
 fn code_of(s: &str) -> String {
-    let s = match s.find("#[cfg(test)]\nmod tests") {
-        Some(i) => &s[..i],
-        None => s,
-    };
     let code = s
         .lines()
         .filter(|l| !l.trim_start().starts_with("//"))
         .collect::<Vec<_>>()
         .join("\n");
-    without_strings(&code)
+    without_test_blocks(&without_strings(&code))
+}
+
+/// `code` without its `#[cfg(test)]` inline modules (a `mod tests;` declaration stays: the
+/// file it names is skipped).
+fn without_test_blocks(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(i) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + "#[cfg(test)]".len()..];
+        let decl = after.trim_start();
+        let line_end = decl.find('\n').unwrap_or(decl.len());
+        let first_line = &decl[..line_end];
+        if first_line.starts_with("mod ") && first_line.contains('{') {
+            // skip to the matching closing brace
+            let open = decl.find('{').unwrap();
+            let mut depth = 0usize;
+            let mut end = decl.len();
+            for (k, c) in decl[open..].char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            end = open + k + 1;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            rest = &decl[end..];
+        } else {
+            out.push_str("#[cfg(test)]");
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `code` with the contents of its string literals removed (help texts name fields and
@@ -191,43 +232,180 @@ fn paths_after(code: &str, marker: &str) -> Vec<Vec<String>> {
     out
 }
 
-/// The longest module that is a prefix of `path`.
-fn resolve(mods: &BTreeMap<Vec<String>, String>, path: &[String]) -> Vec<String> {
-    (0..=path.len())
-        .rev()
-        .map(|n| path[..n].to_vec())
-        .find(|m| mods.contains_key(m))
-        .unwrap_or_default()
+/// Re-exports: (module, name it re-exports) → the full path it names (module path + item).
+type Reexports = BTreeMap<(Vec<String>, String), Vec<String>>;
+
+/// Every `pub use` / `pub(crate) use` of every module, as [`Reexports`].
+fn reexports(mods: &BTreeMap<Vec<String>, String>) -> Reexports {
+    let mut out = Reexports::new();
+    for (m, code) in mods {
+        let mut rest = code.as_str();
+        while let Some(i) = rest.find("use ") {
+            let before = rest[..i].trim_end();
+            let stmt_start = i + 4;
+            let end = rest[stmt_start..]
+                .find(';')
+                .map_or(rest.len(), |e| stmt_start + e);
+            let stmt: String = rest[stmt_start..end].split_whitespace().collect();
+            let public = before.ends_with("pub") || before.ends_with("pub(crate)");
+            let at_start = before.is_empty()
+                || before.ends_with(['\n', ';', '}', ']'])
+                || before.ends_with("pub")
+                || before.ends_with("pub(crate)");
+            rest = &rest[end.min(rest.len())..];
+            if !public || !at_start {
+                continue;
+            }
+            let mut leaves = Vec::new();
+            flatten(&stmt, &mut Vec::new(), &mut leaves);
+            for (path, alias) in leaves {
+                let Some(abs) = absolute(mods, m, &path) else {
+                    continue;
+                };
+                if alias == "*" {
+                    if let Some(code) = mods.get(&abs) {
+                        for n in item_names(code) {
+                            let mut full = abs.clone();
+                            full.push(n.clone());
+                            out.insert((m.clone(), n), full);
+                        }
+                    }
+                } else {
+                    out.insert((m.clone(), alias), abs);
+                }
+            }
+        }
+    }
+    out
 }
 
-#[test]
-fn the_runtime_never_calls_into_private() {
-    let mut mods = BTreeMap::new();
-    modules(&src(), &[], &mut mods);
-    for (m, code) in &mods {
-        if m.first().is_some_and(|f| f == "__private") {
-            continue;
+/// The leaves of a `use` tree written without spaces (`a::{b,c::{d,e as f}}`): each path and
+/// the name it is bound to (`*` for a glob).
+fn flatten(tree: &str, prefix: &mut Vec<String>, out: &mut Vec<(Vec<String>, String)>) {
+    if let Some(open) = tree.find('{') {
+        let head: Vec<String> = tree[..open]
+            .split("::")
+            .filter(|p| !p.is_empty())
+            .map(str::to_owned)
+            .collect();
+        let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
+        // split at top-level commas
+        let (mut depth, mut start) = (0usize, 0usize);
+        let mut parts = Vec::new();
+        for (k, c) in inner.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    parts.push(&inner[start..k]);
+                    start = k + 1;
+                }
+                _ => {}
+            }
         }
-        let uses: Vec<_> = code.lines().filter(|l| l.contains("__private::")).collect();
-        assert!(uses.is_empty(), "{m:?} calls into __private: {uses:?}");
+        parts.push(&inner[start..]);
+        let n = prefix.len();
+        prefix.extend(head);
+        for part in parts.into_iter().filter(|p| !p.is_empty()) {
+            flatten(part, prefix, out);
+        }
+        prefix.truncate(n);
+        return;
+    }
+    let (path, alias) = match tree.split_once("as") {
+        Some((p, a)) if !p.is_empty() && !p.ends_with(':') => (p, Some(a)),
+        _ => (tree, None),
+    };
+    let mut full = prefix.clone();
+    full.extend(
+        path.split("::")
+            .filter(|p| !p.is_empty())
+            .map(str::to_owned),
+    );
+    let Some(last) = full.last().cloned() else {
+        return;
+    };
+    if last == "self" {
+        full.pop();
+    }
+    let name = alias.map_or_else(|| full.last().cloned().unwrap_or_default(), str::to_owned);
+    if last == "*" {
+        full.pop();
+        out.push((full, "*".to_owned()));
+    } else {
+        out.push((full, name));
     }
 }
 
-#[test]
-fn no_two_modules_import_each_other() {
-    let mut mods = BTreeMap::new();
-    modules(&src(), &[], &mut mods);
+/// A `use` path as written in module `m`, made absolute (`crate::`, `super::`, `self::` or a
+/// child of `m`); `None` for another crate's path.
+fn absolute(
+    mods: &BTreeMap<Vec<String>, String>,
+    m: &[String],
+    path: &[String],
+) -> Option<Vec<String>> {
+    let (first, rest) = path.split_first()?;
+    let mut abs = match first.as_str() {
+        "crate" => Vec::new(),
+        "self" => m.to_vec(),
+        "super" => m[..m.len().saturating_sub(1)].to_vec(),
+        _ => {
+            let mut child = m.to_vec();
+            child.push(first.clone());
+            if !mods.contains_key(&child) {
+                return None;
+            }
+            child
+        }
+    };
+    let mut rest = rest;
+    while let Some(("super", r)) = rest.split_first().map(|(a, r)| (a.as_str(), r)) {
+        abs.pop();
+        rest = r;
+    }
+    abs.extend(rest.iter().cloned());
+    Some(abs)
+}
+
+/// The module `path` imports: the longest module that is a prefix of it, or, when the name
+/// after that module is a re-export, the module that defines what it re-exports.
+fn resolve(mods: &BTreeMap<Vec<String>, String>, rex: &Reexports, path: &[String]) -> Vec<String> {
+    let mut path = path.to_vec();
+    for _ in 0..8 {
+        let m = (0..=path.len())
+            .rev()
+            .map(|n| path[..n].to_vec())
+            .find(|m| mods.contains_key(m))
+            .unwrap_or_default();
+        let Some(name) = path.get(m.len()) else {
+            return m;
+        };
+        match rex.get(&(m.clone(), name.clone())) {
+            Some(target) if *target != path[..=m.len()] => {
+                let mut next = target.clone();
+                next.extend(path[m.len() + 1..].iter().cloned());
+                path = next;
+            }
+            _ => return m,
+        }
+    }
+    Vec::new()
+}
+
+/// The module graph: (importer, imported) for every import of one module by another.
+fn graph(mods: &BTreeMap<Vec<String>, String>) -> BTreeSet<(Vec<String>, Vec<String>)> {
+    let rex = reexports(mods);
     let mut edges = BTreeSet::new();
-    for (m, code) in &mods {
+    for (m, code) in mods {
         let parent = &m[..m.len().saturating_sub(1)];
         let mut targets = Vec::new();
         for p in paths_after(code, "crate::") {
-            targets.push(resolve(&mods, &p));
+            targets.push(resolve(mods, &rex, &p));
         }
         for p in paths_after(code, "super::") {
             let mut full = parent.to_vec();
             full.extend(p);
-            targets.push(resolve(&mods, &full));
+            targets.push(resolve(mods, &rex, &full));
         }
         // `use child::…` / `pub use child::…` of a declared child module
         for line in code.lines() {
@@ -247,7 +425,7 @@ fn no_two_modules_import_each_other() {
         }
         // `use super::*`: the siblings whose items the parent imports, when named here
         if !m.is_empty() && code.contains("use super::*;") {
-            for (sibling, names_seen) in via_parent(&mods, parent) {
+            for (sibling, names_seen) in via_parent(mods, parent) {
                 if names_seen.iter().any(|n| names(code, n)) {
                     targets.push(sibling);
                 }
@@ -259,6 +437,36 @@ fn no_two_modules_import_each_other() {
             }
         }
     }
+    edges
+}
+
+#[test]
+fn the_runtime_never_calls_into_private() {
+    let mut mods = BTreeMap::new();
+    modules(&src(), &[], &mut mods);
+    for (m, code) in &mods {
+        if m.first().is_some_and(|f| f == "__private") {
+            continue;
+        }
+        let uses: Vec<_> = code.lines().filter(|l| l.contains("__private::")).collect();
+        assert!(uses.is_empty(), "{m:?} calls into __private: {uses:?}");
+    }
+}
+
+#[test]
+fn no_two_modules_import_each_other() {
+    let mut mods = BTreeMap::new();
+    modules(&src(), &[], &mut mods);
+    // the whole of every file is read: the biggest module files are there in full
+    for (m, min_lines) in [
+        (&["phoenix", "codec"][..], 300),
+        (&["struct_key", "schema"][..], 500),
+    ] {
+        let key: Vec<String> = m.iter().map(|s| (*s).to_owned()).collect();
+        let lines = mods.get(&key).map_or(0, |c| c.lines().count());
+        assert!(lines >= min_lines, "{m:?}: {lines} lines read");
+    }
+    let edges = graph(&mods);
     let mutual: Vec<_> = edges
         .iter()
         .filter(|(a, b)| a < b && edges.contains(&(b.clone(), a.clone())))
@@ -307,6 +515,90 @@ fn no_two_modules_import_each_other() {
         );
     }
     assert!(!edges.contains(&(one("codec"), one("scan::builder"))));
+}
+
+#[test]
+fn no_codec_imports_the_scan_builder() {
+    let mut mods = BTreeMap::new();
+    modules(&src(), &[], &mut mods);
+    let codecs: Vec<&Vec<String>> = mods
+        .keys()
+        .filter(|m| {
+            m.first().is_some_and(|f| f == "codec")
+                || m.last().is_some_and(|l| l == "codec" || l == "format")
+        })
+        .collect();
+    assert!(codecs.len() >= 12, "{codecs:?}");
+    let edges = graph(&mods);
+    let bad: Vec<_> = edges
+        .iter()
+        .filter(|(a, b)| codecs.contains(&a) && b.first().is_some_and(|f| f == "scan"))
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "codecs that import the scan builder: {bad:?}"
+    );
+}
+
+/// What a line defines, if it is an item definition (not a module, a `use` or an attribute).
+fn defines(line: &str) -> Option<&str> {
+    let mut l = line.trim_start();
+    for vis in ["pub(crate) ", "pub(super) ", "pub "] {
+        if let Some(r) = l.strip_prefix(vis) {
+            l = r;
+        }
+    }
+    for q in ["unsafe ", "async ", "const fn ", "extern "] {
+        if let Some(r) = l.strip_prefix(q) {
+            l = if q == "const fn " { "fn " } else { r };
+        }
+    }
+    [
+        "fn ",
+        "struct ",
+        "enum ",
+        "trait ",
+        "impl ",
+        "impl<",
+        "const ",
+        "static ",
+        "type ",
+        "union ",
+        "macro_rules!",
+    ]
+    .into_iter()
+    .find(|kw| l.starts_with(kw))
+}
+
+#[test]
+fn the_root_and_mod_files_only_declare_and_re_export() {
+    let mut mods = BTreeMap::new();
+    modules(&src(), &[], &mut mods);
+    let mut bad = Vec::new();
+    for (m, code) in &mods {
+        let file = if m.is_empty() {
+            src().join("lib.rs")
+        } else {
+            src().join(m.join("/")).join("mod.rs")
+        };
+        if !file.exists() {
+            continue;
+        }
+        for line in code.lines() {
+            // only top-level lines: a definition starts at the first column
+            if line.starts_with(char::is_whitespace) {
+                continue;
+            }
+            if let Some(kw) = defines(line) {
+                bad.push(format!("{}: {kw}… ({line})", file.display()));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "definitions outside a leaf file:\n{}",
+        bad.join("\n")
+    );
 }
 
 #[test]

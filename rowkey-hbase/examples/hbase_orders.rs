@@ -8,6 +8,7 @@
 //! them at the end. `cargo run -p rowkey-hbase --example hbase_orders -- 127.0.0.1:9090` uses
 //! the Thrift2 gateway there instead (tables of the same names are dropped and recreated).
 
+use rowkey::plan::SplitPoints;
 use rowkey::RowKey;
 use rowkey_hbase::testkit::HBase;
 use rowkey_hbase::{Batch, Cell, Client, Error};

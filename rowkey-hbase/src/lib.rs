@@ -98,6 +98,7 @@ pub(crate) mod proto {
 #[path = "thrift/hbase.rs"]
 pub mod thrift;
 
+use rowkey::plan::SplitPoints;
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -227,6 +228,7 @@ impl Client {
     ///     .with_max_streams(4);
     /// # Ok(()) }
     /// ```
+    /// use rowkey::plan::SplitPoints;
     #[must_use]
     pub fn with_retry_for(mut self, budget: Duration) -> Client {
         self.retry.budget = budget;

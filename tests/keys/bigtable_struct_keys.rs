@@ -19,6 +19,7 @@
 //! Deterministic (a fixed seed).
 
 use crate::shapes;
+use rowkey::plan::SplitPoints;
 
 use std::collections::BTreeMap;
 use std::ops::Bound;

@@ -1,6 +1,7 @@
 //! Shared keyspaces: tagged key enums (several key types in one table, each behind a constant
 //! tag) and a container `#[rowkey(prefix = b"..")]`.
 
+use rowkey::plan::SplitPoints;
 use std::collections::BTreeMap;
 
 use rowkey::read::{Directed, Read};

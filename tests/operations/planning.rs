@@ -2,6 +2,7 @@
 //! reachable by keys of the layout (checked by encoding many keys and counting per region).
 
 use rowkey::hotspot::Analyzer;
+use rowkey::plan::SplitPoints;
 use rowkey::plan::{self, PlanError};
 use rowkey::RowKey;
 

@@ -2,6 +2,7 @@
 //! emulator (one per test binary, started on a free loopback port).
 
 use futures::StreamExt;
+use rowkey::plan::SplitPoints;
 use rowkey::RowKey;
 use rowkey_bigtable::testkit::{Emulator, EmulatorError, EMULATOR_PACKAGE};
 use rowkey_bigtable::{hotspot, Batch, Cell, Client, Error};

@@ -27,7 +27,7 @@
 //! IN-list queries (`.field_in(values)` on a prefix of the fields, then a range or not: the
 //! same checks), each checked.
 
-use rowkey::RowKey;
+use rowkey::plan::SplitPoints;
 use rowkey_bigtable::testkit::Emulator;
 use rowkey_bigtable::{Batch, Cell, Client};
 use std::collections::HashMap;

@@ -20,6 +20,7 @@
 mod checks;
 mod encode;
 mod forms;
+mod minimal;
 mod nested;
 mod reader;
 mod tagged;
@@ -28,6 +29,7 @@ mod text;
 pub use checks::*;
 pub use encode::*;
 pub use forms::*;
+pub use minimal::{minimal, minimal_scan};
 pub use nested::*;
 pub use reader::*;
 pub use tagged::*;
@@ -37,38 +39,10 @@ pub use text::*;
 pub use crate::bound::{Lower, Pieces, Upper};
 pub use crate::codec::{Codec, Decode, Edge};
 pub use crate::codec::{ContentPrefix, Present, SomePrefix};
-pub use crate::describe::{describe, NoVisit, Show, Visit};
+pub use crate::describe::{NoVisit, Show, Visit};
 pub use crate::error::{DecodeError, EncodeError};
+pub use crate::key::describe;
 pub use crate::scan::builder::{Alternatives, ScanBuilder};
-
-/// A typed scan's ranges, minimal (see `scan/tighten.rs`): what the generated `.ranges()`
-/// returns. One range, or a fan-out over whole salt buckets, is left as it is (the hot paths:
-/// nothing to join).
-#[inline(always)]
-pub fn minimal<T: crate::RowKey + crate::DecodeRowKeyOwned>(
-    ranges: crate::scan::ScanRanges,
-) -> crate::scan::ScanRanges {
-    if ranges.len() > 1 && !crate::scan::tighten::whole_buckets(&ranges) {
-        tighten::<T>(ranges)
-    } else {
-        ranges
-    }
-}
-
-#[inline(never)]
-fn tighten<T: crate::RowKey + crate::DecodeRowKeyOwned>(
-    ranges: crate::scan::ScanRanges,
-) -> crate::scan::ScanRanges {
-    crate::scan::tighten::tighten(ranges, T::LAYOUT, |b| T::from_row_key(b).map(drop))
-}
-
-/// [`minimal`] of an untyped scan's ranges.
-#[inline]
-pub fn minimal_scan<T: crate::RowKey + crate::DecodeRowKeyOwned>(
-    scan: crate::scan::Scan,
-) -> crate::scan::Scan {
-    scan.map_ranges(minimal::<T>)
-}
 
 pub use bytes;
 pub use core;

@@ -1,5 +1,6 @@
 //! The dry run: the new layout's region distribution on the existing keys, nothing written.
 
+use crate::plan::SplitPoints;
 use core::fmt;
 
 use bytes::Bytes;

@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use super::traits::{PhoenixDecode, PhoenixType};
+use super::traits::{Clamp, PhoenixDecode, PhoenixType, Stored};
 use super::types::{fixed, put};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeErrorKind};
 
@@ -110,15 +110,15 @@ impl PhoenixType for Timestamp {
     }
     /// Nanoseconds past Phoenix's `0..1_000_000` lie just above the millisecond's last
     /// nanosecond.
-    fn unstorable(&self) -> super::Clamp {
+    fn unstorable(&self) -> Clamp {
         let mut b = Vec::new();
         let last = Timestamp {
             millis: self.millis,
             nanos: 999_999,
         };
         match last.encode(&mut b, false) {
-            Ok(()) => super::Clamp::JustAbove(super::Stored::Bytes(b)),
-            Err(_) => super::Clamp::Above,
+            Ok(()) => Clamp::JustAbove(Stored::Bytes(b)),
+            Err(_) => Clamp::Above,
         }
     }
 }
@@ -138,7 +138,11 @@ impl PhoenixDecode<'_> for Timestamp {
 
 #[cfg(feature = "phoenix-time")]
 mod chrono_impls {
-    use super::*;
+    use std::borrow::Cow;
+
+    use crate::error::{DecodeError, DecodeErrorKind, EncodeErrorKind};
+    use crate::phoenix::time::Timestamp;
+    use crate::phoenix::traits::{Clamp, PhoenixDecode, PhoenixType, Stored};
     use chrono::{DateTime, NaiveDateTime, Utc};
 
     fn to_timestamp(t: &DateTime<Utc>) -> Result<Timestamp, EncodeErrorKind> {
@@ -173,12 +177,12 @@ mod chrono_impls {
             to_timestamp(self)?.encode(out, desc)
         }
         /// A leap second lies just above the second's last nanosecond.
-        fn unstorable(&self) -> crate::phoenix::Clamp {
+        fn unstorable(&self) -> Clamp {
             let nanos = i128::from(self.timestamp()) * 1_000_000_000 + 999_999_999;
             let mut b = Vec::new();
             match Timestamp::from_nanos(nanos).map(|t| t.encode(&mut b, false)) {
-                Some(Ok(())) => crate::phoenix::Clamp::JustAbove(crate::phoenix::Stored::Bytes(b)),
-                _ => crate::phoenix::Clamp::Above,
+                Some(Ok(())) => Clamp::JustAbove(Stored::Bytes(b)),
+                _ => Clamp::Above,
             }
         }
     }
@@ -198,7 +202,7 @@ mod chrono_impls {
         fn encode(&self, out: &mut Vec<u8>, desc: bool) -> Result<(), EncodeErrorKind> {
             self.and_utc().encode(out, desc)
         }
-        fn unstorable(&self) -> crate::phoenix::Clamp {
+        fn unstorable(&self) -> Clamp {
             self.and_utc().unstorable()
         }
     }

@@ -6,6 +6,7 @@ use std::fmt;
 ///
 /// ```
 /// use rowkey::plan::{hex_string_split_range, PlanError, MAX_REGIONS};
+/// use rowkey::plan::SplitPoints;
 /// use rowkey::RowKey;
 ///
 /// #[derive(RowKey)]

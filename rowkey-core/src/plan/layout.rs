@@ -7,6 +7,7 @@ use super::error::{check_limit, PlanError};
 use super::sample::{quantile_points, split_points_from_sample};
 
 use crate::hbase::to_string_binary;
+use crate::key::RowKey;
 use crate::layout::{HashPrefix, Layout, SaltLayout};
 
 /// `floor(j * space / parts)` for `j = 1..parts`; `parts <= space <= 2^64`, so it is exact and
@@ -244,6 +245,7 @@ fn layout_points_after_prefix(layout: &Layout, regions: usize) -> Result<Vec<Vec
 ///
 /// ```
 /// use rowkey::plan::salted_sample_split_points;
+/// use rowkey::plan::SplitPoints;
 /// use rowkey::RowKey;
 ///
 /// #[derive(RowKey)]
@@ -463,3 +465,56 @@ pub fn layout_sample_split_points(
     check_limit(regions)?;
     Ok(split_points_from_sample(keys, regions))
 }
+
+/// Region planning for a key type, from its layout: implemented for every [`RowKey`] (bring it
+/// into scope with `use rowkey::plan::SplitPoints`). Planning is an operation on a key type,
+/// not part of what a key is, so it lives here rather than on [`RowKey`].
+///
+/// ```
+/// use rowkey::plan::SplitPoints;
+/// use rowkey::RowKey;
+///
+/// #[derive(RowKey)]
+/// struct OrderBySeller {
+///     #[salt(buckets = 16)]
+///     seller_id: u64,
+///     #[sep]
+///     order_no: String,
+/// }
+///
+/// // one region per salt bucket: split at buckets 1..=15
+/// let splits = OrderBySeller::split_points(16)?;
+/// assert_eq!(splits.len(), 15);
+/// assert_eq!(splits[0], [1]);
+/// # Ok::<(), rowkey::plan::PlanError>(())
+/// ```
+pub trait SplitPoints: RowKey {
+    /// Region split points derived from the layout: salt bucket boundaries, or even splits of
+    /// the hash-prefix space. See [`layout_split_points`].
+    ///
+    /// # Errors
+    ///
+    /// [`PlanError`]: a layout the split points cannot be derived from without a sample
+    /// ([`PlanError::NeedsSample`]), or a region count out of range.
+    fn split_points(regions: usize) -> Result<Vec<Vec<u8>>, PlanError> {
+        layout_split_points(Self::LAYOUT, regions)
+    }
+
+    /// Region split points from a sample of real keys of this type: for a salted layout every
+    /// bucket boundary is kept and each bucket is split at the quantiles of its own sample keys;
+    /// otherwise the quantiles of the whole sample. Use it where
+    /// [`split_points`](Self::split_points) returns [`PlanError::NeedsSample`]. See
+    /// [`layout_sample_split_points`].
+    ///
+    /// # Errors
+    ///
+    /// [`PlanError`]: an empty sample, or a region count out of range.
+    fn split_points_from_sample(
+        keys: impl IntoIterator<Item = impl AsRef<[u8]>>,
+        regions: usize,
+    ) -> Result<Vec<Vec<u8>>, PlanError> {
+        layout_sample_split_points(Self::LAYOUT, keys, regions)
+    }
+}
+
+impl<T: RowKey> SplitPoints for T {}

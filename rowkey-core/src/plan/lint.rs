@@ -233,6 +233,7 @@ impl fmt::Display for LintReport {
 ///
 /// ```
 /// use rowkey::plan::lint::DEFAULT_SKEW_THRESHOLD;
+/// use rowkey::plan::SplitPoints;
 /// use rowkey::plan::{FindingKind, Lint, Severity};
 /// use rowkey::RowKey;
 ///

@@ -3,6 +3,7 @@
 
 use crate::layout::Layout;
 use crate::plan;
+use crate::plan::SplitPoints;
 use crate::scan::ScanRanges;
 use crate::text::{TaggedVariant, TextArgs, TextError, TextFields};
 use crate::{DecodeRowKeyOwned, RowKey};

@@ -5,6 +5,7 @@
 //! up in production ([`reads`]: multi-range scanners, bounded fan-out, idle and restarted
 //! gateways).
 
+use rowkey::plan::SplitPoints;
 use std::time::Duration;
 
 use rowkey::migrate::Migration;

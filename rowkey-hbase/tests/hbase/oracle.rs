@@ -23,9 +23,9 @@
 //! IN-list queries (`.field_in(values)` on a prefix of the fields, then a range or not: the
 //! same checks), each checked.
 
+use rowkey::plan::SplitPoints;
 use std::collections::HashMap;
 
-use rowkey::RowKey;
 use rowkey_hbase::testkit::HBase;
 use rowkey_hbase::{Batch, Cell, Client};
 

@@ -14,6 +14,7 @@
 //! A missing JDK, Maven or jar fails the test with what to install; a shell statement that
 //! fails fails the test with the shell's output.
 
+use rowkey::plan::SplitPoints;
 use std::collections::BTreeSet;
 
 use rowkey::hbase::{from_string_binary, shell_literal, to_string_binary};

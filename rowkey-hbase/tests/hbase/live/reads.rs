@@ -4,6 +4,7 @@
 //! reversed `MultiRowRangeFilter` scans; a 40,000-range read within its connection bound; a
 //! client idle past the gateway's idle timeout; a gateway restarted in the middle of a read.
 
+use rowkey::plan::SplitPoints;
 use std::collections::HashSet;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};

@@ -8,7 +8,7 @@
 mod support;
 
 use redb::{Database, ReadableDatabase, TableDefinition, TableError};
-use rowkey::index::{self, Batch, Index, Indexed, Record, RecordError, Table, Write};
+use rowkey::index::{self, Index, IndexBatch, Indexed, Record, RecordError, Table, Write};
 use rowkey::RowKey;
 use support::Store;
 
@@ -242,7 +242,7 @@ fn indexed_tables(orders: &[Order]) -> Result<(), Box<dyn std::error::Error>> {
         .with_index(&by_buyer)?
         .with_index(&by_seller)?;
     for chunk in orders.chunks(500) {
-        let mut batch = Batch::new();
+        let mut batch = IndexBatch::new();
         for o in chunk {
             batch.put(o.clone());
         }

@@ -26,7 +26,7 @@ use std::sync::Arc;
 use admin::bigtable_table_admin_client::BigtableTableAdminClient;
 use gcp_auth::TokenProvider;
 use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2 as admin;
-use rowkey::struct_key::{Finding, Severity, StructSchema};
+use rowkey::struct_key::{SchemaFinding, SchemaSeverity, StructSchema};
 use rowkey::RowKey;
 use tonic::metadata::MetadataValue;
 use tonic::transport::{Channel, ClientTlsConfig};
@@ -208,7 +208,7 @@ impl Admin {
     /// ([`StructSchema::lint_with_families`]): what the API would refuse — a reserved (`_key`,
     /// `_timestamp`), empty or repeated field name, or a field named like a family — is
     /// [`Error::RowKeySchema`] with every finding, and nothing is sent. Findings of
-    /// [`Severity::Unsorted`] (a `BigEndianBytes` integer under `DelimitedBytes`) do not stop
+    /// [`SchemaSeverity::Unsorted`] (a `BigEndianBytes` integer under `DelimitedBytes`) do not stop
     /// it: the API accepts such schemas.
     ///
     /// The emulator accepts the request and creates the table but ignores the schema.
@@ -279,10 +279,10 @@ impl Admin {
         schema: &StructSchema,
         split_points: &[Vec<u8>],
     ) -> Result<admin::CreateTableRequest, Error> {
-        let refused: Vec<Finding> = schema
+        let refused: Vec<SchemaFinding> = schema
             .lint_with_families(families)
             .into_iter()
-            .filter(|f| f.severity() == Severity::Refused)
+            .filter(|f| f.severity() == SchemaSeverity::Refused)
             .collect();
         if !refused.is_empty() {
             return Err(Error::RowKeySchema(refused));

@@ -5,7 +5,7 @@ use std::fmt;
 use rowkey::hbase::to_string_binary;
 use rowkey::hotspot::HotspotError;
 use rowkey::plan::PlanError;
-use rowkey::struct_key::Finding;
+use rowkey::struct_key::SchemaFinding;
 use rowkey::{DecodeError, EncodeError};
 
 use crate::schema::FromApiError;
@@ -46,8 +46,8 @@ pub enum Error {
     /// An argument the server would refuse, caught before sending (a bad table id, say).
     InvalidArgument(String),
     /// A row key schema the admin API would refuse, caught before sending: every finding
-    /// ([`Severity::Refused`](rowkey::struct_key::Severity::Refused)), each naming the field.
-    RowKeySchema(Vec<Finding>),
+    /// ([`SchemaSeverity::Refused`](rowkey::struct_key::SchemaSeverity::Refused)), each naming the field.
+    RowKeySchema(Vec<SchemaFinding>),
     /// A row key schema received from the API that rowkey cannot express (a field type it
     /// does not encode, say).
     SchemaMessage(FromApiError),

@@ -270,6 +270,7 @@ pub fn shell_split_literal(bytes: &[u8]) -> String {
 
 /// A Ruby single-quoted string literal for a name (table, namespace, column family):
 /// only `\` and `'` need escaping.
+#[cfg_attr(not(feature = "plan"), allow(dead_code))]
 pub(crate) fn ruby_single_quoted(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('\'');

@@ -21,12 +21,16 @@ pub mod codec;
 pub mod error;
 pub mod hash_prefix;
 pub mod hbase;
+#[cfg(feature = "hotspot")]
 pub mod hotspot;
+#[cfg(feature = "index")]
 pub mod index;
 pub mod layout;
 pub mod merge;
+#[cfg(feature = "migrate")]
 pub mod migrate;
 pub mod phoenix;
+#[cfg(feature = "plan")]
 pub mod plan;
 pub mod read;
 pub mod salt;

@@ -13,7 +13,7 @@
 //!    `DoubleEndedIterator`, [`Directed`] does it);
 //! 3. [`read.rows(iters)`](Read::rows) for `(key, value)` items, or
 //!    [`read.try_rows(iters)`](Read::try_rows) for `Result<(key, value), E>` items (a store
-//!    whose iteration can fail). With the `async` feature, [`Read::stream`] does the same for
+//!    whose iteration can fail). With the `async` feature, `Read::stream` does the same for
 //!    `futures::Stream`s.
 //!
 //! ```

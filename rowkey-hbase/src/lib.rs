@@ -440,7 +440,7 @@ impl Client {
     }
 
     /// Create table `name` pre-split into `regions` regions from `T`'s layout
-    /// ([`RowKey::split_points`]: at salt-bucket boundaries, or evenly over a hash prefix).
+    /// ([`SplitPoints::split_points`]: at salt-bucket boundaries, or evenly over a hash prefix).
     ///
     /// # Errors
     ///

@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use rowkey::index::{
-    Batch, Index, IndexError, Indexed, Record, RecordError, Row, Store, Table, Write,
+    Index, IndexBatch, IndexError, Indexed, Record, RecordError, Row, Store, Table, Write,
 };
 use rowkey::RowKey;
 
@@ -236,7 +236,7 @@ impl<S: Store> Store for Crashy<'_, S> {
 pub enum TOp {
     Put(Order),
     Delete(u32),
-    Batch(Vec<TOp>),
+    IndexBatch(Vec<TOp>),
 }
 
 pub struct Rng(u64);
@@ -304,7 +304,7 @@ pub fn gen_ops(seed: u64, n: usize) -> Vec<TOp> {
         if rng.below(7) == 0 {
             let k = 2 + rng.below(3) as usize;
             let batch = (0..k).map(|_| one(&mut rng, &mut model)).collect();
-            ops.push(TOp::Batch(batch));
+            ops.push(TOp::IndexBatch(batch));
         } else {
             ops.push(one(&mut rng, &mut model));
         }
@@ -321,7 +321,7 @@ fn finals(op: &TOp, out: &mut BTreeMap<u32, Option<Order>>) {
         TOp::Delete(id) => {
             out.insert(*id, None);
         }
-        TOp::Batch(ops) => ops.iter().for_each(|o| finals(o, out)),
+        TOp::IndexBatch(ops) => ops.iter().for_each(|o| finals(o, out)),
     }
 }
 
@@ -329,13 +329,13 @@ fn run_op<S: Store>(t: &Indexed<S, Order>, op: &TOp) -> Result<(), IndexError<S:
     match op {
         TOp::Put(o) => t.put(o),
         TOp::Delete(id) => t.delete(&OrderId { id: *id }).map(drop),
-        TOp::Batch(ops) => {
-            let mut b = Batch::new();
+        TOp::IndexBatch(ops) => {
+            let mut b = IndexBatch::new();
             for o in ops {
                 match o {
                     TOp::Put(o) => b.put(o.clone()),
                     TOp::Delete(id) => b.delete(OrderId { id: *id }),
-                    TOp::Batch(_) => unreachable!("batches are flat"),
+                    TOp::IndexBatch(_) => unreachable!("batches are flat"),
                 };
             }
             t.apply(&b)

@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use proptest::prelude::*;
 use redb::Database;
 use rowkey::index::{
-    redb::RedbStore, Batch, Index, IndexError, Indexed, Problem, Record, RecordError, Store, Table,
-    Write,
+    redb::RedbStore, Index, IndexBatch, IndexError, Indexed, Problem, Record, RecordError, Store,
+    Table, Write,
 };
 use rowkey::RowKey;
 
@@ -118,7 +118,7 @@ fn puts_updates_and_deletes_keep_every_index_exact() {
     }
     assert_eq!(t.get(&OrderId { id: 4 }).expect("get"), None);
     // a unique key moved between records in one batch is refused; in two batches it works
-    let mut b = Batch::new();
+    let mut b = IndexBatch::new();
     b.put(order(2, 1, 2, "B2", 3)).put(order(4, 1, 1, "B", 0));
     assert!(matches!(
         t.apply(&b),
@@ -127,7 +127,7 @@ fn puts_updates_and_deletes_keep_every_index_exact() {
     t.put(&order(2, 1, 2, "B2", 3)).expect("move away");
     t.put(&order(4, 1, 1, "B", 0)).expect("take over");
     // two records of one batch claiming one unique key
-    let mut b = Batch::new();
+    let mut b = IndexBatch::new();
     b.put(order(5, 0, 0, "Z", 0)).put(order(6, 0, 0, "Z", 0));
     assert!(matches!(
         t.apply(&b),

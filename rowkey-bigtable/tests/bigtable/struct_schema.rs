@@ -5,7 +5,7 @@
 use futures::StreamExt;
 use prost::Message;
 use rowkey::struct_key::{
-    Field, FieldType, FindingKind, Int64Encoding, StructEncoding, StructSchema, Value,
+    Field, FieldType, Int64Encoding, SchemaFindingKind, StructEncoding, StructSchema, Value,
 };
 use rowkey::{ScanRange, ScanRanges};
 use rowkey_bigtable::admin_v2::CreateTableRequest;
@@ -120,11 +120,11 @@ async fn a_schema_the_api_refuses_is_not_sent() {
     assert_eq!(
         got,
         [
-            (Some(0), "_key", FindingKind::ReservedName),
-            (Some(2), "", FindingKind::EmptyName),
-            (Some(3), "e", FindingKind::DuplicateName { first: 1 }),
-            (Some(1), "e", FindingKind::FamilyName),
-            (Some(3), "e", FindingKind::FamilyName),
+            (Some(0), "_key", SchemaFindingKind::ReservedName),
+            (Some(2), "", SchemaFindingKind::EmptyName),
+            (Some(3), "e", SchemaFindingKind::DuplicateName { first: 1 }),
+            (Some(1), "e", SchemaFindingKind::FamilyName),
+            (Some(3), "e", SchemaFindingKind::FamilyName),
         ]
     );
     let msg = err.to_string();

@@ -21,11 +21,11 @@
 //!   `encode(I)`, the primary key in its value.
 //! - [`Indexed<S, R>`]: the base table and its indexes over a [`Store`]: [`get`](Indexed::get),
 //!   [`put`](Indexed::put) (insert or update), [`delete`](Indexed::delete),
-//!   [`apply`](Indexed::apply) a [`Batch`]; [`scan`](Indexed::scan) an index with `I::scan()`'s
+//!   [`apply`](Indexed::apply) a [`IndexBatch`]; [`scan`](Indexed::scan) an index with `I::scan()`'s
 //!   ranges (every scan form; salt buckets merged into the index key's logical order) and get
 //!   verified records back; [`scrub`](Indexed::scrub).
 //! - [`Store`]: the storage port — scan, multi-get, write, apply steps, checkpoints.
-//!   [`redb::RedbStore`] (feature `redb`), `rowkey_bigtable::index::BigtableIndexStore`,
+//!   `redb::RedbStore` (feature `redb`), `rowkey_bigtable::index::BigtableIndexStore`,
 //!   `rowkey_hbase::index::HBaseIndexStore`.
 //!
 //! # Maintenance order, and why a crash is safe
@@ -74,7 +74,7 @@
 //! page): it parses the primary key, reads the record and recomputes the record's index row.
 //! A row whose record is missing (dangling) or whose recomputed key differs (stale) is
 //! skipped — never returned; an outdated row's record is returned from the base table. With
-//! [`Scan::repair`] the bad rows are deleted (outdated ones rewritten). [`ReadStats`] counts
+//! [`IndexScan::repair`] the bad rows are deleted (outdated ones rewritten). [`ReadStats`] counts
 //! what a read met. By (I), a verified read of a range returns exactly the live records whose
 //! index keys fall in it, at any moment after any crash.
 //!
@@ -93,7 +93,7 @@
 //!
 //! | store | a write | readers see | after a crash |
 //! |---|---|---|---|
-//! | redb ([`redb::RedbStore`]) | one transaction | always agreeing tables | nothing to repair |
+//! | redb (`redb::RedbStore`) | one transaction | always agreeing tables | nothing to repair |
 //! | Bigtable | 3 steps of `MutateRows` | (I): every record findable; extras filtered by verified reads | extras until a repairing read or the scrub |
 //! | HBase | 3 steps of `putMultiple`/`deleteMultiple` | as Bigtable | as Bigtable |
 //!
@@ -204,9 +204,9 @@ mod verify;
 
 pub use def::{Index, Kind};
 pub use error::{DefineIndexError, IndexError};
-pub use read::{Hit, Hits, ReadStats, Scan};
+pub use read::{Hit, Hits, IndexScan, ReadStats};
 pub use record::{Record, RecordError};
-pub use scrub::{Finding, Scrub, ScrubProgress, ScrubReport, MAX_FINDINGS};
+pub use scrub::{Scrub, ScrubFinding, ScrubProgress, ScrubReport, MAX_FINDINGS};
 pub use store::{Row, Store, Table, Write};
-pub use table::{Batch, Indexed, Op};
+pub use table::{IndexBatch, Indexed, Op};
 pub use verify::Problem;

@@ -41,7 +41,7 @@ pub struct ReadStats {
     pub outdated: u64,
     /// Rows that are not index rows (skipped).
     pub invalid: u64,
-    /// Rows repaired (with [`Scan::repair`]): deleted, or rewritten when outdated.
+    /// Rows repaired (with [`IndexScan::repair`]): deleted, or rewritten when outdated.
     pub repaired: u64,
 }
 
@@ -75,7 +75,7 @@ impl fmt::Display for ReadStats {
 }
 
 /// A typed, verified read of one index: see [`Indexed::scan`].
-pub struct Scan<'a, S, R, I> {
+pub struct IndexScan<'a, S, R, I> {
     indexed: &'a Indexed<S, R>,
     index: Index<R, I>,
     scan: ScanRanges,
@@ -85,9 +85,9 @@ pub struct Scan<'a, S, R, I> {
     repair: bool,
 }
 
-impl<S, R, I> fmt::Debug for Scan<'_, S, R, I> {
+impl<S, R, I> fmt::Debug for IndexScan<'_, S, R, I> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Scan")
+        f.debug_struct("IndexScan")
             .field("index", &self.index)
             .field("scan", &self.scan)
             .field("limit", &self.limit)
@@ -102,7 +102,7 @@ impl<S: Store, R: Record> Indexed<S, R> {
     /// (`I::scan()…ranges()`: every form, salt buckets merged back into the index key's
     /// logical order, then the primary key's). Every index row is checked against its base
     /// row: a row whose record is missing or has another index key now is never returned
-    /// (and is deleted with [`repair`](Scan::repair)); the record returned is the base
+    /// (and is deleted with [`repair`](IndexScan::repair)); the record returned is the base
     /// table's.
     ///
     /// ```
@@ -144,7 +144,7 @@ impl<S: Store, R: Record> Indexed<S, R> {
     /// # #[cfg(not(feature = "redb"))]
     /// # fn main() {}
     /// ```
-    pub fn scan<I>(&self, index: &Index<R, I>, ranges: ScanRanges) -> Scan<'_, S, R, I>
+    pub fn scan<I>(&self, index: &Index<R, I>, ranges: ScanRanges) -> IndexScan<'_, S, R, I>
     where
         I: RowKey + DecodeRowKeyOwned,
     {
@@ -152,7 +152,7 @@ impl<S: Store, R: Record> Indexed<S, R> {
             Kind::Unique => ranges.clone(),
             Kind::NonUnique => widen::<I>(&ranges),
         };
-        Scan {
+        IndexScan {
             indexed: self,
             index: index.clone(),
             read: Read::new(rows),
@@ -164,7 +164,7 @@ impl<S: Store, R: Record> Indexed<S, R> {
     }
 }
 
-impl<'a, S: Store, R: Record, I: RowKey + DecodeRowKeyOwned> Scan<'a, S, R, I> {
+impl<'a, S: Store, R: Record, I: RowKey + DecodeRowKeyOwned> IndexScan<'a, S, R, I> {
     /// Read in descending order (index key, then primary key).
     #[must_use]
     pub fn reverse(mut self) -> Self {
@@ -305,7 +305,7 @@ fn widen<I: RowKey + DecodeRowKeyOwned>(ranges: &ScanRanges) -> ScanRanges {
 /// One hit, or the error met instead.
 type HitResult<R, I, S> = Result<Hit<R, I>, IndexError<<S as Store>::Error>>;
 
-/// The hits of a [`Scan`], in the index's logical order; [`stats`](Hits::stats) tells what
+/// The hits of a [`IndexScan`], in the index's logical order; [`stats`](Hits::stats) tells what
 /// was skipped and repaired so far.
 pub struct Hits<'a, S: Store, R, I> {
     indexed: &'a Indexed<S, R>,

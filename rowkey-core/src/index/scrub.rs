@@ -17,7 +17,7 @@ pub const MAX_FINDINGS: usize = 100;
 
 /// One problem the scrub found.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
+pub struct ScrubFinding {
     /// The table of the row: an index table (for a missing index row too: the table it is
     /// missing from), or the base table for a record that does not decode.
     pub table: Table,
@@ -27,7 +27,7 @@ pub struct Finding {
     pub problem: Problem,
 }
 
-impl fmt::Display for Finding {
+impl fmt::Display for ScrubFinding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -64,7 +64,7 @@ pub struct ScrubReport {
     /// Rows written or deleted to repair.
     pub repaired: u64,
     /// The first [`MAX_FINDINGS`] problems found by this run.
-    pub findings: Vec<Finding>,
+    pub findings: Vec<ScrubFinding>,
 }
 
 impl ScrubReport {
@@ -89,7 +89,7 @@ impl ScrubReport {
             Problem::Conflict => self.conflicts += 1,
         }
         if self.findings.len() < MAX_FINDINGS {
-            self.findings.push(Finding {
+            self.findings.push(ScrubFinding {
                 table: table.clone(),
                 key: key.to_vec(),
                 problem,
@@ -283,7 +283,7 @@ impl<S: Store, R: Record> Scrub<'_, S, R> {
 
     /// Repair what is found: write missing and outdated index rows, delete dangling, stale
     /// and invalid ones (conflicts and base rows that do not decode are only reported). As
-    /// with [`Scan::repair`](super::Scan::repair), only while no put of the same records is
+    /// with [`IndexScan::repair`](super::IndexScan::repair), only while no put of the same records is
     /// in flight.
     ///
     /// **Unique conflicts.** When several live records hold one unique index key (a writer
@@ -864,7 +864,7 @@ mod tests {
                 let what = format!("repair {repair}, page {page}: {r}");
                 assert_eq!((r.missing, r.conflicts), (2, 1), "{what}");
                 assert_eq!(r.problems(), 3, "{what}");
-                let conflict: Vec<&Finding> = r
+                let conflict: Vec<&ScrubFinding> = r
                     .findings
                     .iter()
                     .filter(|f| f.problem == Problem::Conflict)

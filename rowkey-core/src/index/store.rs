@@ -81,7 +81,7 @@ impl Write {
 ///   [`Indexed`](super::Indexed) relies on one or the other (see the [module docs](super)).
 /// - Checkpoints are stored where no table's scan sees them.
 ///
-/// The `redb` feature implements it ([`redb::RedbStore`](super::redb::RedbStore));
+/// The `redb` feature implements it (`redb::RedbStore`);
 /// `rowkey-bigtable` and `rowkey-hbase` implement it over their servers.
 ///
 /// # A store of your own

@@ -33,7 +33,7 @@ impl<S, R> fmt::Debug for Indexed<S, R> {
     }
 }
 
-/// One operation of a [`Batch`].
+/// One operation of a [`IndexBatch`].
 pub enum Op<R: Record> {
     /// Insert or replace the record with its primary key.
     Put(R),
@@ -46,7 +46,7 @@ pub enum Op<R: Record> {
 /// primary key: the last one wins.
 ///
 /// ```
-/// # use rowkey::index::{Batch, Record, RecordError};
+/// # use rowkey::index::{IndexBatch, Record, RecordError};
 /// # use rowkey::RowKey;
 /// # #[derive(RowKey, Debug, Clone, PartialEq)] struct Id { id: u32 }
 /// # #[derive(Debug, Clone, PartialEq)] struct Doc { id: u32 }
@@ -56,11 +56,11 @@ pub enum Op<R: Record> {
 /// #     fn to_value(&self) -> Vec<u8> { Vec::new() }
 /// #     fn from_row(k: Id, _: &[u8]) -> Result<Doc, RecordError> { Ok(Doc { id: k.id }) }
 /// # }
-/// let mut batch = Batch::new();
+/// let mut batch = IndexBatch::new();
 /// batch.put(Doc { id: 1 }).put(Doc { id: 2 }).delete(Id { id: 3 });
 /// assert_eq!(batch.len(), 3);
 /// ```
-pub struct Batch<R: Record> {
+pub struct IndexBatch<R: Record> {
     ops: Vec<Op<R>>,
 }
 
@@ -88,33 +88,35 @@ where
     }
 }
 
-impl<R: Record + Clone> Clone for Batch<R>
+impl<R: Record + Clone> Clone for IndexBatch<R>
 where
     R::Key: Clone,
 {
     fn clone(&self) -> Self {
-        Batch {
+        IndexBatch {
             ops: self.ops.clone(),
         }
     }
 }
 
-impl<R: Record + fmt::Debug> fmt::Debug for Batch<R>
+impl<R: Record + fmt::Debug> fmt::Debug for IndexBatch<R>
 where
     R::Key: fmt::Debug,
 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Batch").field("ops", &self.ops).finish()
+        f.debug_struct("IndexBatch")
+            .field("ops", &self.ops)
+            .finish()
     }
 }
 
-impl<R: Record> Default for Batch<R> {
+impl<R: Record> Default for IndexBatch<R> {
     fn default() -> Self {
-        Batch { ops: Vec::new() }
+        IndexBatch { ops: Vec::new() }
     }
 }
 
-impl<R: Record> Batch<R> {
+impl<R: Record> IndexBatch<R> {
     /// An empty batch.
     pub fn new() -> Self {
         Self::default()
@@ -245,13 +247,13 @@ impl<S: Store, R: Record> Indexed<S, R> {
             .map(|deleted| deleted > 0)
     }
 
-    /// Apply a batch (see [`Batch`]).
+    /// Apply a batch (see [`IndexBatch`]).
     ///
     /// # Errors
     ///
     /// As [`put`](Self::put); a unique key taken by two records of the batch, or moved from
     /// one record to another within it, is a [`IndexError::UniqueViolation`].
-    pub fn apply(&self, batch: &Batch<R>) -> Result<(), IndexError<S::Error>> {
+    pub fn apply(&self, batch: &IndexBatch<R>) -> Result<(), IndexError<S::Error>> {
         let ops: Vec<OpRef<'_, R>> = batch
             .ops
             .iter()

@@ -22,7 +22,7 @@ where
 {
     /// Map every source row to its new key and report the region distribution of both
     /// layouts: `A` over `regions_before` regions and `B` over `regions_after`, split from the
-    /// layout ([`RowKey::split_points`]) or, when that needs a sample, from the keys
+    /// layout ([`SplitPoints::split_points`](crate::plan::SplitPoints::split_points)) or, when that needs a sample, from the keys
     /// themselves. One table: counts the rows that would be ambiguous. Writes nothing.
     pub fn dry_run(
         &self,

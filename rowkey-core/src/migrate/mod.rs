@@ -70,7 +70,7 @@
 //!
 //! [`Store`] is small and synchronous: scan a key range in order with a limit, put rows, delete
 //! rows, load and save a checkpoint blob. The `redb` feature implements it for
-//! [redb](https://docs.rs/redb) ([`redb::RedbStore`]), writing each batch and its checkpoint in
+//! [redb](https://docs.rs/redb) (`redb::RedbStore`), writing each batch and its checkpoint in
 //! one transaction.
 //!
 //! ```

@@ -77,7 +77,7 @@
 //! * NULL in the middle is an empty value followed by its separator, which is `0x00` even for a
 //!   DESC column.
 //!
-//! # Refused (an [`EncodeError`] naming the field, never a panic)
+//! # Refused (an [`EncodeError`](crate::EncodeError) naming the field, never a panic)
 //!
 //! * Values outside the Phoenix type's range: unsigned integers above the signed maximum
 //!   (`UNSIGNED_TINYINT` holds 0..=127), `DECIMAL`s with more than 38 significant digits (Phoenix

@@ -1,15 +1,15 @@
-//! [`KeyReader`]: a Phoenix row key read value by value.
+//! [`KeyReader`](super::KeyReader): a Phoenix row key read value by value.
 
 use super::format::{read_value, MAX_SALT_BUCKETS};
 use super::traits::PhoenixDecode;
 use crate::error::{DecodeError, DecodeErrorKind};
 
 /// Reads a Phoenix row key value by value, as Phoenix's `RowKeySchema.next` does, and checks
-/// that the key is exactly what [`KeyWriter`] (and Phoenix) writes for the values read: the
+/// that the key is exactly what [`KeyWriter`](super::KeyWriter) (and Phoenix) writes for the values read: the
 /// salt, the separators, canonical value bytes, no bytes after the last value.
 ///
 /// Call [`field`](Self::field) for every primary-key column in order, with the same `desc`
-/// and `last` as for [`KeyWriter::field`], then [`finish`](Self::finish). Errors name the field
+/// and `last` as for [`KeyWriter::field`](super::KeyWriter::field), then [`finish`](Self::finish). Errors name the field
 /// and the byte offset in the key; no input panics.
 ///
 /// ```

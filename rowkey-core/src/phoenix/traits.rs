@@ -10,7 +10,7 @@ use crate::error::{DecodeError, EncodeErrorKind};
 ///
 /// `encode` writes the bytes of one value as Phoenix stores it in a row key, every byte
 /// inverted when `desc` (Phoenix's `SortOrder.DESC`); separators and the salt are the
-/// [`KeyWriter`]'s. Implemented for the types of the [module table](super#types).
+/// [`KeyWriter`](super::KeyWriter)'s. Implemented for the types of the [module table](super#types).
 #[diagnostic::on_unimplemented(
     message = "rowkey: `{Self}` has no Phoenix column type",
     label = "not a Phoenix primary-key column type",

@@ -1,4 +1,4 @@
-//! [`KeyWriter`]: a Phoenix row key built value by value.
+//! [`KeyWriter`](super::KeyWriter): a Phoenix row key built value by value.
 
 use super::format::{column_allowed, separator, write_value, DESC_SEPARATOR, MAX_SALT_BUCKETS};
 use super::traits::PhoenixType;
@@ -87,7 +87,7 @@ impl KeyWriter {
     /// # Errors
     ///
     /// An [`EncodeError`] naming `name`: the value cannot be stored in this column (see the
-    /// [module docs](self#refused-an-encodeerror-naming-the-field-never-a-panic)), or a
+    /// [module docs](super#refused-an-encodeerror-naming-the-field-never-a-panic)), or a
     /// column after the one passed as `last`.
     pub fn field<T: PhoenixType + ?Sized>(
         &mut self,

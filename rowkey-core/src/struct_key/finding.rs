@@ -9,9 +9,9 @@ use crate::error::EncodeError;
 /// The reserved key column names of GoogleSQL for Bigtable.
 pub const RESERVED_NAMES: [&str; 2] = ["_key", "_timestamp"];
 
-/// How bad a [`Finding`] is.
+/// How bad a [`SchemaFinding`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Severity {
+pub enum SchemaSeverity {
     /// The key (or its values) is accepted, but keys do not sort as their values do: sorted
     /// mode does not hold, and GoogleSQL, which decodes keys in sorted mode, may fail on them.
     Unsorted,
@@ -19,10 +19,10 @@ pub enum Severity {
     Refused,
 }
 
-/// What a [`Finding`] is about.
+/// What a [`SchemaFinding`] is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum FindingKind {
+pub enum SchemaFindingKind {
     /// A field without a name (invariant 2 of `Table.row_key_schema`).
     EmptyName,
     /// A field named `_key` or `_timestamp` (invariant 4).
@@ -73,14 +73,14 @@ pub enum FindingKind {
     Unencodable(EncodeError),
 }
 
-impl FindingKind {
+impl SchemaFindingKind {
     /// How bad it is.
-    pub fn severity(&self) -> Severity {
+    pub fn severity(&self) -> SchemaSeverity {
         match self {
             Self::BigEndianDelimited { .. }
             | Self::Negative { .. }
-            | Self::NotAboveDelimiter { .. } => Severity::Unsorted,
-            _ => Severity::Refused,
+            | Self::NotAboveDelimiter { .. } => SchemaSeverity::Unsorted,
+            _ => SchemaSeverity::Refused,
         }
     }
 }
@@ -88,15 +88,15 @@ impl FindingKind {
 /// One finding of [`lint`](crate::struct_key::lint), [`StructSchema::lint`](crate::struct_key::StructSchema::lint) or [`StructSchema::lint_values`](crate::struct_key::StructSchema::lint_values): the
 /// field it is about and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
+pub struct SchemaFinding {
     field: String,
     index: Option<usize>,
-    kind: FindingKind,
+    kind: SchemaFindingKind,
 }
 
-impl Finding {
+impl SchemaFinding {
     /// A finding about field `index`, named `field`.
-    pub(crate) fn at(index: usize, field: &str, kind: FindingKind) -> Self {
+    pub(crate) fn at(index: usize, field: &str, kind: SchemaFindingKind) -> Self {
         Self {
             field: field.to_owned(),
             index: Some(index),
@@ -105,7 +105,7 @@ impl Finding {
     }
 
     /// A finding about the whole schema.
-    pub(crate) fn schema(kind: FindingKind) -> Self {
+    pub(crate) fn schema(kind: SchemaFindingKind) -> Self {
         Self {
             field: String::new(),
             index: None,
@@ -114,7 +114,7 @@ impl Finding {
     }
 
     /// The field's name (empty for a finding about the whole schema, or for a field without a
-    /// name: see [`index`](Finding::index)).
+    /// name: see [`index`](SchemaFinding::index)).
     pub fn field(&self) -> &str {
         &self.field
     }
@@ -125,58 +125,58 @@ impl Finding {
     }
 
     /// What is wrong.
-    pub fn kind(&self) -> &FindingKind {
+    pub fn kind(&self) -> &SchemaFindingKind {
         &self.kind
     }
 
     /// How bad it is.
-    pub fn severity(&self) -> Severity {
+    pub fn severity(&self) -> SchemaSeverity {
         self.kind.severity()
     }
 }
 
-impl fmt::Display for Finding {
+impl fmt::Display for SchemaFinding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.index {
             Some(i) => write!(f, "field {:?} (#{i}): ", self.field)?,
             None => f.write_str("schema: ")?,
         }
         match &self.kind {
-            FindingKind::EmptyName => f.write_str(
+            SchemaFindingKind::EmptyName => f.write_str(
                 "a row key schema field needs a non-empty name (GoogleSQL reads it as a column)",
             ),
-            FindingKind::ReservedName => write!(
+            SchemaFindingKind::ReservedName => write!(
                 f,
                 "{:?} is reserved by GoogleSQL for Bigtable (`_key` and `_timestamp`)",
                 self.field
             ),
-            FindingKind::DuplicateName { first } => {
+            SchemaFindingKind::DuplicateName { first } => {
                 write!(f, "the same name as field #{first}")
             }
-            FindingKind::FamilyName => write!(
+            SchemaFindingKind::FamilyName => write!(
                 f,
                 "{:?} is also a column family of the table: key field names must not collide with them",
                 self.field
             ),
-            FindingKind::SingletonFieldCount { fields } => write!(
+            SchemaFindingKind::SingletonFieldCount { fields } => write!(
                 f,
                 "a Singleton struct key has exactly one field, not {fields}"
             ),
-            FindingKind::DelimiterLength { len } => {
+            SchemaFindingKind::DelimiterLength { len } => {
                 write!(f, "a DelimitedBytes delimiter has 1 to 50 bytes, not {len}")
             }
-            FindingKind::BigEndianDelimited { delimiter } => write!(
+            SchemaFindingKind::BigEndianDelimited { delimiter } => write!(
                 f,
                 "BigEndianBytes under DelimitedBytes: every non-negative value below 2^56 has a \
                  00 byte, not above the delimiter's first byte 0x{delimiter:02X}, so keys do \
                  not sort (use OrderedCodeBytes, or the OrderedCodeBytes struct encoding)"
             ),
-            FindingKind::Negative { value } => write!(
+            SchemaFindingKind::Negative { value } => write!(
                 f,
                 "{value} is negative: BigEndianBytes writes it (two's complement, after every \
                  non-negative value) but sorted mode supports non-negative values only"
             ),
-            FindingKind::NotAboveDelimiter {
+            SchemaFindingKind::NotAboveDelimiter {
                 byte,
                 delimiter,
                 at,
@@ -185,7 +185,7 @@ impl fmt::Display for Finding {
                 "byte 0x{byte:02X} at {at} of the field's encoding is not above the delimiter's \
                  first byte 0x{delimiter:02X}: the key does not sort"
             ),
-            FindingKind::Unencodable(e) => write!(f, "cannot be encoded: {e}"),
+            SchemaFindingKind::Unencodable(e) => write!(f, "cannot be encoded: {e}"),
         }
     }
 }

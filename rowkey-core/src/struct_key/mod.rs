@@ -87,7 +87,7 @@ mod tests;
 pub use codec::{
     Delimited, Micros, Ordered, Singleton, StructDecode, StructDelimiter, StructValue,
 };
-pub use finding::{Finding, FindingKind, Severity, RESERVED_NAMES};
+pub use finding::{SchemaFinding, SchemaFindingKind, SchemaSeverity, RESERVED_NAMES};
 pub use format::{decode_ordered_code_i64, encode_ordered_code_i64, Int64Encoding};
 pub use key::StructKey;
 pub use schema::{lint, Field, FieldType, SchemaError, StructEncoding, StructSchema, Value};

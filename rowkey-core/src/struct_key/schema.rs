@@ -5,7 +5,7 @@
 use core::fmt;
 use std::borrow::Cow;
 
-use super::finding::{Finding, FindingKind, RESERVED_NAMES};
+use super::finding::{SchemaFinding, SchemaFindingKind, RESERVED_NAMES};
 use super::format::{
     delimited_split, escaped_offset, mismatch_delimiter, ordered_split, put_delimited, put_ordered,
     Int64Encoding,
@@ -64,7 +64,7 @@ pub enum StructEncoding {
     /// The fields' encodings joined by the delimiter (1 to 50 bytes); a field whose encoding
     /// contains the delimiter's first byte cannot be encoded.
     DelimitedBytes(Vec<u8>),
-    /// Null-escaped fields joined by `00 01` (see the [module docs](self)).
+    /// Null-escaped fields joined by `00 01` (see the [module docs](super)).
     OrderedCodeBytes,
 }
 
@@ -448,8 +448,8 @@ fn decode_field(
 }
 
 /// Every finding about a schema of `fields` joined by `encoding`, in field order, schema-wide
-/// findings first: what the admin API refuses ([`Severity::Refused`]) and what it accepts but
-/// cannot keep sorted ([`Severity::Unsorted`]). Empty when the schema is fine. This takes the
+/// findings first: what the admin API refuses ([`SchemaSeverity::Refused`](super::SchemaSeverity::Refused)) and what it accepts but
+/// cannot keep sorted ([`SchemaSeverity::Unsorted`](super::SchemaSeverity::Unsorted)). Empty when the schema is fine. This takes the
 /// parts, so it also reports what [`StructSchema::new`] refuses; [`StructSchema::lint`] lints
 /// a built schema.
 ///
@@ -465,23 +465,23 @@ fn decode_field(
 ///    (the guide "Manage row key schemas", cloud.google.com/bigtable/docs/manage-row-key-schemas:
 ///    "If any row keys in a table don't conform to the row key schema, queries that select
 ///    structured row key columns fail and return an error").
-/// 2. "Every field in the schema must specify a non-empty name." — [`FindingKind::EmptyName`].
+/// 2. "Every field in the schema must specify a non-empty name." — [`SchemaFindingKind::EmptyName`].
 /// 3. "Every field must specify a type with an associated encoding. The type is limited to
 ///    scalar types only: Array, Map, Aggregate, and Struct are not allowed." — a
 ///    [`FieldType`] always has both; checked where an API message is converted.
 /// 4. "The field names must not collide with existing column family names and reserved
-///    keywords `_key` and `_timestamp`." — [`FindingKind::ReservedName`] and
-///    [`FindingKind::FamilyName`] (with [`StructSchema::lint_with_families`]).
+///    keywords `_key` and `_timestamp`." — [`SchemaFindingKind::ReservedName`] and
+///    [`SchemaFindingKind::FamilyName`] (with [`StructSchema::lint_with_families`]).
 ///
 /// From `Type.Struct.Encoding` (googleapis `google/bigtable/admin/v2/types.proto`):
-/// `Singleton` "Only valid if `fields.size == 1`" ([`FindingKind::SingletonFieldCount`]);
+/// `Singleton` "Only valid if `fields.size == 1`" ([`SchemaFindingKind::SingletonFieldCount`]);
 /// `DelimitedBytes`: "The delimiter must contain at least 1 character and at most 50
-/// characters" ([`FindingKind::DelimiterLength`]), and in sorted mode "Encoded field values
+/// characters" ([`SchemaFindingKind::DelimiterLength`]), and in sorted mode "Encoded field values
 /// must not contain any bytes <= `delimiter[0]`" (distinct mode: "must not contain
 /// `delimiter[0]`"). `Int64.BigEndianBytes`: "Sorted mode: non-negative values are
 /// supported. Distinct mode: all values are supported."
 ///
-/// Two names that are the same ([`FindingKind::DuplicateName`]) are not named in those words;
+/// Two names that are the same ([`SchemaFindingKind::DuplicateName`]) are not named in those words;
 /// GoogleSQL reads every field as a column by its name, so this lint treats a repeated name
 /// like a name that collides with a family: refused.
 ///
@@ -492,13 +492,13 @@ fn decode_field(
 /// sorts after every non-negative value, and [`StructSchema::decode`] reads it back. It is
 /// not a sorted-mode value, and the API decodes row keys in sorted mode: both
 /// [`StructSchema::check_sorted`] (an `EncodeErrorKind::ValueOutOfRange` naming the field) and
-/// [`StructSchema::lint_values`] ([`FindingKind::Negative`]) report it. Encoding stays
+/// [`StructSchema::lint_values`] ([`SchemaFindingKind::Negative`]) report it. Encoding stays
 /// possible so that keys written by others (HBase `Bytes.toBytes`) can be rebuilt byte for byte.
 ///
 /// # Examples
 ///
 /// ```
-/// use rowkey::struct_key::{lint, Field, FieldType, FindingKind, Int64Encoding, Severity, StructEncoding};
+/// use rowkey::struct_key::{lint, Field, FieldType, SchemaFindingKind, Int64Encoding, SchemaSeverity, StructEncoding};
 ///
 /// let fields = vec![
 ///     Field::new("_key", FieldType::String),
@@ -509,30 +509,32 @@ fn decode_field(
 /// let findings = lint(&fields, &StructEncoding::DelimitedBytes(b"#".to_vec()));
 /// let got: Vec<_> = findings.iter().map(|f| (f.index(), f.kind().clone())).collect();
 /// assert_eq!(got, [
-///     (Some(0), FindingKind::ReservedName),
-///     (Some(1), FindingKind::EmptyName),
-///     (Some(2), FindingKind::BigEndianDelimited { delimiter: b'#' }),
-///     (Some(3), FindingKind::DuplicateName { first: 2 }),
+///     (Some(0), SchemaFindingKind::ReservedName),
+///     (Some(1), SchemaFindingKind::EmptyName),
+///     (Some(2), SchemaFindingKind::BigEndianDelimited { delimiter: b'#' }),
+///     (Some(3), SchemaFindingKind::DuplicateName { first: 2 }),
 /// ]);
 /// assert_eq!(findings[0].field(), "_key");
-/// assert_eq!(findings[2].severity(), Severity::Unsorted);
+/// assert_eq!(findings[2].severity(), SchemaSeverity::Unsorted);
 /// assert!(findings[3].to_string().starts_with("field \"n\" (#3): the same name as field #2"));
 ///
 /// // what StructSchema::new refuses is reported too
 /// let single = lint(&fields[..2], &StructEncoding::Singleton);
-/// assert_eq!(single[0].kind(), &FindingKind::SingletonFieldCount { fields: 2 });
+/// assert_eq!(single[0].kind(), &SchemaFindingKind::SingletonFieldCount { fields: 2 });
 /// assert_eq!(single[0].index(), None);
 /// ```
-pub fn lint(fields: &[Field], encoding: &StructEncoding) -> Vec<Finding> {
+pub fn lint(fields: &[Field], encoding: &StructEncoding) -> Vec<SchemaFinding> {
     let mut findings = Vec::new();
     match encoding {
         StructEncoding::Singleton if fields.len() != 1 => {
-            findings.push(Finding::schema(FindingKind::SingletonFieldCount {
-                fields: fields.len(),
-            }));
+            findings.push(SchemaFinding::schema(
+                SchemaFindingKind::SingletonFieldCount {
+                    fields: fields.len(),
+                },
+            ));
         }
         StructEncoding::DelimitedBytes(d) if d.is_empty() || d.len() > 50 => {
-            findings.push(Finding::schema(FindingKind::DelimiterLength {
+            findings.push(SchemaFinding::schema(SchemaFindingKind::DelimiterLength {
                 len: d.len(),
             }));
         }
@@ -540,18 +542,26 @@ pub fn lint(fields: &[Field], encoding: &StructEncoding) -> Vec<Finding> {
     }
     for (i, field) in fields.iter().enumerate() {
         if field.name.is_empty() {
-            findings.push(Finding::at(i, &field.name, FindingKind::EmptyName));
+            findings.push(SchemaFinding::at(
+                i,
+                &field.name,
+                SchemaFindingKind::EmptyName,
+            ));
         } else if RESERVED_NAMES.contains(&field.name.as_str()) {
-            findings.push(Finding::at(i, &field.name, FindingKind::ReservedName));
+            findings.push(SchemaFinding::at(
+                i,
+                &field.name,
+                SchemaFindingKind::ReservedName,
+            ));
         } else if let Some(first) = fields
             .iter()
             .take(i)
             .position(|earlier| earlier.name == field.name)
         {
-            findings.push(Finding::at(
+            findings.push(SchemaFinding::at(
                 i,
                 &field.name,
-                FindingKind::DuplicateName { first },
+                SchemaFindingKind::DuplicateName { first },
             ));
         }
         if let (
@@ -561,10 +571,10 @@ pub fn lint(fields: &[Field], encoding: &StructEncoding) -> Vec<Finding> {
         ) = (encoding, field.ty)
         {
             if let Some(&delimiter) = d.first() {
-                findings.push(Finding::at(
+                findings.push(SchemaFinding::at(
                     i,
                     &field.name,
-                    FindingKind::BigEndianDelimited { delimiter },
+                    SchemaFindingKind::BigEndianDelimited { delimiter },
                 ));
             }
         }
@@ -578,48 +588,52 @@ impl StructSchema {
     /// checked here.
     ///
     /// ```
-    /// use rowkey::struct_key::{Field, FieldType, FindingKind, StructEncoding, StructSchema};
+    /// use rowkey::struct_key::{Field, FieldType, SchemaFindingKind, StructEncoding, StructSchema};
     ///
     /// let s = StructSchema::new(vec![Field::new("_timestamp", FieldType::Bytes)], StructEncoding::Singleton)?;
     /// let findings = s.lint();
-    /// assert_eq!((findings[0].field(), findings[0].kind()), ("_timestamp", &FindingKind::ReservedName));
+    /// assert_eq!((findings[0].field(), findings[0].kind()), ("_timestamp", &SchemaFindingKind::ReservedName));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn lint(&self) -> Vec<Finding> {
+    pub fn lint(&self) -> Vec<SchemaFinding> {
         lint(self.fields(), self.encoding())
     }
 
     /// [`lint`](StructSchema::lint), and the fields whose name is also one of the table's
-    /// column `families` ([`FindingKind::FamilyName`]).
+    /// column `families` ([`SchemaFindingKind::FamilyName`]).
     ///
     /// ```
-    /// use rowkey::struct_key::{Field, FieldType, FindingKind, StructEncoding, StructSchema};
+    /// use rowkey::struct_key::{Field, FieldType, SchemaFindingKind, StructEncoding, StructSchema};
     ///
     /// let s = StructSchema::new(vec![Field::new("o", FieldType::Bytes)], StructEncoding::Singleton)?;
     /// assert!(s.lint().is_empty());
     /// let findings = s.lint_with_families(&["o"]);
-    /// assert_eq!((findings[0].field(), findings[0].kind()), ("o", &FindingKind::FamilyName));
+    /// assert_eq!((findings[0].field(), findings[0].kind()), ("o", &SchemaFindingKind::FamilyName));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn lint_with_families(&self, families: &[&str]) -> Vec<Finding> {
+    pub fn lint_with_families(&self, families: &[&str]) -> Vec<SchemaFinding> {
         let mut findings = self.lint();
         for (i, field) in self.fields().iter().enumerate() {
             if !field.name.is_empty() && families.contains(&field.name.as_str()) {
-                findings.push(Finding::at(i, &field.name, FindingKind::FamilyName));
+                findings.push(SchemaFinding::at(
+                    i,
+                    &field.name,
+                    SchemaFindingKind::FamilyName,
+                ));
             }
         }
         findings
     }
 
     /// Every finding about `values` for this schema, in field order: values that cannot be
-    /// encoded ([`FindingKind::Unencodable`], [`Severity::Refused`]) and values whose keys do
-    /// not sort ([`FindingKind::Negative`], [`FindingKind::NotAboveDelimiter`],
-    /// [`Severity::Unsorted`]). Empty exactly when [`encode`](StructSchema::encode) and
+    /// encoded ([`SchemaFindingKind::Unencodable`], [`SchemaSeverity::Refused`](super::SchemaSeverity::Refused)) and values whose keys do
+    /// not sort ([`SchemaFindingKind::Negative`], [`SchemaFindingKind::NotAboveDelimiter`],
+    /// [`SchemaSeverity::Unsorted`](super::SchemaSeverity::Unsorted)). Empty exactly when [`encode`](StructSchema::encode) and
     /// [`check_sorted`](StructSchema::check_sorted) both succeed; unlike them it reports every
     /// field, not the first.
     ///
     /// ```
-    /// use rowkey::struct_key::{Field, FieldType, FindingKind, Int64Encoding, StructEncoding, StructSchema, Value};
+    /// use rowkey::struct_key::{Field, FieldType, SchemaFindingKind, Int64Encoding, StructEncoding, StructSchema, Value};
     ///
     /// let s = StructSchema::new(
     ///     vec![
@@ -630,30 +644,36 @@ impl StructSchema {
     /// )?;
     /// let findings = s.lint_values(&[Value::Int64(-3), Value::Bytes(vec![])]);
     /// assert_eq!(findings.len(), 2);
-    /// assert_eq!((findings[0].field(), findings[0].kind()), ("n", &FindingKind::Negative { value: -3 }));
+    /// assert_eq!((findings[0].field(), findings[0].kind()), ("n", &SchemaFindingKind::Negative { value: -3 }));
     /// assert_eq!(findings[1].field(), "s"); // a Bytes value for a String field
-    /// assert!(matches!(findings[1].kind(), FindingKind::Unencodable(_)));
+    /// assert!(matches!(findings[1].kind(), SchemaFindingKind::Unencodable(_)));
     /// // the negative value encodes (two's complement), it just does not sort
     /// assert!(s.encode(&[Value::Int64(-3), Value::String("x".into())]).is_ok());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn lint_values(&self, values: &[Value]) -> Vec<Finding> {
+    pub fn lint_values(&self, values: &[Value]) -> Vec<SchemaFinding> {
         let fields = self.fields();
         if values.len() != fields.len() {
-            return vec![Finding::schema(FindingKind::Unencodable(EncodeError::new(
-                "",
-                EncodeErrorKind::FieldCount {
-                    expected: fields.len(),
-                    got: values.len(),
-                },
-            )))];
+            return vec![SchemaFinding::schema(SchemaFindingKind::Unencodable(
+                EncodeError::new(
+                    "",
+                    EncodeErrorKind::FieldCount {
+                        expected: fields.len(),
+                        got: values.len(),
+                    },
+                ),
+            ))];
         }
         let mut findings = Vec::new();
         let mut bytes = Vec::new();
         for (i, (field, value)) in fields.iter().zip(values).enumerate() {
             bytes.clear();
             if let Err(e) = encode_field(field, value, &mut bytes) {
-                findings.push(Finding::at(i, &field.name, FindingKind::Unencodable(e)));
+                findings.push(SchemaFinding::at(
+                    i,
+                    &field.name,
+                    SchemaFindingKind::Unencodable(e),
+                ));
                 continue;
             }
             if let (
@@ -663,29 +683,29 @@ impl StructSchema {
             ) = (field.ty, value)
             {
                 if *v < 0 {
-                    findings.push(Finding::at(
+                    findings.push(SchemaFinding::at(
                         i,
                         &field.name,
-                        FindingKind::Negative { value: *v },
+                        SchemaFindingKind::Negative { value: *v },
                     ));
                 }
             }
             if let StructEncoding::DelimitedBytes(d) = self.encoding() {
                 let Some(&first) = d.first() else { continue };
                 if let Some(at) = bytes.iter().position(|&b| b == first) {
-                    findings.push(Finding::at(
+                    findings.push(SchemaFinding::at(
                         i,
                         &field.name,
-                        FindingKind::Unencodable(EncodeError::new(
+                        SchemaFindingKind::Unencodable(EncodeError::new(
                             &field.name,
                             EncodeErrorKind::ContainsSeparator { sep: first, at },
                         )),
                     ));
                 } else if let Some(at) = bytes.iter().position(|&b| b < first) {
-                    findings.push(Finding::at(
+                    findings.push(SchemaFinding::at(
                         i,
                         &field.name,
-                        FindingKind::NotAboveDelimiter {
+                        SchemaFindingKind::NotAboveDelimiter {
                             byte: bytes.get(at).copied().unwrap_or(first),
                             delimiter: first,
                             at,

@@ -355,7 +355,7 @@ proptest! {
 
 // ---- lint ----
 
-fn kinds(findings: &[Finding]) -> Vec<(Option<usize>, &str, FindingKind)> {
+fn kinds(findings: &[SchemaFinding]) -> Vec<(Option<usize>, &str, SchemaFindingKind)> {
     findings
         .iter()
         .map(|f| (f.index(), f.field(), f.kind().clone()))
@@ -376,14 +376,16 @@ fn lint_names_every_refused_field() {
     assert_eq!(
         kinds(&findings),
         [
-            (Some(1), "_timestamp", FindingKind::ReservedName),
-            (Some(2), "", FindingKind::EmptyName),
-            (Some(3), "id", FindingKind::DuplicateName { first: 0 }),
-            (Some(4), "_key", FindingKind::ReservedName),
-            (Some(5), "id", FindingKind::DuplicateName { first: 0 }),
+            (Some(1), "_timestamp", SchemaFindingKind::ReservedName),
+            (Some(2), "", SchemaFindingKind::EmptyName),
+            (Some(3), "id", SchemaFindingKind::DuplicateName { first: 0 }),
+            (Some(4), "_key", SchemaFindingKind::ReservedName),
+            (Some(5), "id", SchemaFindingKind::DuplicateName { first: 0 }),
         ]
     );
-    assert!(findings.iter().all(|f| f.severity() == Severity::Refused));
+    assert!(findings
+        .iter()
+        .all(|f| f.severity() == SchemaSeverity::Refused));
     // the same through a built schema
     let s = StructSchema::new(fields, StructEncoding::OrderedCodeBytes).unwrap();
     assert_eq!(s.lint(), findings);
@@ -401,20 +403,28 @@ fn lint_reports_what_new_refuses() {
     let two = [Field::new("a", FieldType::String), Field::new("b", OC)];
     assert_eq!(
         kinds(&lint(&two, &StructEncoding::Singleton)),
-        [(None, "", FindingKind::SingletonFieldCount { fields: 2 })]
+        [(
+            None,
+            "",
+            SchemaFindingKind::SingletonFieldCount { fields: 2 }
+        )]
     );
     assert_eq!(
         kinds(&lint(&[], &StructEncoding::Singleton)),
-        [(None, "", FindingKind::SingletonFieldCount { fields: 0 })]
+        [(
+            None,
+            "",
+            SchemaFindingKind::SingletonFieldCount { fields: 0 }
+        )]
     );
     assert!(lint(&one, &StructEncoding::Singleton).is_empty());
     assert_eq!(
         kinds(&lint(&two, &StructEncoding::DelimitedBytes(vec![]))),
-        [(None, "", FindingKind::DelimiterLength { len: 0 })]
+        [(None, "", SchemaFindingKind::DelimiterLength { len: 0 })]
     );
     assert_eq!(
         kinds(&lint(&two, &StructEncoding::DelimitedBytes(vec![b'#'; 51]))),
-        [(None, "", FindingKind::DelimiterLength { len: 51 })]
+        [(None, "", SchemaFindingKind::DelimiterLength { len: 51 })]
     );
     assert!(lint(&two, &StructEncoding::DelimitedBytes(vec![b'#'; 50])).is_empty());
     // every schema `new` refuses has a Refused finding, and every one it accepts has none of
@@ -428,7 +438,8 @@ fn lint_reports_what_new_refuses() {
         let refused = lint(fields, &enc).iter().any(|f| {
             matches!(
                 f.kind(),
-                FindingKind::SingletonFieldCount { .. } | FindingKind::DelimiterLength { .. }
+                SchemaFindingKind::SingletonFieldCount { .. }
+                    | SchemaFindingKind::DelimiterLength { .. }
             )
         });
         assert_eq!(
@@ -460,16 +471,18 @@ fn lint_big_endian_under_a_delimiter_is_unsorted() {
             (
                 Some(2),
                 "product_code",
-                FindingKind::BigEndianDelimited { delimiter: b'#' }
+                SchemaFindingKind::BigEndianDelimited { delimiter: b'#' }
             ),
             (
                 Some(3),
                 "at",
-                FindingKind::BigEndianDelimited { delimiter: b'#' }
+                SchemaFindingKind::BigEndianDelimited { delimiter: b'#' }
             ),
         ]
     );
-    assert!(findings.iter().all(|f| f.severity() == Severity::Unsorted));
+    assert!(findings
+        .iter()
+        .all(|f| f.severity() == SchemaSeverity::Unsorted));
     // and the example key itself: product_code 1245427 = 00 13 00 F3 in its last 4 bytes
     let values = [
         Value::String("some_id".into()),
@@ -483,7 +496,7 @@ fn lint_big_endian_under_a_delimiter_is_unsorted() {
         (lv[0].field(), lv[0].kind()),
         (
             "product_code",
-            &FindingKind::NotAboveDelimiter {
+            &SchemaFindingKind::NotAboveDelimiter {
                 byte: 0,
                 delimiter: b'#',
                 at: 0
@@ -510,7 +523,7 @@ fn lint_with_families_names_the_colliding_field() {
     assert!(s.lint_with_families(&["o", "stats"]).is_empty());
     assert_eq!(
         kinds(&s.lint_with_families(&["o", "cf"])),
-        [(Some(1), "cf", FindingKind::FamilyName)]
+        [(Some(1), "cf", SchemaFindingKind::FamilyName)]
     );
     let msg = s.lint_with_families(&["cf"])[0].to_string();
     assert!(
@@ -543,24 +556,27 @@ fn lint_values_reports_every_field() {
     assert_eq!(
         got,
         [
-            ("a", Severity::Unsorted),
-            ("b", Severity::Unsorted),
-            ("b", Severity::Unsorted),
-            ("c", Severity::Refused),
-            ("d", Severity::Unsorted),
+            ("a", SchemaSeverity::Unsorted),
+            ("b", SchemaSeverity::Unsorted),
+            ("b", SchemaSeverity::Unsorted),
+            ("c", SchemaSeverity::Refused),
+            ("d", SchemaSeverity::Unsorted),
         ]
     );
-    assert_eq!(findings[0].kind(), &FindingKind::Negative { value: -1 });
+    assert_eq!(
+        findings[0].kind(),
+        &SchemaFindingKind::Negative { value: -1 }
+    );
     assert_eq!(
         findings[2].kind(),
-        &FindingKind::NotAboveDelimiter {
+        &SchemaFindingKind::NotAboveDelimiter {
             byte: 0,
             delimiter: b'#',
             at: 1
         }
     );
     match findings[3].kind() {
-        FindingKind::Unencodable(e) => {
+        SchemaFindingKind::Unencodable(e) => {
             assert_eq!(e.field(), "c");
             assert_eq!(
                 e.kind(),
@@ -573,7 +589,7 @@ fn lint_values_reports_every_field() {
     let count = s.lint_values(&values[..1]);
     assert_eq!(count.len(), 1);
     assert_eq!(count[0].index(), None);
-    assert!(matches!(count[0].kind(), FindingKind::Unencodable(_)));
+    assert!(matches!(count[0].kind(), SchemaFindingKind::Unencodable(_)));
     // a negative BigEndianBytes value: encode writes two's complement, check_sorted refuses,
     // lint_values reports it, decode reads it back
     let single = StructSchema::new(vec![Field::new("n", BE)], StructEncoding::Singleton).unwrap();
@@ -589,7 +605,7 @@ fn lint_values_reports_every_field() {
     );
     assert_eq!(
         kinds(&single.lint_values(&[Value::Int64(-2)])),
-        [(Some(0), "n", FindingKind::Negative { value: -2 })]
+        [(Some(0), "n", SchemaFindingKind::Negative { value: -2 })]
     );
 }
 
@@ -625,7 +641,7 @@ proptest! {
         let sorted = s.check_sorted(&values).is_ok();
         prop_assert_eq!(findings.is_empty(), encodes && sorted);
         prop_assert_eq!(
-            findings.iter().any(|f| f.severity() == Severity::Refused),
+            findings.iter().any(|f| f.severity() == SchemaSeverity::Refused),
             !encodes
         );
         for f in &findings {

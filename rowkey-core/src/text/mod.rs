@@ -1,4 +1,4 @@
-//! Keys from text: the `field=value` input of the key tool ([`crate::tool`], feature `tool`).
+//! Keys from text: the `field=value` input of the key tool (`rowkey::tool`, feature `tool`).
 //!
 //! With the `tool` feature, `#[derive(RowKey)]` implements [`FromText`] for every key type (a
 //! nested key reads its fields as `outer.inner=value`; a fieldless enum reads a variant name or

@@ -22,7 +22,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use futures_util::{Stream, StreamExt, TryStreamExt};
-use rowkey::read::{batches, ReadError};
+use rowkey::read::{after_in_byte_order, batches, ReadError};
 use rowkey::{ScanRange, ScanRanges};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
@@ -318,65 +318,35 @@ impl<T: TypedKey> core::fmt::Debug for Read<T> {
     }
 }
 
-/// A byte range of the table: from `start` (inclusive, or exclusive when `start_open`; empty
-/// and closed = the start of the table) to `end` (exclusive; `None` = the end of the table).
+/// A byte range of the table, as one `RowRange` of a request: from `start` (inclusive; empty:
+/// the start of the table) to `stop` (exclusive; `None`: the end of the table).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Span {
-    start: Vec<u8>,
-    start_open: bool,
-    end: Option<Vec<u8>>,
-}
+pub(crate) struct Span(ScanRange);
 
 impl Span {
     pub(crate) fn of(r: &ScanRange) -> Span {
-        Span {
-            start: r.start().to_vec(),
-            start_open: false,
-            end: r.stop().map(<[u8]>::to_vec),
-        }
+        Span(r.clone())
     }
 
     /// The part of the span after `key` (forward) or before it (reverse), in byte order;
-    /// `None` when nothing is left.
+    /// `None` when nothing is left. The one cut-after-a-key rule of every store's resumed read:
+    /// [`after_in_byte_order`].
     pub(crate) fn after(&self, key: &[u8], reverse: bool) -> Option<Span> {
-        if reverse {
-            // keys < key
-            if self.start.as_slice() >= key {
-                return None;
-            }
-            let end = match &self.end {
-                Some(e) if e.as_slice() <= key => e.clone(),
-                _ => key.to_vec(),
-            };
-            Some(Span {
-                end: Some(end),
-                ..self.clone()
-            })
-        } else {
-            // keys > key
-            if self.end.as_ref().is_some_and(|e| e.as_slice() <= key) {
-                return None;
-            }
-            if key < self.start.as_slice() {
-                return Some(self.clone());
-            }
-            Some(Span {
-                start: key.to_vec(),
-                start_open: true,
-                end: self.end.clone(),
-            })
-        }
+        after_in_byte_order(core::slice::from_ref(&self.0), key, reverse)
+            .as_slice()
+            .first()
+            .map(Span::of)
     }
 
     fn row_range(&self) -> RowRange {
-        let start_key = match (self.start.is_empty(), self.start_open) {
-            (_, true) => Some(row_range::StartKey::StartKeyOpen(self.start.clone())),
-            (true, false) => None,
-            (false, false) => Some(row_range::StartKey::StartKeyClosed(self.start.clone())),
-        };
+        let start = self.0.start();
         RowRange {
-            start_key,
-            end_key: self.end.clone().map(row_range::EndKey::EndKeyOpen),
+            start_key: (!start.is_empty())
+                .then(|| row_range::StartKey::StartKeyClosed(start.to_vec())),
+            end_key: self
+                .0
+                .stop()
+                .map(|e| row_range::EndKey::EndKeyOpen(e.to_vec())),
         }
     }
 }
@@ -595,12 +565,8 @@ impl Stream for Chunked {
 mod tests {
     use super::*;
 
-    fn span(start: &[u8], open: bool, end: Option<&[u8]>) -> Span {
-        Span {
-            start: start.to_vec(),
-            start_open: open,
-            end: end.map(<[u8]>::to_vec),
-        }
+    fn span(start: &[u8], end: Option<&[u8]>) -> Span {
+        Span::of(&ScanRange::new(start, end))
     }
 
     #[test]
@@ -608,11 +574,11 @@ mod tests {
         let r = Span::of(&ScanRange::new(b"\x03a", Some(b"\x03z")));
         assert_eq!(
             r.after(b"\x03m", false),
-            Some(span(b"\x03m", true, Some(b"\x03z")))
+            Some(span(b"\x03m\x00", Some(b"\x03z")))
         );
         assert_eq!(
             r.after(b"\x03m", true),
-            Some(span(b"\x03a", false, Some(b"\x03m")))
+            Some(span(b"\x03a", Some(b"\x03m")))
         );
         assert_eq!(r.after(b"\x03z", false), None);
         assert_eq!(r.after(b"\x03a", true), None);
@@ -630,7 +596,7 @@ mod tests {
         let open = Span::of(&ScanRange::new(b"\xFF\xFF", None));
         assert_eq!(
             open.after(b"\xFF\xFF\x05", true),
-            Some(span(b"\xFF\xFF", false, Some(b"\xFF\xFF\x05")))
+            Some(span(b"\xFF\xFF", Some(b"\xFF\xFF\x05")))
         );
         assert_eq!(open.row_range().end_key, None);
         // the start of the table
@@ -638,7 +604,7 @@ mod tests {
         assert_eq!(all.row_range(), RowRange::default());
         assert_eq!(
             all.after(b"k", false).map(|s| s.row_range().start_key),
-            Some(Some(row_range::StartKey::StartKeyOpen(b"k".to_vec())))
+            Some(Some(row_range::StartKey::StartKeyClosed(b"k\x00".to_vec())))
         );
     }
 }

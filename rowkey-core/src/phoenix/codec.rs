@@ -362,7 +362,7 @@ macro_rules! phoenix_codec {
         impl<'de, T: PhoenixDecode<'de>, const OPT: bool> Decode<'de, T> for $codec<OPT> {
             #[inline]
             fn decode(input: &'de [u8], mask: u8) -> Result<(T, usize), DecodeError> {
-                read_value::<T>(input, mask != 0, $last, OPT)
+                read_value::<T>(input, mask != 0, $last, OPT, &mut Vec::new())
             }
         }
 

@@ -55,6 +55,9 @@ pub(crate) fn readable(bytes: &[u8], desc: bool, last: bool) -> Result<(), Encod
     Ok(())
 }
 
+/// A key that ends with a separator: Phoenix drops trailing NULLs, separators included.
+const SEPARATOR_AT_END: &str = "a separator at the end of the key (Phoenix drops trailing NULLs)";
+
 /// Whether a column of type `T` can be a primary-key column here (`desc`, the table's `last`
 /// or not), whatever its value.
 pub(crate) fn column_allowed<T: PhoenixType + ?Sized>(
@@ -105,7 +108,8 @@ pub(crate) fn write_value<T: PhoenixType + ?Sized>(
 /// Read one column's value from the front of `input` (the rest of the key after the previous
 /// column), as Phoenix's `RowKeySchema.next` does: the value and how many bytes it used (with
 /// its separator). An empty `input` is a NULL (the key ended before the column). Error
-/// offsets are relative to `input`.
+/// offsets are relative to `input`. `scratch` holds the value re-encoded for the canonical check
+/// (a reader of many keys passes the same buffer each time).
 ///
 /// The bytes must be canonical: exactly what [`write_value`] and the separators give for the
 /// value read. A value that is not the table's last may hold bytes Phoenix's `SELECT`
@@ -117,6 +121,7 @@ pub(crate) fn read_value<'de, T: PhoenixDecode<'de>>(
     desc: bool,
     last: bool,
     row_key_order_optimizable: bool,
+    scratch: &mut Vec<u8>,
 ) -> Result<(T, usize), DecodeError> {
     let null = |at: usize| {
         T::null().ok_or_else(|| {
@@ -170,9 +175,7 @@ pub(crate) fn read_value<'de, T: PhoenixDecode<'de>>(
                 // NULL: an empty value, then its separator 0x00
                 if input.len() == 1 {
                     return Err(DecodeError::new(
-                        DecodeErrorKind::NonCanonical(
-                            "a separator at the end of the key (Phoenix drops trailing NULLs)",
-                        ),
+                        DecodeErrorKind::NonCanonical(SEPARATOR_AT_END),
                         0,
                     ));
                 }
@@ -183,9 +186,7 @@ pub(crate) fn read_value<'de, T: PhoenixDecode<'de>>(
                     let len = p + 1;
                     if len + 1 == input.len() && sep != DESC_SEPARATOR {
                         return Err(DecodeError::new(
-                            DecodeErrorKind::NonCanonical(
-                                "a separator at the end of the key (Phoenix drops trailing NULLs)",
-                            ),
+                            DecodeErrorKind::NonCanonical(SEPARATOR_AT_END),
                             len,
                         ));
                     }
@@ -204,9 +205,9 @@ pub(crate) fn read_value<'de, T: PhoenixDecode<'de>>(
     };
     let v = T::decode(value, desc)?;
     // canonical: the value's own bytes, which end where they were read
-    let mut again = Vec::with_capacity(value.len());
-    let canonical = v.encode(&mut again, desc).is_ok()
-        && again == value
+    scratch.clear();
+    let canonical = v.encode(scratch, desc).is_ok()
+        && scratch.as_slice() == value
         && (T::WIDTH.is_some() || last || separator_inside(value, sep).is_none());
     if !canonical {
         return Err(DecodeError::new(

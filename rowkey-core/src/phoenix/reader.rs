@@ -35,6 +35,8 @@ pub struct KeyReader<'de> {
     key: &'de [u8],
     pos: usize,
     optimizable: bool,
+    /// The canonical check's re-encoded value, reused from value to value.
+    scratch: Vec<u8>,
 }
 
 impl<'de> KeyReader<'de> {
@@ -89,6 +91,7 @@ impl<'de> KeyReader<'de> {
             key,
             pos,
             optimizable: row_key_order_optimizable,
+            scratch: Vec::new(),
         })
     }
 
@@ -120,7 +123,7 @@ impl<'de> KeyReader<'de> {
     fn read<T: PhoenixDecode<'de>>(&mut self, desc: bool, last: bool) -> Result<T, DecodeError> {
         let key: &'de [u8] = self.key;
         let rest: &'de [u8] = key.get(self.pos..).unwrap_or_default();
-        let (v, used) = read_value::<T>(rest, desc, last, self.optimizable)?;
+        let (v, used) = read_value::<T>(rest, desc, last, self.optimizable, &mut self.scratch)?;
         self.pos += used;
         Ok(v)
     }

@@ -392,11 +392,10 @@ fn delimited_decode<'de, T: StructDecode<'de>>(
     last: bool,
     be: bool,
 ) -> Result<(T, usize), DecodeError> {
+    let (content, used) = delimited_split(input, delimiter, last)?;
     // the field's value first (as the reference decodes it), then the delimiter
-    let (content, used) = delimited_split(input, delimiter, last, |content| {
-        T::from_raw(Cow::Borrowed(content), int64(be)).map(drop)
-    })?;
-    Ok((T::from_raw(Cow::Borrowed(content), int64(be))?, used))
+    let v = T::from_raw(Cow::Borrowed(content), int64(be))?;
+    Ok((v, used?))
 }
 
 impl<K: StructDelimiter + ?Sized, T: StructValue, const LAST: bool, const BE: bool> Codec<T>

@@ -349,17 +349,17 @@ pub(crate) fn put_delimited(
     Ok(())
 }
 
-/// One field of a `DelimitedBytes` key from the front of `input`: its bytes and how many key
-/// bytes it used (with its delimiter). A field that is not the last ends at the delimiter's
-/// first byte; `check` sees its bytes before the rest of the delimiter is checked (the
-/// reference decodes the value first). The last field is the bytes up to the next first byte
-/// of the delimiter (the key's own trailing-bytes check reports what follows).
+/// One field of a `DelimitedBytes` key from the front of `input`: its bytes, and how many key
+/// bytes it used with its delimiter — or why the bytes after it are not the delimiter. That
+/// second result is the caller's to check after decoding the value (the reference decodes the
+/// value first). A field that is not the last ends at the delimiter's first byte; the last
+/// field is the bytes up to the next first byte of the delimiter (the key's own trailing-bytes
+/// check reports what follows).
 pub(crate) fn delimited_split<'de>(
     input: &'de [u8],
     delimiter: &[u8],
     last: bool,
-    check: impl FnOnce(&'de [u8]) -> Result<(), DecodeError>,
-) -> Result<(&'de [u8], usize), DecodeError> {
+) -> Result<(&'de [u8], Result<usize, DecodeError>), DecodeError> {
     let Some(&first) = delimiter.first() else {
         return Err(DecodeError::new(
             DecodeErrorKind::NonCanonical("empty delimiter"),
@@ -372,17 +372,18 @@ pub(crate) fn delimited_split<'de>(
             DecodeErrorKind::MissingTerminator,
             input.len(),
         )),
-        (None, true) => Ok((input, input.len())),
+        (None, true) => Ok((input, Ok(input.len()))),
         (Some(len), false) => {
             let after = input.get(len..).unwrap_or_default();
             let content = input.get(..len).unwrap_or_default();
-            check(content)?;
-            if !after.starts_with(delimiter) {
-                return Err(mismatch_delimiter(after, delimiter, len, input.len()));
-            }
-            Ok((content, len + delimiter.len()))
+            let used = if after.starts_with(delimiter) {
+                Ok(len + delimiter.len())
+            } else {
+                Err(mismatch_delimiter(after, delimiter, len, input.len()))
+            };
+            Ok((content, used))
         }
-        (Some(len), true) => Ok((input.get(..len).unwrap_or_default(), len)),
+        (Some(len), true) => Ok((input.get(..len).unwrap_or_default(), Ok(len))),
     }
 }
 

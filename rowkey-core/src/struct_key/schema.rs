@@ -337,21 +337,11 @@ impl StructSchema {
         for (i, field) in self.fields.iter().enumerate() {
             let rest = bytes.get(pos..).unwrap_or_default();
             let at = |off: usize| pos + off;
+            let (content, used) = delimited_split(rest, delimiter, i + 1 == count)
+                .map_err(|e| e.in_field(&field.name, pos))?;
             // the field's value first (as the reference decodes it), then the delimiter
-            let mut value = None;
-            let split = delimited_split(rest, delimiter, i + 1 == count, |content| {
-                value = Some(decode_field(field, content, at));
-                Ok(())
-            });
-            if let Some(Err(e)) = value {
-                return Err(e);
-            }
-            let (content, used) = split.map_err(|e| e.in_field(&field.name, pos))?;
-            values.push(match value {
-                Some(Ok(v)) => v,
-                _ => decode_field(field, content, at)?,
-            });
-            pos += used;
+            values.push(decode_field(field, content, at)?);
+            pos += used.map_err(|e| e.in_field(&field.name, pos))?;
         }
         trailing(bytes, pos)?;
         Ok(values)

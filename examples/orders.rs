@@ -7,8 +7,9 @@
 
 mod support;
 
-use redb::{Database, ReadableDatabase, TableDefinition, TableError};
-use rowkey::index::{self, Index, IndexBatch, Indexed, Record, RecordError, Table, Write};
+use redb::Database;
+use rowkey::index::{Index, IndexBatch, Indexed, Record, RecordError};
+use rowkey::store::{RedbStore, Store as _, Write};
 use rowkey::RowKey;
 use support::Store;
 
@@ -238,7 +239,7 @@ fn indexed_tables(orders: &[Order]) -> Result<(), Box<dyn std::error::Error>> {
     })?
     .covering();
     let db = Database::builder().create_with_backend(redb::backends::InMemoryBackend::new())?;
-    let tables = Indexed::new(Tables(&db))
+    let tables = Indexed::new(RedbStore::new(&db, "orders"))
         .with_index(&by_buyer)?
         .with_index(&by_seller)?;
     for chunk in orders.chunks(500) {
@@ -306,7 +307,7 @@ fn indexed_tables(orders: &[Order]) -> Result<(), Box<dyn std::error::Error>> {
     };
     let rows = tables.expected_rows(&ghost)?;
     let (table, (key, value)) = rows.into_iter().next().ok_or("no index")?;
-    index::Store::write(tables.store(), &[Write::Put { table, key, value }])?;
+    tables.store().write(&[Write::Put { table, key, value }])?;
     let mut hits = tables
         .scan(&by_buyer, BuyerOrders::scan().buyer_id(42).ranges())
         .rows()?;
@@ -328,102 +329,4 @@ fn indexed_tables(orders: &[Order]) -> Result<(), Box<dyn std::error::Error>> {
     assert!(tables.scrub().run(|_| {})?.is_clean());
     println!("repaired {} row(s); the tables agree again", fixed.repaired);
     Ok(())
-}
-
-/// `rowkey::index::Store` over redb tables of this database, written for the example (the
-/// `redb` feature has a ready one, `rowkey::index::redb::RedbStore`): the base table and one
-/// table per index, every write in one transaction.
-struct Tables<'db>(&'db Database);
-
-const CHECKPOINTS: TableDefinition<&str, &[u8]> = TableDefinition::new("checkpoints");
-
-fn table_name(t: &Table) -> String {
-    match t {
-        Table::Base => "orders".into(),
-        Table::Index(name) => format!("orders.{name}"),
-    }
-}
-
-impl index::Store for Tables<'_> {
-    type Error = redb::Error;
-
-    fn scan(
-        &self,
-        table: &Table,
-        start: &[u8],
-        stop: Option<&[u8]>,
-        limit: usize,
-        reverse: bool,
-    ) -> Result<Vec<index::Row>, redb::Error> {
-        let name = table_name(table);
-        let tx = self.0.begin_read()?;
-        let t = match tx.open_table(TableDefinition::<&[u8], &[u8]>::new(&name)) {
-            Ok(t) => t,
-            Err(TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
-            Err(e) => return Err(e.into()),
-        };
-        let range = match stop {
-            Some(stop) if stop <= start => return Ok(Vec::new()),
-            Some(stop) => t.range::<&[u8]>(start..stop)?,
-            None => t.range::<&[u8]>(start..)?,
-        };
-        let rows: Box<dyn Iterator<Item = _>> = if reverse {
-            Box::new(range.rev())
-        } else {
-            Box::new(range)
-        };
-        rows.take(limit)
-            .map(|r| {
-                let (k, v) = r?;
-                Ok((k.value().to_vec(), v.value().to_vec()))
-            })
-            .collect()
-    }
-
-    fn get(&self, table: &Table, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, redb::Error> {
-        let name = table_name(table);
-        let tx = self.0.begin_read()?;
-        let t = match tx.open_table(TableDefinition::<&[u8], &[u8]>::new(&name)) {
-            Ok(t) => t,
-            Err(TableError::TableDoesNotExist(_)) => return Ok(vec![None; keys.len()]),
-            Err(e) => return Err(e.into()),
-        };
-        keys.iter()
-            .map(|k| Ok(t.get(k.as_slice())?.map(|v| v.value().to_vec())))
-            .collect()
-    }
-
-    fn write(&self, writes: &[Write]) -> Result<(), redb::Error> {
-        self.apply(&[writes.to_vec()])
-    }
-
-    fn apply(&self, steps: &[Vec<Write>]) -> Result<(), redb::Error> {
-        let tx = self.0.begin_write()?;
-        for w in steps.iter().flatten() {
-            let name = table_name(w.table());
-            let mut t = tx.open_table(TableDefinition::<&[u8], &[u8]>::new(&name))?;
-            match w {
-                Write::Put { key, value, .. } => drop(t.insert(key.as_slice(), value.as_slice())?),
-                Write::Delete { key, .. } => drop(t.remove(key.as_slice())?),
-            }
-        }
-        tx.commit()?;
-        Ok(())
-    }
-
-    fn load_checkpoint(&self, name: &str) -> Result<Option<Vec<u8>>, redb::Error> {
-        let tx = self.0.begin_read()?;
-        match tx.open_table(CHECKPOINTS) {
-            Ok(t) => Ok(t.get(name)?.map(|v| v.value().to_vec())),
-            Err(TableError::TableDoesNotExist(_)) => Ok(None),
-            Err(e) => Err(e.into()),
-        }
-    }
-
-    fn save_checkpoint(&self, name: &str, blob: &[u8]) -> Result<(), redb::Error> {
-        let tx = self.0.begin_write()?;
-        tx.open_table(CHECKPOINTS)?.insert(name, blob)?;
-        tx.commit()?;
-        Ok(())
-    }
 }

@@ -29,8 +29,8 @@ use std::path::PathBuf;
 
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
 use rowkey::hotspot::Analyzer;
-use rowkey::migrate::redb::RedbStore;
 use rowkey::migrate::{MigrateError, Migration, Side};
+use rowkey::store::RedbStore;
 use rowkey::RowKey;
 
 /// `tsdb` with 16 salt buckets (`tsd.storage.salt.buckets = 16`): OpenTSDB's row key.
@@ -157,6 +157,7 @@ fn resalt_16_to_32<'s>(
     rows: u64,
 ) -> Migration<&'s RedbStore<'s>, Tsdb16, Tsdb32> {
     Migration::from_into(store)
+        .name("tsdb-16-to-32")
         .batch_size(5000)
         .expect_rows(rows)
 }
@@ -182,7 +183,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         "table `tsdb`: {rows} rows salted over 16 buckets, {hours} hours of {METRICS} metrics"
     );
 
-    let store = RedbStore::same_table(&db, "tsdb", "tsdb-16-to-32");
+    let store = RedbStore::new(&db, "tsdb");
     let m = resalt_16_to_32(&store, rows);
     let dry = m.dry_run(16, 32)?;
     println!(
@@ -274,7 +275,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     // The process dies: nothing is cleaned up. A new one opens the file and resumes.
     drop(db);
     let db = Database::open(&path)?;
-    let store = RedbStore::same_table(&db, "tsdb", "tsdb-16-to-32");
+    let store = RedbStore::new(&db, "tsdb");
     let m = resalt_16_to_32(&store, rows);
     println!("\nreopened; resuming from the checkpoint:");
     let s = m.run(|p| println!("  {p}"))?;
@@ -305,8 +306,9 @@ fn main() -> Result<(), Box<dyn Error>> {
     println!("\n== 2. unsalted -> 16 salt buckets\n");
     let legacy = load(&db, LEGACY, (0..hours).flat_map(hour_rows))?;
     println!("table `tsdb_legacy`: {legacy} unsalted rows");
-    let in_place = RedbStore::same_table(&db, "tsdb_legacy", "salt-in-place");
-    let m: Migration<_, TsdbUnsalted, Tsdb16> = Migration::from_into(&in_place);
+    let in_place = RedbStore::new(&db, "tsdb_legacy");
+    let m: Migration<_, TsdbUnsalted, Tsdb16> =
+        Migration::from_into(&in_place).name("salt-in-place");
     let dry = m.dry_run(16, 16)?;
     println!(
         "in place: {} of {} rows ambiguous — {}",
@@ -319,8 +321,9 @@ fn main() -> Result<(), Box<dyn Error>> {
         other => return Err(format!("expected a refusal, got {other:?}").into()),
     }
 
-    let two = RedbStore::two_tables(&db, "tsdb_legacy", "tsdb_salted", "salt-to-new-table");
+    let two = RedbStore::new(&db, "tsdb_legacy").destination("tsdb_salted");
     let m = Migration::<_, TsdbUnsalted, Tsdb16>::from_into(&two)
+        .name("salt-to-new-table")
         .batch_size(10_000)
         .expect_rows(legacy);
     let s = m.run(|_| {})?;

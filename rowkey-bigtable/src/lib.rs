@@ -54,11 +54,13 @@
 //! rowkey-bigtable = { version = "0.1", features = ["testkit"] }
 //! ```
 //!
-//! ## Re-keying a table
+//! ## Index tables and re-keying a table
 //!
-//! [`migrate::BigtableStore`] runs [`rowkey::migrate`] on Bigtable — 16 → 32 salt buckets, a
-//! v1 → v2 layout — batched, resumable from a checkpoint row, verified, with a dual read over
-//! both layouts. The migration is synchronous: run it from `tokio::task::spawn_blocking`.
+//! [`store::BigtableStore`] is the [`rowkey::store::Store`] of a table on Bigtable: it runs
+//! [`rowkey::index`] (index tables kept in step, verified reads, the scrub) and
+//! [`rowkey::migrate`] (16 → 32 salt buckets, a v1 → v2 layout — batched, resumable from a
+//! checkpoint row, verified, with a dual read over both layouts). Both are synchronous: run
+//! them from `tokio::task::spawn_blocking`.
 //!
 //! ## Reverse reads
 //!
@@ -88,10 +90,9 @@ use tonic::metadata::MetadataValue;
 pub mod admin;
 mod error;
 pub mod hotspot;
-pub mod index;
-pub mod migrate;
 mod read;
 pub mod schema;
+pub mod store;
 mod struct_read;
 mod struct_typed;
 #[cfg(feature = "testkit")]

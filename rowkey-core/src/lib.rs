@@ -34,6 +34,8 @@ pub mod phoenix;
 pub mod plan;
 pub mod read;
 pub mod salt;
+#[cfg(feature = "migrate")]
+pub mod store;
 pub mod struct_key;
 pub mod text;
 #[cfg(feature = "tool")]

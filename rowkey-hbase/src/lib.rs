@@ -76,11 +76,10 @@
 
 pub mod error;
 pub mod filter;
-pub mod index;
-pub mod migrate;
 mod pool;
 pub mod read;
 pub mod region;
+pub mod store;
 #[cfg(feature = "testkit")]
 pub mod testkit;
 mod write;

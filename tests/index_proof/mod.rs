@@ -17,13 +17,11 @@
 //!    from the base table, and a second scrub is clean.
 #![allow(dead_code)]
 
-use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use rowkey::index::{
-    Index, IndexBatch, IndexError, Indexed, Record, RecordError, Row, Store, Table, Write,
-};
+use rowkey::index::{Index, IndexBatch, IndexError, Indexed, Record, RecordError};
+use rowkey::store::{Row, Store, Table, Write};
 use rowkey::RowKey;
 
 #[derive(RowKey, Debug, Clone, PartialEq)]
@@ -121,113 +119,11 @@ pub fn table<S: Store>(store: S, ix: &Indexes) -> Indexed<S, Order> {
 }
 
 // ---------------------------------------------------------------------------------------
-// The crash wrapper
+// The crash wrapper: one for every crash test (`tests/common/crashy.rs`)
 
-#[derive(Debug)]
-pub enum CrashError<E> {
-    Crash,
-    Inner(E),
-}
-
-impl<E: fmt::Display> fmt::Display for CrashError<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CrashError::Crash => f.write_str("injected crash"),
-            CrashError::Inner(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl<E: std::error::Error + 'static> std::error::Error for CrashError<E> {}
-
-/// A store that fails its `fail_at`-th write unit (counted from 0) and every one after it. A
-/// unit is one row mutation, or — `atomic` — one whole `apply` (the store's transaction).
-pub struct Crashy<'s, S> {
-    inner: &'s S,
-    fail_at: Option<u64>,
-    done: Cell<u64>,
-    crashed: Cell<bool>,
-    atomic: bool,
-}
-
-impl<'s, S: Store> Crashy<'s, S> {
-    pub fn new(inner: &'s S, fail_at: Option<u64>, atomic: bool) -> Self {
-        Crashy {
-            inner,
-            fail_at,
-            done: Cell::new(0),
-            crashed: Cell::new(false),
-            atomic,
-        }
-    }
-
-    pub fn units(&self) -> u64 {
-        self.done.get()
-    }
-
-    pub fn crashed(&self) -> bool {
-        self.crashed.get()
-    }
-
-    fn unit(&self) -> Result<(), CrashError<S::Error>> {
-        if self.crashed.get() || self.fail_at == Some(self.done.get()) {
-            self.crashed.set(true);
-            return Err(CrashError::Crash);
-        }
-        self.done.set(self.done.get() + 1);
-        Ok(())
-    }
-}
-
-impl<S: Store> Store for Crashy<'_, S> {
-    type Error = CrashError<S::Error>;
-    fn scan(
-        &self,
-        table: &Table,
-        start: &[u8],
-        stop: Option<&[u8]>,
-        limit: usize,
-        reverse: bool,
-    ) -> Result<Vec<Row>, Self::Error> {
-        self.inner
-            .scan(table, start, stop, limit, reverse)
-            .map_err(CrashError::Inner)
-    }
-    fn get(&self, table: &Table, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, Self::Error> {
-        self.inner.get(table, keys).map_err(CrashError::Inner)
-    }
-    fn write(&self, writes: &[Write]) -> Result<(), Self::Error> {
-        if self.atomic {
-            self.unit()?;
-            return self.inner.write(writes).map_err(CrashError::Inner);
-        }
-        for w in writes {
-            self.unit()?;
-            self.inner
-                .write(std::slice::from_ref(w))
-                .map_err(CrashError::Inner)?;
-        }
-        Ok(())
-    }
-    fn apply(&self, steps: &[Vec<Write>]) -> Result<(), Self::Error> {
-        if self.atomic {
-            self.unit()?;
-            return self.inner.apply(steps).map_err(CrashError::Inner);
-        }
-        for step in steps {
-            self.write(step)?;
-        }
-        Ok(())
-    }
-    fn load_checkpoint(&self, name: &str) -> Result<Option<Vec<u8>>, Self::Error> {
-        self.inner.load_checkpoint(name).map_err(CrashError::Inner)
-    }
-    fn save_checkpoint(&self, name: &str, blob: &[u8]) -> Result<(), Self::Error> {
-        self.inner
-            .save_checkpoint(name, blob)
-            .map_err(CrashError::Inner)
-    }
-}
+#[path = "../common/crashy.rs"]
+mod crashy;
+pub use crashy::{CrashError, Crashy};
 
 // ---------------------------------------------------------------------------------------
 // Random operations

@@ -10,10 +10,8 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use redb::Database;
-use rowkey::index::{
-    redb::RedbStore, Index, IndexBatch, IndexError, Indexed, Problem, Record, RecordError, Store,
-    Table, Write,
-};
+use rowkey::index::{Index, IndexBatch, IndexError, Indexed, Problem, Record, RecordError};
+use rowkey::store::{RedbStore, Store, Table, Write};
 use rowkey::RowKey;
 
 use index_proof::{

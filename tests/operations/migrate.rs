@@ -8,8 +8,17 @@ use crate::common;
 use common::bound_shapes;
 
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
-use rowkey::migrate::redb::{RedbStore, CHECKPOINTS};
-use rowkey::migrate::{all_ranges, Checkpoint, MigrateError, Migration, Phase, Side, Store};
+use rowkey::migrate::{all_ranges, Checkpoint, MigrateError, Migration, Phase, Side};
+use rowkey::store::{RedbStore, Store, Table, Write, CHECKPOINTS};
+
+/// A put to the migration's destination table.
+fn dest_put(key: &[u8], value: &[u8]) -> Write {
+    Write::Put {
+        table: Table::Destination,
+        key: key.to_vec(),
+        value: value.to_vec(),
+    }
+}
 use rowkey::RowKey;
 
 #[derive(RowKey, Debug, Clone, PartialEq)]
@@ -136,7 +145,7 @@ fn one_table_unsalted_to_salted_is_refused_before_anything_is_written() {
     let db = new_db();
     put(&db, T, &metrics(50));
     let before = dump(&db, T);
-    let store = RedbStore::same_table(&db, "t", "m");
+    let store = RedbStore::new(&db, "t");
     let m = Migration::<_, Plain, Salted16, _>::from_into(&store).batch_size(10);
     let dry = m.dry_run(4, 16).unwrap();
     assert_eq!(dry.rows, 50);
@@ -156,7 +165,7 @@ fn one_table_unsalted_to_salted_is_refused_before_anything_is_written() {
     assert_eq!(m.checkpoint().unwrap(), None);
 
     // Two tables: fine.
-    let store = RedbStore::two_tables(&db, "t", "t2", "m2");
+    let store = RedbStore::new(&db, "t").destination("t2");
     let m = Migration::<_, Plain, Salted16, _>::from_into(&store).batch_size(10);
     assert!(m.run(|_| {}).unwrap().complete);
     assert_eq!(m.verify().unwrap().report().destination_rows, 50);
@@ -166,7 +175,7 @@ fn one_table_unsalted_to_salted_is_refused_before_anything_is_written() {
 fn a_verification_difference_is_an_error() {
     let db = new_db();
     put(&db, T, &salted(40));
-    let store = RedbStore::two_tables(&db, "t", "t2", "m");
+    let store = RedbStore::new(&db, "t").destination("t2");
     let m = Migration::<_, Salted16, Salted32, _>::from_into(&store).batch_size(7);
     m.run(|_| {}).unwrap();
     let ok = m.verify().unwrap();
@@ -175,9 +184,7 @@ fn a_verification_difference_is_an_error() {
     let some_key = dump(&db, T2).into_keys().nth(5).unwrap();
 
     // A changed value: same count, different checksum.
-    store
-        .put(&[(some_key.clone(), b"tampered".to_vec())])
-        .unwrap();
+    store.write(&[dest_put(&some_key, b"tampered")]).unwrap();
     match m.verify() {
         Err(MigrateError::Mismatch(r)) => {
             assert_eq!((r.source_rows, r.destination_rows), (40, 40));
@@ -224,7 +231,7 @@ fn a_source_row_of_another_layout_stops_the_copy_naming_it() {
         .insert(&b"\x03junk"[..], &b"x"[..])
         .unwrap();
     tx.commit().unwrap();
-    let store = RedbStore::two_tables(&db, "t", "t2", "m");
+    let store = RedbStore::new(&db, "t").destination("t2");
     let m = Migration::<_, Salted16, Salted32, _>::from_into(&store).batch_size(100);
     let err = m.run(|_| {}).unwrap_err();
     match &err {
@@ -253,7 +260,7 @@ fn a_mapping_that_reverses_order_copies_and_verifies_but_cannot_dual_read() {
         })
         .collect();
     put(&db, T, &rows);
-    let store = RedbStore::two_tables(&db, "t", "t2", "m");
+    let store = RedbStore::new(&db, "t").destination("t2");
     let m = Migration::new(&store, |a: LogAsc| LogDesc {
         host: a.host,
         ts: a.ts,
@@ -287,7 +294,7 @@ fn a_mapping_that_reverses_order_copies_and_verifies_but_cannot_dual_read() {
 fn a_scoped_dual_read_returns_one_metric_in_order_mid_migration() {
     let db = new_db();
     put(&db, T, &salted(200));
-    let store = RedbStore::same_table(&db, "t", "m");
+    let store = RedbStore::new(&db, "t");
     let m = Migration::<_, Salted16, Salted32, _>::from_into(&store).batch_size(16);
     let s = m.run_batches(5, |_| {}).unwrap();
     assert_eq!((s.batches, s.rows, s.complete), (5, 80, false));
@@ -332,7 +339,7 @@ fn a_scoped_dual_read_returns_one_metric_in_order_mid_migration() {
 fn progress_is_reported_per_batch_and_the_checkpoint_is_readable() {
     let db = new_db();
     put(&db, T, &salted(95));
-    let store = RedbStore::two_tables(&db, "t", "t2", "m");
+    let store = RedbStore::new(&db, "t").destination("t2");
     let m = Migration::<_, Salted16, Salted32, _>::from_into(&store).batch_size(10);
     let total = m.count_source().unwrap();
     assert_eq!(total, 95);
@@ -376,7 +383,7 @@ fn progress_is_reported_per_batch_and_the_checkpoint_is_readable() {
     let tx = db.begin_write().unwrap();
     tx.open_table(CHECKPOINTS)
         .unwrap()
-        .insert("m", &b"garbage"[..])
+        .insert("t/migration", &b"garbage"[..])
         .unwrap();
     tx.commit().unwrap();
     let err = m.run(|_| {}).unwrap_err();
@@ -389,7 +396,7 @@ fn the_dry_run_shows_both_distributions_and_writes_nothing() {
     let db = new_db();
     put(&db, T, &salted(500));
     let before = dump(&db, T);
-    let store = RedbStore::same_table(&db, "t", "m");
+    let store = RedbStore::new(&db, "t");
     let m = Migration::<_, Salted16, Salted32, _>::from_into(&store);
     let dry = m.dry_run(16, 32).unwrap();
     assert_eq!(dry.rows, 500);
@@ -407,7 +414,7 @@ fn the_dry_run_shows_both_distributions_and_writes_nothing() {
     // Unsalted source: split from the sample of its keys.
     let db = new_db();
     put(&db, T, &metrics(300));
-    let store = RedbStore::two_tables(&db, "t", "t2", "m");
+    let store = RedbStore::new(&db, "t").destination("t2");
     let m = Migration::<_, Plain, Salted16, _>::from_into(&store);
     let dry = m.dry_run(8, 16).unwrap();
     assert_eq!(dry.before.regions().len(), 8);
@@ -418,7 +425,7 @@ fn the_dry_run_shows_both_distributions_and_writes_nothing() {
 fn retirement_never_deletes_a_row_whose_new_row_is_not_stored() {
     let db = new_db();
     put(&db, T, &salted(30));
-    let store = RedbStore::two_tables(&db, "t", "t2", "m");
+    let store = RedbStore::new(&db, "t").destination("t2");
     let m = Migration::<_, Salted16, Salted32, _>::from_into(&store).batch_size(100);
     m.run(|_| {}).unwrap();
     let verified = m.verify().unwrap();
@@ -426,7 +433,7 @@ fn retirement_never_deletes_a_row_whose_new_row_is_not_stored() {
     // A new row changed after verification.
     let before = dump(&db, T);
     let (some, was) = dump(&db, T2).into_iter().next().unwrap();
-    store.put(&[(some.clone(), b"other".to_vec())]).unwrap();
+    store.write(&[dest_put(&some, b"other")]).unwrap();
     match m.retire_source(&verified, |_| {}) {
         Err(e @ MigrateError::NotCopied { found: true, .. }) => {
             assert!(e.to_string().contains("holds another value"), "{e}");
@@ -440,7 +447,7 @@ fn retirement_never_deletes_a_row_whose_new_row_is_not_stored() {
         other => panic!("{other:?}"),
     }
     assert_eq!(dump(&db, T), before, "nothing of the batch is deleted");
-    store.put(&[(some, was)]).unwrap();
+    store.write(&[dest_put(&some, &was)]).unwrap();
 
     // A row written to the old layout after verification: not in the new one.
     // It sorts first, behind the checkpoint.
@@ -512,7 +519,7 @@ fn one_table_ambiguity_late_in_the_table_is_found_before_the_first_write() {
     ));
     put(&db, T, &rows);
     let before = dump(&db, T);
-    let store = RedbStore::same_table(&db, "t", "m");
+    let store = RedbStore::new(&db, "t");
     // A v2 that moves that metric's hour: its old key reads as another record's new key.
     let m = Migration::new(&store, |a: Salted16| Salted32 {
         base_hour: if a.metric == late {
@@ -622,7 +629,7 @@ fn tagged_v1_to_v2_in_one_table_resumed_verified_with_a_dual_read() {
         .collect();
     want.sort_by_key(|(k, _)| (k.user.clone(), k.ts));
 
-    let store = RedbStore::same_table(&db, "t", "v1-to-v2");
+    let store = RedbStore::new(&db, "t");
     let m = Migration::new(&store, v1_to_v2).batch_size(128);
     let dry = m.dry_run(4, 4).unwrap();
     assert_eq!(
@@ -665,7 +672,7 @@ fn tagged_v1_to_v2_in_one_table_resumed_verified_with_a_dual_read() {
     assert_eq!(one, want_one);
 
     // A new process resumes from the checkpoint, verifies and retires every v1 row.
-    let store = RedbStore::same_table(&db, "t", "v1-to-v2");
+    let store = RedbStore::new(&db, "t");
     let m = Migration::new(&store, v1_to_v2).batch_size(128);
     assert_eq!(m.checkpoint().unwrap().unwrap().copied, 384);
     let rest = m.run(|_| {}).unwrap();
@@ -697,7 +704,7 @@ fn dual_reads_with_ranges_and_prefixes_match_the_oracle() {
 
     let db = new_db();
     put(&db, T, &salted(200));
-    let store = RedbStore::same_table(&db, "t", "m");
+    let store = RedbStore::new(&db, "t");
     let m = Migration::<_, Salted16, Salted32, _>::from_into(&store).batch_size(16);
     m.run_batches(6, |_| {}).unwrap();
     let all: Vec<(Salted32, Vec<u8>)> = salted(200)

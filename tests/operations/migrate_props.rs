@@ -14,10 +14,8 @@ use std::fmt::Debug;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use redb::{Database, ReadableDatabase, TableDefinition, TableError};
-use rowkey::migrate::redb::RedbStore;
-use rowkey::migrate::{
-    all_ranges, Batch, Checkpoint, MigrateError, Migration, Phase, Row, Side, Store, Verified,
-};
+use rowkey::migrate::{all_ranges, Checkpoint, MigrateError, Migration, Phase, Side, Verified};
+use rowkey::store::RedbStore;
 use rowkey::{DecodeRowKeyOwned, RowKey};
 
 // ---- layouts -------------------------------------------------------------------------------
@@ -241,59 +239,9 @@ fn snapshot(db: &Database, table: &str) -> Snapshot {
         .collect()
 }
 
-/// A store that writes a batch's steps separately (like a store without transactions) and can
-/// crash in its `n`-th batch after writing `percent`% of the destination puts and source
-/// deletes (100: all of them) and before the checkpoint. Otherwise it applies batches
-/// atomically through redb. Reads the destination back with the trait's default `get`.
-struct Crashy<'a> {
-    inner: RedbStore<'a>,
-    crash_at: Cell<Option<(usize, usize)>>,
-}
-
-impl Store for Crashy<'_> {
-    type Error = redb::Error;
-    fn same_table(&self) -> bool {
-        self.inner.same_table()
-    }
-    fn scan(
-        &self,
-        side: Side,
-        start: &[u8],
-        stop: Option<&[u8]>,
-        limit: usize,
-    ) -> Result<Vec<Row>, redb::Error> {
-        self.inner.scan(side, start, stop, limit)
-    }
-    fn put(&self, rows: &[Row]) -> Result<(), redb::Error> {
-        self.inner.put(rows)
-    }
-    fn delete(&self, keys: &[Vec<u8>]) -> Result<(), redb::Error> {
-        self.inner.delete(keys)
-    }
-    fn load_checkpoint(&self) -> Result<Option<Vec<u8>>, redb::Error> {
-        self.inner.load_checkpoint()
-    }
-    fn save_checkpoint(&self, blob: &[u8]) -> Result<(), redb::Error> {
-        self.inner.save_checkpoint(blob)
-    }
-    fn apply(&self, batch: &Batch) -> Result<(), redb::Error> {
-        match self.crash_at.get() {
-            Some((0, percent)) => {
-                self.crash_at.set(None);
-                let puts = batch.puts.len() * percent / 100;
-                let deletes = batch.deletes.len() * percent / 100;
-                self.inner.put(&batch.puts[..puts])?;
-                self.inner.delete(&batch.deletes[..deletes])?;
-                Err(std::io::Error::other("simulated crash before the checkpoint").into())
-            }
-            Some((n, percent)) => {
-                self.crash_at.set(Some((n - 1, percent)));
-                self.inner.apply(batch)
-            }
-            None => self.inner.apply(batch),
-        }
-    }
-}
+#[path = "../common/crashy.rs"]
+mod crashy;
+use crashy::{CrashError, Crashy};
 
 // ---- the check -----------------------------------------------------------------------------
 
@@ -329,9 +277,9 @@ impl Tables {
     }
     fn store<'a>(&self, db: &'a Database) -> RedbStore<'a> {
         if self.same {
-            RedbStore::same_table(db, Self::ONE, "m")
+            RedbStore::new(db, Self::ONE)
         } else {
-            RedbStore::two_tables(db, Self::SRC, Self::DST, "m")
+            RedbStore::new(db, Self::SRC).destination(Self::DST)
         }
     }
     fn state(&self, db: &Database) -> (Snapshot, Snapshot) {
@@ -533,9 +481,10 @@ fn check_pair<A: Old<B>, B: Key + From<A>>(
             // A process: its store handle and migration end with this block (nothing is
             // cleaned up: all state is in the database).
             let res = {
-                let store = Crashy {
-                    inner: t.store(&db),
-                    crash_at: Cell::new(crash.map(|p| (batches, p))),
+                let inner = t.store(&db);
+                let store = match crash {
+                    Some(percent) => Crashy::in_apply(&inner, batches, percent),
+                    None => Crashy::new(&inner, None, true),
                 };
                 let m = Migration::<_, A, B, _>::from_into(&store).batch_size(batch);
                 let limit = if crash.is_some() {
@@ -553,10 +502,7 @@ fn check_pair<A: Old<B>, B: Key + From<A>>(
                     prop_assert_eq!(s.phase, phase);
                     s.complete
                 }
-                Err(MigrateError::Store(e)) if crash.is_some() => {
-                    prop_assert!(e.to_string().contains("simulated crash"));
-                    false
-                }
+                Err(MigrateError::Store(CrashError::Crash)) if crash.is_some() => false,
                 Err(e) => return Err(TestCaseError::fail(format!("{name}: {e}"))),
             };
             points.set(points.get() + 1);

@@ -1,4 +1,4 @@
-//! `rowkey::index` over Bigtable ([`BigtableIndexStore`]) against the Cloud Bigtable emulator
+//! `rowkey::index` over Bigtable ([`BigtableStore`]) against the Cloud Bigtable emulator
 //! (one per test binary, started on a free loopback port; a missing emulator fails the test
 //! naming the Debian package `google-cloud-cli-bigtable-emulator`): the crash proof of
 //! `tests/index_proof/` — a crash at every row mutation of a 30-operation sequence, and 300
@@ -8,9 +8,9 @@
 #[path = "../../../tests/index_proof/mod.rs"]
 mod index_proof;
 
-use rowkey::index::{Store, Table, Write};
+use rowkey::store::{Store, Table, Write};
 use rowkey::RowKey;
-use rowkey_bigtable::index::BigtableIndexStore;
+use rowkey_bigtable::store::BigtableStore;
 use rowkey_bigtable::testkit::Emulator;
 use rowkey_bigtable::Client;
 use tokio::runtime::Runtime;
@@ -19,7 +19,7 @@ use index_proof::{exhaustive, gen_ops, indexes, sequential, table, ByBuyer, Orde
 
 /// A runtime for the client (the store blocks on it from the test's own thread) and a store
 /// over fresh tables named after `prefix`.
-fn store(prefix: &str) -> (Runtime, BigtableIndexStore) {
+fn store(prefix: &str) -> (Runtime, BigtableStore) {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
@@ -36,14 +36,14 @@ fn store(prefix: &str) -> (Runtime, BigtableIndexStore) {
         .map(|t| name(t))
         .collect();
     let refs: Vec<&str> = index_tables.iter().map(String::as_str).collect();
-    rt.block_on(BigtableIndexStore::create_tables(
+    rt.block_on(BigtableStore::create_tables(
         &client,
         &name("orders"),
         &refs,
         &name("checkpoints"),
     ))
     .expect("create tables");
-    let mut store = BigtableIndexStore::new(
+    let mut store = BigtableStore::new(
         rt.handle().clone(),
         &client.table(&name("orders")),
         &client.table(&name("checkpoints")),

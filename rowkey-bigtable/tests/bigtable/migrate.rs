@@ -1,12 +1,13 @@
-//! `rowkey::migrate` over Bigtable ([`BigtableStore`]) against the Cloud Bigtable emulator (one
+//! `rowkey::migrate` over Bigtable (`BigtableStore` with whole rows) against the Cloud Bigtable emulator (one
 //! per test binary, started on a free loopback port; a missing emulator fails the test naming
 //! the Debian package `google-cloud-cli-bigtable-emulator`).
 
 use std::collections::BTreeMap;
 
-use rowkey::migrate::{all_ranges, MigrateError, Migration, Side, Store};
+use rowkey::migrate::{all_ranges, MigrateError, Migration, Side};
+use rowkey::store::{Store, Table as StoreTable, Write};
 use rowkey::{RowKey, ScanRange, ScanRanges};
-use rowkey_bigtable::migrate::{decode_cells, encode_cells, BigtableStore};
+use rowkey_bigtable::store::{decode_cells, encode_cells, BigtableStore};
 use rowkey_bigtable::testkit::Emulator;
 use rowkey_bigtable::{Batch, Cell, Client, Error, RowCell, Table};
 
@@ -145,8 +146,10 @@ async fn resalt_16_to_32_interrupted_resumed_verified_retired() {
     // The migration blocks on the client: run it on a blocking thread, as documented.
     tokio::task::spawn_blocking(move || {
         // 1. In place, stopped after 3 batches.
-        let store = BigtableStore::same_table(handle.clone(), &r, &cp, "resumed");
-        let m = Migration::<_, Ev16, Ev32, _>::from_into(&store).batch_size(BATCH);
+        let store = BigtableStore::new(handle.clone(), &r, &cp).whole_rows();
+        let m = Migration::<_, Ev16, Ev32, _>::from_into(&store)
+            .name("resumed")
+            .batch_size(BATCH);
         let first = m.run_batches(3, |_| {}).expect("first run");
         assert!(!first.complete);
         assert_eq!((first.batches, first.rows), (3, 3 * BATCH as u64));
@@ -173,8 +176,10 @@ async fn resalt_16_to_32_interrupted_resumed_verified_retired() {
         assert_eq!(got, expected());
 
         // 2. A new "process": resume from the checkpoint row, verify, retire.
-        let store = BigtableStore::same_table(handle.clone(), &r, &cp, "resumed");
-        let m = Migration::<_, Ev16, Ev32, _>::from_into(&store).batch_size(BATCH);
+        let store = BigtableStore::new(handle.clone(), &r, &cp).whole_rows();
+        let m = Migration::<_, Ev16, Ev32, _>::from_into(&store)
+            .name("resumed")
+            .batch_size(BATCH);
         let cp_row = m.checkpoint().expect("checkpoint").expect("saved");
         assert_eq!(cp_row.copied, 3 * BATCH as u64);
         let rest = m.run(|_| {}).expect("resume");
@@ -188,15 +193,19 @@ async fn resalt_16_to_32_interrupted_resumed_verified_retired() {
         assert!(retired.rows > 0 && retired.rows < ROWS, "{retired:?}");
 
         // 3. The same migration without interruption, in another table.
-        let store = BigtableStore::same_table(handle.clone(), &s, &cp, "straight");
-        let m = Migration::<_, Ev16, Ev32, _>::from_into(&store).batch_size(BATCH);
+        let store = BigtableStore::new(handle.clone(), &s, &cp).whole_rows();
+        let m = Migration::<_, Ev16, Ev32, _>::from_into(&store)
+            .name("straight")
+            .batch_size(BATCH);
         assert!(m.run(|_| {}).expect("run").complete);
         let verified = m.verify().expect("verify");
         let straight_retired = m.retire_source(&verified, |_| {}).expect("retire");
         assert_eq!(straight_retired.rows, retired.rows);
 
         // 4. Two tables: every row moves (nothing is a fixed point across tables).
-        let store = BigtableStore::two_tables(handle, &src, &dst, &cp, "two-tables");
+        let store = BigtableStore::new(handle, &src, &cp)
+            .destination(&dst)
+            .whole_rows();
         assert!(!store.same_table());
         let m = Migration::<_, Ev16, Ev32, _>::from_into(&store).batch_size(BATCH);
         let run = m.run_batches(2, |_| {}).expect("run");
@@ -259,11 +268,18 @@ async fn failed_writes_are_errors_and_stop_the_batch() {
     let (dest, cp) = (client.table("fw_dest"), client.table("checkpoints_w"));
     let handle = tokio::runtime::Handle::current();
     tokio::task::spawn_blocking(move || {
-        let store = BigtableStore::two_tables(handle, &source, &dest, &cp, "fw");
+        let store = BigtableStore::new(handle, &source, &cp)
+            .destination(&dest)
+            .whole_rows();
         // Direct: one entry with an unknown family fails, the other is written; both reported.
         let ok = (b"\x00ok".to_vec(), encode_cells(&cells(1, 1)[..2]));
         let bad = (b"\x00bad".to_vec(), encode_cells(&cells(1, 1)));
-        match store.put(&[ok.clone(), bad.clone()]) {
+        let put = |(key, value): &(Vec<u8>, Vec<u8>)| Write::Put {
+            table: StoreTable::Destination,
+            key: key.clone(),
+            value: value.clone(),
+        };
+        match store.write(&[put(&ok), put(&bad)]) {
             Err(Error::Write(w)) => {
                 assert_eq!(w.written, 1);
                 assert_eq!(w.failed.len(), 1);
@@ -275,12 +291,14 @@ async fn failed_writes_are_errors_and_stop_the_batch() {
         // (The emulator applies an entry's mutations one by one, so `bad` may hold its `d`
         // cells; Cloud Bigtable applies an entry atomically.)
         assert_eq!(
-            store.get(std::slice::from_ref(&ok.0)).expect("get"),
+            store
+                .get(&StoreTable::Destination, std::slice::from_ref(&ok.0))
+                .expect("get"),
             vec![Some(ok.1)]
         );
         // A cell blob that does not decode is refused before anything is sent.
         let e = store
-            .put(&[(b"k".to_vec(), vec![0, 9])])
+            .write(&[put(&(b"k".to_vec(), vec![0, 9]))])
             .expect_err("bad blob");
         assert!(e.to_string().contains("at byte"), "{e}");
         assert!(decode_cells(&[0, 9]).is_err());

@@ -5,7 +5,7 @@ use core::fmt;
 use crate::hbase::to_string_binary as bin;
 use crate::EncodeError;
 
-use super::store::Table;
+use crate::store::Table;
 
 /// An index definition that cannot work, refused when it is made.
 ///

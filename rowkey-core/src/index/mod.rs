@@ -19,14 +19,15 @@
 //!   non-unique index row is keyed `encode(I) ++ encode(primary key)`, so `I` must be
 //!   self-delimiting, which [`Index::non_unique`] checks; a unique index row is keyed
 //!   `encode(I)`, the primary key in its value.
-//! - [`Indexed<S, R>`]: the base table and its indexes over a [`Store`]: [`get`](Indexed::get),
+//! - [`Indexed<S, R>`]: the base table and its indexes over a [`Store`](crate::store::Store): [`get`](Indexed::get),
 //!   [`put`](Indexed::put) (insert or update), [`delete`](Indexed::delete),
 //!   [`apply`](Indexed::apply) a [`IndexBatch`]; [`scan`](Indexed::scan) an index with `I::scan()`'s
 //!   ranges (every scan form; salt buckets merged into the index key's logical order) and get
 //!   verified records back; [`scrub`](Indexed::scrub).
-//! - [`Store`]: the storage port — scan, multi-get, write, apply steps, checkpoints.
-//!   `redb::RedbStore` (feature `redb`), `rowkey_bigtable::index::BigtableIndexStore`,
-//!   `rowkey_hbase::index::HBaseIndexStore`.
+//! - [`Store`](crate::store::Store): the storage port, shared with migrations — scan,
+//!   multi-get, write, apply steps, checkpoints. [`RedbStore`](crate::store::RedbStore)
+//!   (feature `redb`), `rowkey_bigtable::store::BigtableStore`,
+//!   `rowkey_hbase::store::HBaseStore`.
 //!
 //! # Maintenance order, and why a crash is safe
 //!
@@ -83,7 +84,7 @@
 //! [`Indexed::scrub`] compares the tables: every base row's expected index rows are looked up
 //! (missing and outdated rows), then every index row is checked as a read checks it
 //! (dangling, stale, invalid rows), page by page with a checkpoint after each page (in
-//! [`Store::save_checkpoint`]), so a stopped scrub resumes where it stopped, with progress.
+//! [`Store::save_checkpoint`](crate::store::Store::save_checkpoint)), so a stopped scrub resumes where it stopped, with progress.
 //! It reports ([`ScrubReport`], the first [`MAX_FINDINGS`] rows by name) and, with
 //! [`Scrub::repair`], repairs. Missing rows appear only where the index was added to a table
 //! that already had records, or a writer bypassed [`Indexed`]: the scrub is also how an index
@@ -93,7 +94,7 @@
 //!
 //! | store | a write | readers see | after a crash |
 //! |---|---|---|---|
-//! | redb (`redb::RedbStore`) | one transaction | always agreeing tables | nothing to repair |
+//! | redb (`RedbStore`) | one transaction | always agreeing tables | nothing to repair |
 //! | Bigtable | 3 steps of `MutateRows` | (I): every record findable; extras filtered by verified reads | extras until a repairing read or the scrub |
 //! | HBase | 3 steps of `putMultiple`/`deleteMultiple` | as Bigtable | as Bigtable |
 //!
@@ -110,7 +111,8 @@
 //! ```
 //! # #[cfg(feature = "redb")]
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! use rowkey::index::{redb::RedbStore, Index, Indexed, IndexError, Record, RecordError};
+//! use rowkey::index::{Index, Indexed, IndexError, Record, RecordError};
+//! use rowkey::store::RedbStore;
 //! use rowkey::RowKey;
 //!
 //! #[derive(RowKey, Debug, Clone, PartialEq)]
@@ -192,13 +194,9 @@
 
 mod def;
 mod error;
-mod pager;
 mod read;
 mod record;
-#[cfg(feature = "redb")]
-pub mod redb;
 mod scrub;
-mod store;
 mod table;
 mod verify;
 
@@ -207,6 +205,5 @@ pub use error::{DefineIndexError, IndexError};
 pub use read::{Hit, Hits, IndexScan, ReadStats};
 pub use record::{Record, RecordError};
 pub use scrub::{Scrub, ScrubFinding, ScrubProgress, ScrubReport, MAX_FINDINGS};
-pub use store::{Row, Store, Table, Write};
 pub use table::{IndexBatch, Indexed, Op};
 pub use verify::Problem;

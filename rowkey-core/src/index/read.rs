@@ -9,11 +9,11 @@ use crate::{DecodeRowKeyOwned, EncodeError, RowKey};
 
 use super::def::{Index, Kind};
 use super::error::IndexError;
-use super::pager::Pager;
 use super::record::Record;
-use super::store::{Row, Store, Table, Write};
 use super::table::Indexed;
 use super::verify::{check, Problem};
+use crate::store::Pager;
+use crate::store::{Row, Store, Table, Write};
 
 /// A record found through an index, with its index key.
 #[derive(Debug, Clone, PartialEq)]

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 use super::def::{parse, Kind};
 use super::error::IndexError;
 use super::record::Record;
-use super::store::{Row, Store, Table, Write};
 use super::table::{decode_record, encoded_key, entry_of, Indexed};
 use super::verify::{check, Problem};
+use crate::store::{Row, Store, Table, Write};
 
 /// The most findings a report keeps (the counts are complete).
 pub const MAX_FINDINGS: usize = 100;

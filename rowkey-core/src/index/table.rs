@@ -9,7 +9,7 @@ use crate::{DecodeRowKeyOwned, RowKey};
 use super::def::{entry, parse, Entry, Index, Kind, Spec};
 use super::error::{DefineIndexError, IndexError};
 use super::record::Record;
-use super::store::{Row, Store, Table, Write};
+use crate::store::{Row, Store, Table, Write};
 
 /// A base table of records `R` and its indexes, over a [`Store`]. See the
 /// [module docs](super) for the maintenance order and what each store guarantees.
@@ -367,7 +367,7 @@ impl<S: Store, R: Record> Indexed<S, R> {
             .filter(|(_, c)| c.old.is_some() && c.new.is_none())
             .count();
         self.store
-            .apply(&[add, base, remove])
+            .apply(&[add, base, remove], None)
             .map_err(IndexError::Store)?;
         Ok(deleted)
     }

@@ -5,8 +5,8 @@ use core::fmt;
 use super::def::{parse, Spec};
 use super::error::IndexError;
 use super::record::Record;
-use super::store::{Row, Store, Table, Write};
 use super::table::{decode_record, entry_of};
+use crate::store::{Row, Store, Table, Write};
 
 /// What is wrong with an index row, or with a record's index rows.
 ///

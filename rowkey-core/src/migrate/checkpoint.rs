@@ -21,7 +21,7 @@ impl fmt::Display for Phase {
 }
 
 /// A migration's persisted position: the phase, the rows done so far and the last source key
-/// done. Stored as a blob by [`Store::save_checkpoint`](super::Store::save_checkpoint).
+/// done. Stored as a blob by [`Store::save_checkpoint`](crate::store::Store::save_checkpoint).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Checkpoint {
     /// The phase the key belongs to.

@@ -8,7 +8,8 @@ use super::checkpoint::{Checkpoint, Phase};
 use super::error::MigrateError;
 use super::migration::Migration;
 use super::report::{Progress, Summary};
-use super::store::{Batch, Side, Store};
+use super::side::Side;
+use crate::store::{Store, Table, Write};
 
 impl<S, A, B, F> Migration<S, A, B, F>
 where
@@ -24,7 +25,7 @@ where
 
     /// Copy at most `max_batches` batches from the checkpoint on, calling `progress` after
     /// each. Each batch's rows and the checkpoint after its last source key are written with
-    /// [`Store::apply`]. Returns whether the copy is complete; call again to continue (in this
+    /// [`Store::apply`](crate::store::Store::apply). Returns whether the copy is complete; call again to continue (in this
     /// process or another).
     ///
     /// In one table, the first run (no checkpoint yet) first checks every source row for
@@ -61,14 +62,18 @@ where
             return Ok(summary);
         }
         while (summary.batches as usize) < max_batches {
-            let mut batch = Batch::default();
+            let mut puts = Vec::new();
             let mut read = 0usize;
             let mut last = None;
             for m in self.source_rows(cp.last_key.as_deref(), Some(self.batch)) {
                 let m = m?;
                 read += 1;
                 if !self.in_place(&m)? {
-                    batch.puts.push((m.new_key.to_vec(), m.value));
+                    puts.push(Write::Put {
+                        table: Table::Destination,
+                        key: m.new_key.to_vec(),
+                        value: m.value,
+                    });
                 }
                 last = Some(m.source_key);
             }
@@ -78,8 +83,9 @@ where
             };
             cp.copied += read as u64;
             cp.last_key = Some(last.to_vec());
-            batch.checkpoint = cp.encode();
-            self.store.apply(&batch).map_err(MigrateError::Store)?;
+            self.store
+                .apply(&[puts], Some((&self.name, &cp.encode())))
+                .map_err(MigrateError::Store)?;
             summary.batches += 1;
             summary.rows_this_run += read as u64;
             summary.rows = cp.copied;

@@ -9,7 +9,8 @@ use crate::{DecodeRowKeyOwned, RowKey};
 use super::error::MigrateError;
 use super::migration::Migration;
 use super::pager::{all_ranges, Pager};
-use super::store::{Side, Store};
+use super::side::Side;
+use crate::store::Store;
 
 impl<S, A, B, F> Migration<S, A, B, F>
 where

@@ -8,7 +8,7 @@ use crate::read::ReadError;
 use crate::{DecodeError, EncodeError};
 
 use super::report::VerifyReport;
-use super::store::Side;
+use super::side::Side;
 
 /// An error of a migration.
 #[derive(Debug)]

@@ -10,7 +10,11 @@ use crate::{DecodeRowKeyOwned, RowKey};
 use super::checkpoint::Checkpoint;
 use super::error::MigrateError;
 use super::pager::{all_ranges, Pager};
-use super::store::{Side, Store};
+use super::side::Side;
+use crate::store::Store;
+
+/// The checkpoint name of a migration not given one with [`Migration::name`].
+pub const DEFAULT_NAME: &str = "migration";
 
 /// Row classification in a one-table migration.
 pub(super) fn only_b<A, B>(k: &[u8]) -> bool
@@ -32,7 +36,8 @@ where
 /// # #[cfg(feature = "redb")]
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// use redb::{Database, TableDefinition};
-/// use rowkey::migrate::{redb::RedbStore, Checkpoint, Migration, Phase, Side};
+/// use rowkey::migrate::{Checkpoint, Migration, Phase, Side};
+/// use rowkey::store::RedbStore;
 /// use rowkey::RowKey;
 ///
 /// // the legacy layout: the newest events first, all in one hot region
@@ -65,8 +70,10 @@ where
 /// }
 /// tx.commit()?;
 ///
-/// let store = RedbStore::two_tables(&db, "events", "events_v2", "events-v2");
-/// let m = Migration::new(&store, |o: Old| New { ts: o.ts, user: o.user }).batch_size(16);
+/// let store = RedbStore::new(&db, "events").destination("events_v2");
+/// let m = Migration::new(&store, |o: Old| New { ts: o.ts, user: o.user })
+///     .name("events-v2")
+///     .batch_size(16);
 /// // before anything is written: how the rows would spread over 4 regions
 /// let dry = m.dry_run(4, 4)?;
 /// assert_eq!(dry.rows, 40);
@@ -121,7 +128,8 @@ where
 /// # #[cfg(feature = "redb")]
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// use redb::Database;
-/// use rowkey::migrate::{redb::RedbStore, Migration};
+/// use rowkey::migrate::Migration;
+/// use rowkey::store::RedbStore;
 /// use rowkey::RowKey;
 ///
 /// #[derive(RowKey, Debug, Clone, PartialEq)]
@@ -155,7 +163,7 @@ where
 /// }
 ///
 /// let db = Database::builder().create_with_backend(redb::backends::InMemoryBackend::new())?;
-/// let store = RedbStore::two_tables(&db, "v1", "v2", "v1-to-v2");
+/// let store = RedbStore::new(&db, "v1").destination("v2");
 /// assert_eq!(migration(&store).run(|_| {})?.rows, 0); // an empty source
 /// // or with the type written in a `let`:
 /// let m: Migration<_, V1, V2> = Migration::from_into(&store);
@@ -170,6 +178,7 @@ pub struct Migration<S, A, B, F = fn(A) -> B> {
     pub(super) map: F,
     pub(super) batch: usize,
     pub(super) total: Option<u64>,
+    pub(super) name: String,
     pub(super) _ab: PhantomData<fn(A) -> B>,
 }
 
@@ -208,6 +217,7 @@ where
             map,
             batch: 1000,
             total: None,
+            name: DEFAULT_NAME.to_owned(),
             _ab: PhantomData,
         }
     }
@@ -216,6 +226,16 @@ where
     #[must_use]
     pub fn batch_size(mut self, rows: usize) -> Self {
         self.batch = rows.max(1);
+        self
+    }
+
+    /// The name of the migration's checkpoint in the store ([`DEFAULT_NAME`] by default). Give
+    /// each migration of one table its own name: a second migration under the name of a
+    /// finished one would find its checkpoint (its copy would do nothing, and its verification
+    /// would fail).
+    #[must_use]
+    pub fn name(mut self, name: &str) -> Self {
+        self.name = name.to_owned();
         self
     }
 
@@ -234,7 +254,11 @@ where
 
     /// The saved checkpoint, if the migration has started.
     pub fn checkpoint(&self) -> Result<Option<Checkpoint>, MigrateError<S::Error>> {
-        match self.store.load_checkpoint().map_err(MigrateError::Store)? {
+        match self
+            .store
+            .load_checkpoint(&self.name)
+            .map_err(MigrateError::Store)?
+        {
             Some(blob) => Checkpoint::decode(&blob)
                 .map(Some)
                 .map_err(MigrateError::Checkpoint),
@@ -248,7 +272,7 @@ where
     /// layouts during the migration.
     pub fn reset(&self) -> Result<(), MigrateError<S::Error>> {
         self.store
-            .save_checkpoint(&Checkpoint::start().encode())
+            .save_checkpoint(&self.name, &Checkpoint::start().encode())
             .map_err(MigrateError::Store)
     }
 

@@ -20,7 +20,7 @@
 //!    landed.
 //! 4. [`Migration::retire_source`]: delete the source rows, batched and resumable — only with the
 //!    [`Verified`] proof that step 3 returned, and each batch only after reading its new rows
-//!    back ([`Store::get`]): a source row whose new row is missing or differs (a write after
+//!    back ([`Store::get`](crate::store::Store::get)): a source row whose new row is missing or differs (a write after
 //!    verification) is [`MigrateError::NotCopied`], and nothing of its batch is deleted.
 //!
 //! # Writers during a migration
@@ -53,7 +53,9 @@
 //!
 //! # One table or two
 //!
-//! The store says where the layouts live ([`Store::same_table`]):
+//! The store says where the layouts live ([`Store::same_table`](crate::store::Store::same_table)):
+//! `A` in its base table, `B` in its destination table, which is the base table itself or
+//! another.
 //!
 //! - **Two tables**: the layouts never meet; the way when new keys could read as old ones.
 //! - **One table**: `B`'s keys are written beside `A`'s. A row is then an `A` row or a `B` row by
@@ -68,16 +70,20 @@
 //!
 //! # Stores
 //!
-//! [`Store`] is small and synchronous: scan a key range in order with a limit, put rows, delete
-//! rows, load and save a checkpoint blob. The `redb` feature implements it for
-//! [redb](https://docs.rs/redb) (`redb::RedbStore`), writing each batch and its checkpoint in
-//! one transaction.
+//! A migration runs on a [`Store`](crate::store::Store), the port that index tables use too:
+//! it scans the base table, writes each batch to the destination table (puts, then — when
+//! retiring — deletes from the base table) with the checkpoint under the migration's
+//! [name](Migration::name), and reads new rows back with `get` before retiring old ones. The
+//! `redb` feature implements it for [redb](https://docs.rs/redb)
+//! ([`RedbStore`](crate::store::RedbStore)), writing each batch and its checkpoint in one
+//! transaction; `rowkey-hbase` and `rowkey-bigtable` over their servers.
 //!
 //! ```
 //! # #[cfg(feature = "redb")]
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use redb::{Database, ReadableDatabase, TableDefinition};
-//! use rowkey::migrate::{redb::RedbStore, Migration};
+//! use rowkey::migrate::Migration;
+//! use rowkey::store::RedbStore;
 //! use rowkey::RowKey;
 //!
 //! #[derive(RowKey, Debug, Clone, PartialEq)]
@@ -114,8 +120,8 @@
 //! tx.commit()?;
 //!
 //! // Re-key in place (one table), 64 rows per batch, stopping after 2 batches.
-//! let store = RedbStore::same_table(&db, "events", "events-v2");
-//! let m: Migration<_, V1, V2> = Migration::from_into(&store).batch_size(64);
+//! let store = RedbStore::new(&db, "events"); // no destination named: re-key in place
+//! let m: Migration<_, V1, V2> = Migration::from_into(&store).name("events-v2").batch_size(64);
 //! let first = m.run_batches(2, |_| {})?;
 //! assert!(!first.complete);
 //!
@@ -147,18 +153,16 @@ mod dual_read;
 mod error;
 mod migration;
 mod pager;
-#[cfg(feature = "redb")]
-pub mod redb;
 mod report;
 mod retire;
-mod store;
+mod side;
 mod verify;
 
 pub use checkpoint::{Checkpoint, Phase};
 pub use dry_run::DryRun;
 pub use dual_read::{DualRead, DualRow};
 pub use error::MigrateError;
-pub use migration::Migration;
+pub use migration::{Migration, DEFAULT_NAME};
 pub use pager::all_ranges;
 pub use report::{Progress, Summary, Verified, VerifyReport};
-pub use store::{Batch, Row, Side, Store};
+pub use side::Side;

@@ -1,13 +1,13 @@
 //! Reading one side of a migration: every range of a layout, page by page.
 
-use std::collections::VecDeque;
-
 use bytes::Bytes;
 
 use crate::layout::Layout;
 use crate::scan::{ScanRange, ScanRanges};
 
-use super::store::{Row, Side, Store};
+use crate::store::{Pager as StorePager, Store};
+
+use super::side::Side;
 
 /// Every row of a layout: one range per salt bucket (salt bytes big-endian), or the whole
 /// table when unsalted.
@@ -40,17 +40,12 @@ pub fn all_ranges(layout: &Layout) -> ScanRanges {
     ScanRanges::new(ranges).with_salt_end(layout.salt_end())
 }
 
-/// Rows of one range, fetched page by page, with rows of the other layout skipped in a
-/// one-table migration. Items are `(key, (key, value))` so that a typed read keeps the raw key.
+/// Rows of one range of one side, fetched page by page by the store's pager, with rows of the
+/// other layout skipped in a one-table migration. Items are `(key, (key, value))` so that a
+/// typed read keeps the raw key.
 pub(super) struct Pager<'s, S: Store> {
-    pub(super) store: &'s S,
-    pub(super) side: Side,
-    pub(super) next: Vec<u8>,
-    pub(super) stop: Option<Vec<u8>>,
-    pub(super) page: usize,
-    pub(super) buf: VecDeque<Row>,
-    pub(super) done: bool,
-    pub(super) skip: Option<fn(&[u8]) -> bool>,
+    rows: StorePager<'s, S>,
+    skip: Option<fn(&[u8]) -> bool>,
 }
 
 pub(super) type Item = (Bytes, (Bytes, Vec<u8>));
@@ -64,13 +59,7 @@ impl<'s, S: Store> Pager<'s, S> {
         skip: Option<fn(&[u8]) -> bool>,
     ) -> Self {
         Pager {
-            store,
-            side,
-            next: r.start().to_vec(),
-            stop: r.stop().map(<[u8]>::to_vec),
-            page: page.max(1),
-            buf: VecDeque::new(),
-            done: false,
+            rows: StorePager::new(store, side.table(), r.start(), r.stop(), page, false),
             skip,
         }
     }
@@ -81,38 +70,15 @@ impl<S: Store> Iterator for Pager<'_, S> {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            if let Some((k, v)) = self.buf.pop_front() {
-                if self.skip.is_some_and(|skip| skip(&k)) {
-                    continue;
-                }
-                let k = Bytes::from(k);
-                return Some(Ok((k.clone(), (k, v))));
-            }
-            if self.done {
-                return None;
-            }
-            let rows = match self
-                .store
-                .scan(self.side, &self.next, self.stop.as_deref(), self.page)
-            {
-                Ok(rows) => rows,
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e));
-                }
+            let (k, v) = match self.rows.next()? {
+                Ok(row) => row,
+                Err(e) => return Some(Err(e)),
             };
-            if rows.len() < self.page {
-                self.done = true;
+            if self.skip.is_some_and(|skip| skip(&k)) {
+                continue;
             }
-            match rows.last() {
-                Some((last, _)) => {
-                    self.next.clear();
-                    self.next.extend_from_slice(last);
-                    self.next.push(0);
-                }
-                None => self.done = true,
-            }
-            self.buf.extend(rows);
+            let k = Bytes::from(k);
+            return Some(Ok((k.clone(), (k, v))));
         }
     }
 }

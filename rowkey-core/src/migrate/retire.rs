@@ -8,7 +8,7 @@ use super::checkpoint::{Checkpoint, Phase};
 use super::error::MigrateError;
 use super::migration::Migration;
 use super::report::{Progress, Summary, Verified};
-use super::store::{Batch, Store};
+use crate::store::{Store, Table, Write};
 
 impl<S, A, B, F> Migration<S, A, B, F>
 where
@@ -53,7 +53,7 @@ where
             rows: cp.retired,
         };
         while (summary.batches as usize) < max_batches {
-            let mut batch = Batch::default();
+            let mut deletes: Vec<Vec<u8>> = Vec::new();
             let mut read = 0usize;
             let mut last = None;
             let mut expect = Vec::new();
@@ -61,7 +61,7 @@ where
                 let m = m?;
                 read += 1;
                 if !self.in_place(&m)? {
-                    batch.deletes.push(m.source_key.to_vec());
+                    deletes.push(m.source_key.to_vec());
                     expect.push((m.new_key.to_vec(), m.value));
                 }
                 last = Some(m.source_key);
@@ -73,10 +73,11 @@ where
             // Never delete a row whose new row is not stored with the same value (a row written
             // to the old layout after verification, say).
             let keys: Vec<Vec<u8>> = expect.iter().map(|(k, _)| k.clone()).collect();
-            let found = self.store.get(&keys).map_err(MigrateError::Store)?;
-            for ((source_key, (new_key, value)), got) in
-                batch.deletes.iter().zip(&expect).zip(found)
-            {
+            let found = self
+                .store
+                .get(&Table::Destination, &keys)
+                .map_err(MigrateError::Store)?;
+            for ((source_key, (new_key, value)), got) in deletes.iter().zip(&expect).zip(found) {
                 if got.as_ref() != Some(value) {
                     return Err(MigrateError::NotCopied {
                         source_key: source_key.clone(),
@@ -85,12 +86,21 @@ where
                     });
                 }
             }
-            cp.retired += batch.deletes.len() as u64;
+            let retired = deletes.len() as u64;
+            cp.retired += retired;
             cp.last_key = Some(last.to_vec());
-            batch.checkpoint = cp.encode();
-            self.store.apply(&batch).map_err(MigrateError::Store)?;
+            let deletes = deletes
+                .into_iter()
+                .map(|key| Write::Delete {
+                    table: Table::Base,
+                    key,
+                })
+                .collect();
+            self.store
+                .apply(&[deletes], Some((&self.name, &cp.encode())))
+                .map_err(MigrateError::Store)?;
             summary.batches += 1;
-            summary.rows_this_run += batch.deletes.len() as u64;
+            summary.rows_this_run += retired;
             summary.rows = cp.retired;
             progress(&Progress {
                 phase: Phase::Retire,

@@ -6,7 +6,8 @@ use super::error::MigrateError;
 use super::migration::Migration;
 use super::pager::{all_ranges, Pager};
 use super::report::{Verified, VerifyReport};
-use super::store::{Side, Store};
+use super::side::Side;
+use crate::store::Store;
 
 pub(super) fn record_hash(key: &[u8], value: &[u8]) -> u128 {
     use md5::{Digest, Md5};

@@ -1,4 +1,4 @@
-//! `rowkey::index` over HBase ([`HBaseIndexStore`]) against standalone HBase 2.6 and its Thrift2
+//! `rowkey::index` over HBase ([`HBaseStore`]) against standalone HBase 2.6 and its Thrift2
 //! gateway (started by this test binary on free loopback ports; JDK 17 and Maven, the jars
 //! from Maven Central on the first run): the crash proof of `tests/index_proof/` — a crash at
 //! every row mutation of a 30-operation sequence, and 300 operations with a crash every 1–8 row
@@ -7,16 +7,17 @@
 #[path = "../../../tests/index_proof/mod.rs"]
 mod index_proof;
 
-use rowkey::index::{Record, Store, Table, Write};
+use rowkey::index::Record;
+use rowkey::store::{Store, Table, Write};
 use rowkey::RowKey;
-use rowkey_hbase::index::HBaseIndexStore;
+use rowkey_hbase::store::HBaseStore;
 use rowkey_hbase::testkit::HBase;
 use rowkey_hbase::Client;
 
 use index_proof::{exhaustive, gen_ops, indexes, sequential, table, ByBuyer, Order, OrderId};
 
 /// A store over fresh tables named after `prefix`.
-fn store(prefix: &str) -> HBaseIndexStore {
+fn store(prefix: &str) -> HBaseStore {
     let hbase = HBase::shared_phoenix().unwrap_or_else(|e| panic!("{e}"));
     let client = Client::connect(hbase.thrift_addr()).expect("gateway client");
     let name = |t: &str| format!("{prefix}_{t}");
@@ -25,17 +26,17 @@ fn store(prefix: &str) -> HBaseIndexStore {
         .map(|t| name(t))
         .collect();
     let refs: Vec<&str> = index_tables.iter().map(String::as_str).collect();
-    HBaseIndexStore::create_tables(&client, &name("orders"), &refs, &name("checkpoints"))
+    HBaseStore::create_tables(&client, &name("orders"), &refs, &name("checkpoints"))
         .expect("create tables");
     open(prefix)
 }
 
 /// A new store (a new clock, a new connection) over the tables of `prefix`.
-fn open(prefix: &str) -> HBaseIndexStore {
+fn open(prefix: &str) -> HBaseStore {
     let hbase = HBase::shared_phoenix().unwrap_or_else(|e| panic!("{e}"));
     let client = Client::connect(hbase.thrift_addr()).expect("gateway client");
     let name = |t: &str| format!("{prefix}_{t}");
-    let mut store = HBaseIndexStore::new(
+    let mut store = HBaseStore::new(
         &client.table(&name("orders")),
         &client.table(&name("checkpoints")),
     );

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use rowkey::migrate::Migration;
 use rowkey::{plan, RowKey};
-use rowkey_hbase::migrate::HBaseStore;
+use rowkey_hbase::store::HBaseStore;
 use rowkey_hbase::testkit::HBase;
 use rowkey_hbase::{Batch, Cell, Client, Error};
 
@@ -405,12 +405,9 @@ fn a_migration_cut_by_a_gateway_kill_resumes_and_loses_nothing() {
         let c = Client::connect(addr)
             .expect("connect")
             .with_timeout(Duration::from_secs(30));
-        HBaseStore::two_tables(
-            &c.table("mig_v16"),
-            &c.table("mig_v32"),
-            &c.table("mig_checkpoints"),
-            "v16-to-v32",
-        )
+        HBaseStore::new(&c.table("mig_v16"), &c.table("mig_checkpoints"))
+            .destination(&c.table("mig_v32"))
+            .whole_rows()
     };
     let store = store_at(gateway.addr());
     let m = Migration::<_, V16, V32, _>::from_into(&store).batch_size(250);

@@ -1,15 +1,29 @@
-//! The storage an indexed table runs on: the [`Store`] port, its tables and its writes.
+//! The [`Store`] port: its tables, rows and writes.
 
 use core::fmt;
 
-/// One table of an indexed record type: the base table (primary key → record) or the table
-/// of one index, by the index's name.
+/// One table of a store.
+///
+/// An indexed table ([`Indexed`](crate::index::Indexed)) uses [`Base`](Table::Base) and one
+/// [`Index`](Table::Index) per index; a migration ([`Migration`](crate::migrate::Migration))
+/// reads the old layout from [`Base`](Table::Base) and writes the new one to
+/// [`Destination`](Table::Destination) — the base table itself when the store says
+/// [`same_table`](Store::same_table).
+///
+/// ```
+/// use rowkey::store::Table;
+///
+/// assert_eq!(Table::Index("by_city".into()).to_string(), "index by_city");
+/// assert_eq!(Table::Destination.to_string(), "destination table");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Table {
-    /// The base table: the record's primary key → the record's value.
+    /// The base table: a record's primary key → its value; a migration's source.
     Base,
-    /// An index table, by the index's name ([`Index::name`](super::Index::name)).
+    /// An index table, by the index's name ([`Index::name`](crate::index::Index::name)).
     Index(String),
+    /// A migration's destination: where the rows of the new layout go.
+    Destination,
 }
 
 impl fmt::Display for Table {
@@ -17,6 +31,7 @@ impl fmt::Display for Table {
         match self {
             Table::Base => f.write_str("base table"),
             Table::Index(name) => write!(f, "index {name}"),
+            Table::Destination => f.write_str("destination table"),
         }
     }
 }
@@ -25,6 +40,13 @@ impl fmt::Display for Table {
 pub type Row = (Vec<u8>, Vec<u8>);
 
 /// One mutation of one row.
+///
+/// ```
+/// use rowkey::store::{Table, Write};
+///
+/// let w = Write::Delete { table: Table::Base, key: b"k".to_vec() };
+/// assert_eq!((w.table(), w.key()), (&Table::Base, &b"k"[..]));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Write {
     /// Write `value` at `key` (replacing any row with the same key).
@@ -61,10 +83,12 @@ impl Write {
     }
 }
 
-/// The storage of an indexed table: a base table, one table per index, and checkpoint slots.
+/// The storage of a table and what is kept beside it: the base table, one table per index, a
+/// migration's destination, and named checkpoints.
 ///
-/// Small and synchronous, like [`migrate::Store`](crate::migrate::Store): an async client
-/// (Bigtable over gRPC) blocks on its futures. Every method takes `&self`.
+/// Small and synchronous so that any client fits, an async one (Bigtable over gRPC) by
+/// blocking on its futures. Every method takes `&self`: reads run beside writes (a dual read
+/// beside a copy, verified reads beside maintenance).
 ///
 /// What an implementation must guarantee:
 ///
@@ -75,14 +99,25 @@ impl Write {
 /// - [`write`](Self::write) applies its mutations; on `Ok` all of them are durable. On `Err`
 ///   any subset may have landed (a store without multi-row transactions). Puts and deletes
 ///   are idempotent, so applying them again is harmless.
-/// - [`apply`](Self::apply) applies **steps** in order, each durable before the next starts
-///   (the default does exactly this with [`write`](Self::write)). A store with transactions
-///   overrides it to apply all steps atomically. The maintenance order of
-///   [`Indexed`](super::Indexed) relies on one or the other (see the [module docs](super)).
+/// - [`apply`](Self::apply) applies **steps** in order, then the checkpoint, each durable
+///   before the next starts (the default does exactly this). A store with transactions
+///   overrides it to apply everything atomically. The maintenance order of
+///   [`Indexed`](crate::index::Indexed) and a migration's batches (puts, deletes, checkpoint)
+///   rely on one or the other: a crash leaves a state the next run finishes exactly.
 /// - Checkpoints are stored where no table's scan sees them.
+/// - [`same_table`](Self::same_table) says whether [`Table::Destination`] is the base table
+///   (a migration in place).
 ///
-/// The `redb` feature implements it (`redb::RedbStore`);
-/// `rowkey-bigtable` and `rowkey-hbase` implement it over their servers.
+/// [`RedbStore`](super::RedbStore) (feature `redb`) implements it; `rowkey-hbase` and
+/// `rowkey-bigtable` implement it over their servers.
+///
+/// # Over Bigtable or HBase
+///
+/// A row there is many cells, so the store decides what the opaque value is: one cell (an
+/// indexed table's rows, written by rowkey), or every cell of the row serialized into one blob
+/// (a migration of any table: the copy keeps the whole row, and verification checksums all of
+/// it). Puts carry **explicit** timestamps, so that a retried or repeated batch writes the same
+/// cells; there are no multi-row transactions, so `apply` keeps the default order.
 ///
 /// # A store of your own
 ///
@@ -94,7 +129,9 @@ impl Write {
 /// use std::collections::BTreeMap;
 /// use std::convert::Infallible;
 /// use std::ops::Bound;
-/// use rowkey::index::{Index, Indexed, Record, RecordError, Row, Store, Table, Write};
+/// use rowkey::index::{Index, Indexed, Record, RecordError};
+/// use rowkey::migrate::Migration;
+/// use rowkey::store::{Row, Store, Table, Write};
 /// use rowkey::RowKey;
 ///
 /// #[derive(Default)]
@@ -154,6 +191,7 @@ impl Write {
 ///     }
 /// }
 ///
+/// // An indexed table on it...
 /// let by_city = Index::non_unique("by_city", |s: &Shop| ByCity { city: s.city.clone() })?;
 /// let shops = Indexed::new(Mem::default()).with_index(&by_city)?;
 /// for (id, city) in [(1, "Oslo"), (2, "Lima"), (3, "Oslo")] {
@@ -163,6 +201,17 @@ impl Write {
 /// let lima = shops.scan(&by_city, ByCity::scan().city("Lima").ranges()).records()?;
 /// assert_eq!(lima.iter().map(|s| s.id).collect::<Vec<_>>(), [2, 3]);
 /// assert!(shops.scrub().run(|_| {})?.is_clean());
+///
+/// // ...and its base table re-keyed into the destination table, salted.
+/// #[derive(RowKey, Debug, Clone, PartialEq)]
+/// struct SaltedId { #[salt(buckets = 4)] id: u32 }
+/// let store = shops.store();
+/// let m = Migration::new(store, |k: Id| SaltedId { id: k.id }).batch_size(2);
+/// m.run(|_| {})?;
+/// let verified = m.verify()?;
+/// m.retire_source(&verified, |_| {})?;
+/// assert_eq!(store.scan(&Table::Destination, b"", None, 10, false)?.len(), 3);
+/// assert!(store.scan(&Table::Base, b"", None, 10, false)?.is_empty());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub trait Store {
@@ -186,15 +235,23 @@ pub trait Store {
     /// Apply `writes`, durably (not necessarily atomically: see the trait docs).
     fn write(&self, writes: &[Write]) -> Result<(), Self::Error>;
 
-    /// Apply `steps` in order, each durable before the next starts — or all of them in one
-    /// transaction where the store has them.
-    fn apply(&self, steps: &[Vec<Write>]) -> Result<(), Self::Error> {
+    /// Apply `steps` in order and then save `checkpoint` (a name and a blob) if given, each
+    /// durable before the next starts — or all of it in one transaction where the store has
+    /// them.
+    fn apply(
+        &self,
+        steps: &[Vec<Write>],
+        checkpoint: Option<(&str, &[u8])>,
+    ) -> Result<(), Self::Error> {
         for step in steps {
             if !step.is_empty() {
                 self.write(step)?;
             }
         }
-        Ok(())
+        match checkpoint {
+            Some((name, blob)) => self.save_checkpoint(name, blob),
+            None => Ok(()),
+        }
     }
 
     /// The checkpoint blob saved under `name`, if any.
@@ -202,6 +259,12 @@ pub trait Store {
 
     /// Replace the checkpoint blob under `name`, durably.
     fn save_checkpoint(&self, name: &str, blob: &[u8]) -> Result<(), Self::Error>;
+
+    /// Whether [`Table::Destination`] is the base table: a migration re-keys the table in
+    /// place (see [`migrate`](crate::migrate#one-table-or-two)). `false` by default.
+    fn same_table(&self) -> bool {
+        false
+    }
 }
 
 impl<S: Store + ?Sized> Store for &S {
@@ -222,13 +285,20 @@ impl<S: Store + ?Sized> Store for &S {
     fn write(&self, writes: &[Write]) -> Result<(), Self::Error> {
         (**self).write(writes)
     }
-    fn apply(&self, steps: &[Vec<Write>]) -> Result<(), Self::Error> {
-        (**self).apply(steps)
+    fn apply(
+        &self,
+        steps: &[Vec<Write>],
+        checkpoint: Option<(&str, &[u8])>,
+    ) -> Result<(), Self::Error> {
+        (**self).apply(steps, checkpoint)
     }
     fn load_checkpoint(&self, name: &str) -> Result<Option<Vec<u8>>, Self::Error> {
         (**self).load_checkpoint(name)
     }
     fn save_checkpoint(&self, name: &str, blob: &[u8]) -> Result<(), Self::Error> {
         (**self).save_checkpoint(name, blob)
+    }
+    fn same_table(&self) -> bool {
+        (**self).same_table()
     }
 }

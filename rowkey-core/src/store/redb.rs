@@ -1,38 +1,55 @@
-//! The [`Store`] for [redb](https://docs.rs/redb) (feature `redb`): the base table and each
-//! index table are redb tables of `&[u8]` → `&[u8]`; every put, delete and batch is **one
-//! transaction**, so the tables never disagree.
+//! The [`Store`] for [redb](https://docs.rs/redb) (feature `redb`): every table is a redb table
+//! of `&[u8]` → `&[u8]`, and every write, step list and checkpoint is **one transaction**.
 
 use ::redb::{Database, ReadableDatabase, TableDefinition, TableError};
 
-use super::store::{Row, Store, Table, Write};
+use super::port::{Row, Store, Table, Write};
 
-/// The table of scrub checkpoints, keyed `"<base table>/<checkpoint name>"`.
+/// The table of checkpoints, keyed `"<base table>/<checkpoint name>"`.
 pub const CHECKPOINTS: TableDefinition<'static, &str, &[u8]> =
-    TableDefinition::new("rowkey_index_checkpoints");
+    TableDefinition::new("rowkey_checkpoints");
 
-/// An indexed table in one redb database: the base table `name` and one table
-/// `"<name>.<index>"` per index.
+/// A table's store in one redb database: the base table `name`, one table `"<name>.<index>"`
+/// per index, a migration's destination table (the base table unless
+/// [`destination`](Self::destination) names another) and checkpoints in [`CHECKPOINTS`].
 ///
 /// ```
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-/// use rowkey::index::{redb::RedbStore, Table};
+/// use rowkey::store::{RedbStore, Store, Table};
 ///
 /// let db = redb::Database::builder().create_with_backend(redb::backends::InMemoryBackend::new())?;
 /// let store = RedbStore::new(&db, "orders");
 /// assert_eq!(store.table_name(&Table::Base), "orders");
 /// assert_eq!(store.table_name(&Table::Index("by_buyer".into())), "orders.by_buyer");
+/// assert!(store.same_table()); // a migration re-keys "orders" in place
+/// let copy = store.destination("orders_v2");
+/// assert_eq!(copy.table_name(&Table::Destination), "orders_v2");
+/// assert!(!copy.same_table());
 /// # Ok(()) }
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct RedbStore<'db> {
     db: &'db Database,
     name: &'db str,
+    destination: &'db str,
 }
 
 impl<'db> RedbStore<'db> {
     /// The tables of `name` in `db`.
     pub fn new(db: &'db Database, name: &'db str) -> Self {
-        RedbStore { db, name }
+        RedbStore {
+            db,
+            name,
+            destination: name,
+        }
+    }
+
+    /// A migration's destination: the table `destination` (the base table by default, a
+    /// migration in place).
+    #[must_use]
+    pub fn destination(mut self, destination: &'db str) -> Self {
+        self.destination = destination;
+        self
     }
 
     /// The redb table name of a table.
@@ -40,11 +57,20 @@ impl<'db> RedbStore<'db> {
         match table {
             Table::Base => self.name.to_owned(),
             Table::Index(index) => format!("{}.{index}", self.name),
+            Table::Destination => self.destination.to_owned(),
         }
     }
 
-    /// `writes` in one transaction.
-    fn commit<'w>(&self, writes: impl Iterator<Item = &'w Write>) -> Result<(), ::redb::Error> {
+    fn checkpoint_key(&self, name: &str) -> String {
+        format!("{}/{name}", self.name)
+    }
+
+    /// `writes` and the checkpoint in one transaction.
+    fn commit<'w>(
+        &self,
+        writes: impl Iterator<Item = &'w Write>,
+        checkpoint: Option<(&str, &[u8])>,
+    ) -> Result<(), ::redb::Error> {
         let tx = self.db.begin_write()?;
         for w in writes {
             let name = self.table_name(w.table());
@@ -57,6 +83,10 @@ impl<'db> RedbStore<'db> {
                     t.remove(key.as_slice())?;
                 }
             }
+        }
+        if let Some((name, blob)) = checkpoint {
+            let mut t = tx.open_table(CHECKPOINTS)?;
+            t.insert(self.checkpoint_key(name).as_str(), blob)?;
         }
         tx.commit()?;
         Ok(())
@@ -120,12 +150,16 @@ impl Store for RedbStore<'_> {
     }
 
     fn write(&self, writes: &[Write]) -> Result<(), Self::Error> {
-        self.commit(writes.iter())
+        self.commit(writes.iter(), None)
     }
 
-    /// Every step in one transaction.
-    fn apply(&self, steps: &[Vec<Write>]) -> Result<(), Self::Error> {
-        self.commit(steps.iter().flatten())
+    /// Every step and the checkpoint in one transaction.
+    fn apply(
+        &self,
+        steps: &[Vec<Write>],
+        checkpoint: Option<(&str, &[u8])>,
+    ) -> Result<(), Self::Error> {
+        self.commit(steps.iter().flatten(), checkpoint)
     }
 
     fn load_checkpoint(&self, name: &str) -> Result<Option<Vec<u8>>, Self::Error> {
@@ -135,18 +169,15 @@ impl Store for RedbStore<'_> {
             Err(TableError::TableDoesNotExist(_)) => return Ok(None),
             Err(e) => return Err(e.into()),
         };
-        let key = format!("{}/{name}", self.name);
-        Ok(t.get(key.as_str())?.map(|v| v.value().to_vec()))
+        Ok(t.get(self.checkpoint_key(name).as_str())?
+            .map(|v| v.value().to_vec()))
     }
 
     fn save_checkpoint(&self, name: &str, blob: &[u8]) -> Result<(), Self::Error> {
-        let tx = self.db.begin_write()?;
-        {
-            let mut t = tx.open_table(CHECKPOINTS)?;
-            let key = format!("{}/{name}", self.name);
-            t.insert(key.as_str(), blob)?;
-        }
-        tx.commit()?;
-        Ok(())
+        self.commit(core::iter::empty(), Some((name, blob)))
+    }
+
+    fn same_table(&self) -> bool {
+        self.name == self.destination
     }
 }

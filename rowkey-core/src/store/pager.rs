@@ -1,11 +1,13 @@
-//! Reading one range of one table page by page, forward or backward.
+//! Reading one range of one table page by page, forward or backward: the one pager of every
+//! operation.
 
 use std::collections::VecDeque;
 
-use super::store::{Row, Store, Table};
+use super::port::{Row, Store, Table};
 
-/// The rows of `[start, stop)` of one table, fetched `page` at a time.
-pub(super) struct Pager<'s, S: Store> {
+/// The rows of `[start, stop)` of one table, fetched `page` at a time; after an error it
+/// ends.
+pub(crate) struct Pager<'s, S: Store> {
     store: &'s S,
     table: Table,
     start: Vec<u8>,
@@ -17,7 +19,7 @@ pub(super) struct Pager<'s, S: Store> {
 }
 
 impl<'s, S: Store> Pager<'s, S> {
-    pub(super) fn new(
+    pub(crate) fn new(
         store: &'s S,
         table: Table,
         start: &[u8],
@@ -66,7 +68,9 @@ impl<S: Store> Iterator for Pager<'_, S> {
                 self.done = true;
             }
             match rows.last() {
+                // Backward: the next page stops before the last key read.
                 Some((last, _)) if self.reverse => self.stop = Some(last.clone()),
+                // Forward: it starts right after it.
                 Some((last, _)) => {
                     self.start.clear();
                     self.start.extend_from_slice(last);

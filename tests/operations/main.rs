@@ -8,6 +8,9 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+// the one crash-injecting store, for the index crash proof and the migration properties
+#[path = "../common/crashy.rs"]
+mod crashy;
 
 mod dump_props;
 #[cfg(feature = "redb")]

@@ -239,9 +239,7 @@ fn snapshot(db: &Database, table: &str) -> Snapshot {
         .collect()
 }
 
-#[path = "../common/crashy.rs"]
-mod crashy;
-use crashy::{CrashError, Crashy};
+use crate::crashy::{CrashError, Crashy};
 
 // ---- the check -----------------------------------------------------------------------------
 

@@ -16,6 +16,9 @@
 #[macro_use]
 #[path = "../../../tests/common/shapes.rs"]
 mod shapes;
+// the crash-injecting store of the index crash proof
+#[path = "../../../tests/common/crashy.rs"]
+mod crashy;
 
 mod features;
 mod index;

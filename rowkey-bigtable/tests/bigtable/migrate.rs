@@ -268,6 +268,24 @@ async fn failed_writes_are_errors_and_stop_the_batch() {
     let (dest, cp) = (client.table("fw_dest"), client.table("checkpoints_w"));
     let handle = tokio::runtime::Handle::current();
     tokio::task::spawn_blocking(move || {
+        // A store that keeps values in one cell (an indexed table's) refuses rows with other
+        // columns by name instead of reading them as empty values: a migration over it stops
+        // at its first scan, and nothing is written.
+        let one_cell = BigtableStore::new(handle.clone(), &source, &cp).destination(&dest);
+        let e = one_cell
+            .scan(&StoreTable::Base, b"", None, 10, false)
+            .expect_err("rows without r:v");
+        assert!(
+            e.to_string().contains("has no cell r:v") && e.to_string().contains("whole_rows"),
+            "{e}"
+        );
+        let m = Migration::<_, Ev16, Ev32, _>::from_into(&one_cell).batch_size(BATCH);
+        assert!(matches!(m.run(|_| {}), Err(MigrateError::Store(_))));
+        assert!(one_cell
+            .scan(&StoreTable::Destination, b"", None, 1, false)
+            .expect("scan")
+            .is_empty());
+
         let store = BigtableStore::new(handle, &source, &cp)
             .destination(&dest)
             .whole_rows();

@@ -25,7 +25,7 @@
 //!   ranges (every scan form; salt buckets merged into the index key's logical order) and get
 //!   verified records back; [`scrub`](Indexed::scrub).
 //! - [`Store`](crate::store::Store): the storage port, shared with migrations — scan,
-//!   multi-get, write, apply steps, checkpoints. [`RedbStore`](crate::store::RedbStore)
+//!   multi-get, write, apply steps, checkpoints. `store::RedbStore`
 //!   (feature `redb`), `rowkey_bigtable::store::BigtableStore`,
 //!   `rowkey_hbase::store::HBaseStore`.
 //!

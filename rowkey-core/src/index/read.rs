@@ -108,7 +108,8 @@ impl<S: Store, R: Record> Indexed<S, R> {
     /// ```
     /// # #[cfg(feature = "redb")]
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// use rowkey::index::{redb::RedbStore, Index, Indexed, Record, RecordError};
+    /// use rowkey::index::{Index, Indexed, Record, RecordError};
+    /// use rowkey::store::RedbStore;
     /// use rowkey::RowKey;
     ///
     /// #[derive(RowKey, Debug, Clone, PartialEq)]

@@ -226,7 +226,8 @@ impl<S: Store, R: Record> Indexed<S, R> {
     /// ```
     /// # #[cfg(feature = "redb")]
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// use rowkey::index::{redb::RedbStore, Index, Indexed, Record, RecordError, Store, Table, Write};
+    /// use rowkey::index::{Index, Indexed, Record, RecordError};
+    /// use rowkey::store::{RedbStore, Store, Table, Write};
     /// use rowkey::RowKey;
     ///
     /// #[derive(RowKey, Debug, Clone, PartialEq)]
@@ -302,7 +303,8 @@ impl<S: Store, R: Record> Scrub<'_, S, R> {
     /// ```
     /// # #[cfg(feature = "redb")]
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// use rowkey::index::{redb::RedbStore, Index, Indexed, Problem, Record, RecordError, Store, Table, Write};
+    /// use rowkey::index::{Index, Indexed, Problem, Record, RecordError};
+    /// use rowkey::store::{RedbStore, Store, Table, Write};
     /// use rowkey::RowKey;
     ///
     /// #[derive(RowKey, Debug, Clone, PartialEq)]

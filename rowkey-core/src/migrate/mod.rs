@@ -75,7 +75,7 @@
 //! retiring — deletes from the base table) with the checkpoint under the migration's
 //! [name](Migration::name), and reads new rows back with `get` before retiring old ones. The
 //! `redb` feature implements it for [redb](https://docs.rs/redb)
-//! ([`RedbStore`](crate::store::RedbStore)), writing each batch and its checkpoint in one
+//! (`store::RedbStore`), writing each batch and its checkpoint in one
 //! transaction; `rowkey-hbase` and `rowkey-bigtable` over their servers.
 //!
 //! ```

@@ -6,7 +6,7 @@
 //! writes the base table and one table per index, and [`Migration`](crate::migrate::Migration)
 //! copies the base table into the destination table (which may be the base table itself: see
 //! [`Store::same_table`]). The `redb` feature implements it for
-//! [redb](https://docs.rs/redb) ([`RedbStore`]); `rowkey-hbase` and `rowkey-bigtable` implement
+//! [redb](https://docs.rs/redb) (`RedbStore`); `rowkey-hbase` and `rowkey-bigtable` implement
 //! it once each over their servers.
 //!
 //! ```

@@ -108,7 +108,7 @@ impl Write {
 /// - [`same_table`](Self::same_table) says whether [`Table::Destination`] is the base table
 ///   (a migration in place).
 ///
-/// [`RedbStore`](super::RedbStore) (feature `redb`) implements it; `rowkey-hbase` and
+/// `RedbStore` (feature `redb`) implements it; `rowkey-hbase` and
 /// `rowkey-bigtable` implement it over their servers.
 ///
 /// # Over Bigtable or HBase

@@ -133,7 +133,7 @@ use bigtable_rs::google::bigtable::v2::{
     mutation, row_range, Mutation, ReadRowsRequest, RowRange, RowSet,
 };
 use futures_util::StreamExt;
-use rowkey::store::{Row, Store, Table as StoreTable, Write};
+use rowkey::store::{KeyValue, Store, Table as StoreTable, Write};
 use tokio::runtime::Handle;
 
 use crate::read::RawRow;
@@ -521,7 +521,7 @@ impl Store for BigtableStore {
         stop: Option<&[u8]>,
         limit: usize,
         reverse: bool,
-    ) -> Result<Vec<Row>, Error> {
+    ) -> Result<Vec<KeyValue>, Error> {
         // rows_limit 0 means "no limit" to Bigtable, and an empty range is refused: answer both
         // without a request.
         if limit == 0 || stop.is_some_and(|s| s <= start) {

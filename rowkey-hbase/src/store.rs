@@ -111,7 +111,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use rowkey::store::{Row, Store, Table as StoreTable, Write};
+use rowkey::store::{KeyValue, Store, Table as StoreTable, Write};
 use rowkey::ScanRange;
 
 use crate::read::RawScan;
@@ -267,7 +267,7 @@ impl HBaseStore {
     }
 
     /// A stored row as a store row: its one cell, or all of its cells.
-    fn value(&self, table: &Table, row: crate::Row) -> Result<Row, Error> {
+    fn value(&self, table: &Table, row: crate::Row) -> Result<KeyValue, Error> {
         if self.whole_rows {
             let value = encode_cells(&row.cells);
             return Ok((row.key, value));
@@ -462,7 +462,7 @@ impl Store for HBaseStore {
         stop: Option<&[u8]>,
         limit: usize,
         reverse: bool,
-    ) -> Result<Vec<Row>, Error> {
+    ) -> Result<Vec<KeyValue>, Error> {
         if limit == 0 || stop.is_some_and(|s| s <= start) {
             return Ok(Vec::new());
         }

@@ -7,7 +7,7 @@
 use std::cell::Cell;
 use std::fmt;
 
-use rowkey::store::{Row, Store, Table, Write};
+use rowkey::store::{KeyValue, Store, Table, Write};
 
 /// The crash itself, or the wrapped store's own error.
 #[derive(Debug)]
@@ -106,7 +106,7 @@ impl<S: Store> Store for Crashy<'_, S> {
         stop: Option<&[u8]>,
         limit: usize,
         reverse: bool,
-    ) -> Result<Vec<Row>, Self::Error> {
+    ) -> Result<Vec<KeyValue>, Self::Error> {
         self.inner
             .scan(table, start, stop, limit, reverse)
             .map_err(CrashError::Inner)

@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use rowkey::index::{Index, IndexBatch, IndexError, Indexed, Record, RecordError};
-use rowkey::store::{Row, Store, Table, Write};
+use rowkey::store::{KeyValue, Store, Table, Write};
 use rowkey::RowKey;
 
 #[derive(RowKey, Debug, Clone, PartialEq)]
@@ -297,7 +297,7 @@ impl Proof {
 }
 
 /// Every row of a table, through the plain store.
-pub fn dump<S: Store>(store: &S, table: &Table) -> Vec<Row>
+pub fn dump<S: Store>(store: &S, table: &Table) -> Vec<KeyValue>
 where
     S::Error: fmt::Debug,
 {

@@ -13,7 +13,7 @@ use super::record::Record;
 use super::table::Indexed;
 use super::verify::{check, Problem};
 use crate::store::Pager;
-use crate::store::{Row, Store, Table, Write};
+use crate::store::{KeyValue, Store, Table, Write};
 
 /// A record found through an index, with its index key.
 #[derive(Debug, Clone, PartialEq)]
@@ -237,7 +237,7 @@ impl<'a, S: Store, R: Record, I: RowKey + DecodeRowKeyOwned> IndexScan<'a, S, R,
             .map(|r| Pager::new(store, table.clone(), r.start(), r.stop(), page, reverse))
             .collect();
         let skip = self.read.salt_width();
-        let merged: Box<dyn Iterator<Item = Result<Row, S::Error>> + 'a> = if reverse {
+        let merged: Box<dyn Iterator<Item = Result<KeyValue, S::Error>> + 'a> = if reverse {
             Box::new(crate::merge::merge_rev(pagers, skip))
         } else {
             Box::new(crate::merge::merge(pagers, skip))
@@ -312,7 +312,7 @@ pub struct Hits<'a, S: Store, R, I> {
     indexed: &'a Indexed<S, R>,
     spec: usize,
     scan: ScanRanges,
-    merged: Box<dyn Iterator<Item = Result<Row, S::Error>> + 'a>,
+    merged: Box<dyn Iterator<Item = Result<KeyValue, S::Error>> + 'a>,
     ready: VecDeque<HitResult<R, I, S>>,
     page: usize,
     left: usize,

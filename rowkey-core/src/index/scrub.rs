@@ -10,7 +10,7 @@ use super::error::IndexError;
 use super::record::Record;
 use super::table::{decode_record, encoded_key, entry_of, Indexed};
 use super::verify::{check, Problem};
-use crate::store::{Row, Store, Table, Write};
+use crate::store::{KeyValue, Store, Table, Write};
 
 /// The most findings a report keeps (the counts are complete).
 pub const MAX_FINDINGS: usize = 100;
@@ -480,7 +480,7 @@ impl<S: Store, R: Record> Scrub<'_, S, R> {
     /// claimer in primary-key order — and every other claimer is a [`Problem::Conflict`].
     fn base_page(
         &self,
-        rows: &[Row],
+        rows: &[KeyValue],
         report: &mut ScrubReport,
         claims: &mut Claims,
     ) -> Result<Vec<Write>, IndexError<S::Error>> {
@@ -570,7 +570,7 @@ impl<S: Store, R: Record> Scrub<'_, S, R> {
         &self,
         spec: usize,
         table: &Table,
-        rows: &[Row],
+        rows: &[KeyValue],
         report: &mut ScrubReport,
         claims: &Claims,
     ) -> Result<Vec<Write>, IndexError<S::Error>> {
@@ -766,13 +766,13 @@ mod tests {
             stop: Option<&[u8]>,
             limit: usize,
             reverse: bool,
-        ) -> Result<Vec<Row>, Infallible> {
+        ) -> Result<Vec<KeyValue>, Infallible> {
             let tables = self.tables.borrow();
             let Some(t) = tables.get(table) else {
                 return Ok(Vec::new());
             };
             let hi = stop.map_or(Bound::Unbounded, Bound::Excluded);
-            let rows: Vec<Row> = t
+            let rows: Vec<KeyValue> = t
                 .range::<[u8], _>((Bound::Included(start), hi))
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();

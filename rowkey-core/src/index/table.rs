@@ -9,7 +9,7 @@ use crate::{DecodeRowKeyOwned, RowKey};
 use super::def::{entry, parse, Entry, Index, Kind, Spec};
 use super::error::{DefineIndexError, IndexError};
 use super::record::Record;
-use crate::store::{Row, Store, Table, Write};
+use crate::store::{KeyValue, Store, Table, Write};
 
 /// A base table of records `R` and its indexes, over a [`Store`]. See the
 /// [module docs](super) for the maintenance order and what each store guarantees.
@@ -271,7 +271,10 @@ impl<S: Store, R: Record> Indexed<S, R> {
     /// # Errors
     ///
     /// A key does not encode.
-    pub fn expected_rows(&self, record: &R) -> Result<Vec<(Table, Row)>, IndexError<S::Error>> {
+    pub fn expected_rows(
+        &self,
+        record: &R,
+    ) -> Result<Vec<(Table, KeyValue)>, IndexError<S::Error>> {
         let pk = encode_pk::<R, S::Error>(&record.key())?;
         let value = record.to_value();
         self.specs

@@ -6,7 +6,7 @@ use super::def::{parse, Spec};
 use super::error::IndexError;
 use super::record::Record;
 use super::table::{decode_record, entry_of};
-use crate::store::{Row, Store, Table, Write};
+use crate::store::{KeyValue, Store, Table, Write};
 
 /// What is wrong with an index row, or with a record's index rows.
 ///
@@ -68,7 +68,7 @@ pub(super) struct Checked<R> {
 pub(super) fn check<S: Store, R: Record>(
     store: &S,
     spec: &dyn Spec<R>,
-    rows: &[Row],
+    rows: &[KeyValue],
 ) -> Result<Vec<Checked<R>>, IndexError<S::Error>> {
     let table = Table::Index(spec.name().to_owned());
     let parsed: Vec<_> = rows

@@ -31,6 +31,6 @@ mod port;
 mod redb;
 
 pub(crate) use pager::Pager;
-pub use port::{Row, Store, Table, Write};
+pub use port::{KeyValue, Store, Table, Write};
 #[cfg(feature = "redb")]
 pub use redb::{RedbStore, CHECKPOINTS};

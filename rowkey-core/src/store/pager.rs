@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use super::port::{Row, Store, Table};
+use super::port::{KeyValue, Store, Table};
 
 /// The rows of `[start, stop)` of one table, fetched `page` at a time; after an error it
 /// ends.
@@ -14,7 +14,7 @@ pub(crate) struct Pager<'s, S: Store> {
     stop: Option<Vec<u8>>,
     page: usize,
     reverse: bool,
-    buf: VecDeque<Row>,
+    buf: VecDeque<KeyValue>,
     done: bool,
 }
 
@@ -41,7 +41,7 @@ impl<'s, S: Store> Pager<'s, S> {
 }
 
 impl<S: Store> Iterator for Pager<'_, S> {
-    type Item = Result<Row, S::Error>;
+    type Item = Result<KeyValue, S::Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {

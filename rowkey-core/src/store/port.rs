@@ -37,7 +37,7 @@ impl fmt::Display for Table {
 }
 
 /// A stored row: `(key, value)`; values are opaque bytes.
-pub type Row = (Vec<u8>, Vec<u8>);
+pub type KeyValue = (Vec<u8>, Vec<u8>);
 
 /// One mutation of one row.
 ///
@@ -131,7 +131,7 @@ impl Write {
 /// use std::ops::Bound;
 /// use rowkey::index::{Index, Indexed, Record, RecordError};
 /// use rowkey::migrate::Migration;
-/// use rowkey::store::{Row, Store, Table, Write};
+/// use rowkey::store::{KeyValue, Store, Table, Write};
 /// use rowkey::RowKey;
 ///
 /// #[derive(Default)]
@@ -142,7 +142,7 @@ impl Write {
 ///
 /// impl Store for Mem {
 ///     type Error = Infallible;
-///     fn scan(&self, table: &Table, start: &[u8], stop: Option<&[u8]>, limit: usize, reverse: bool) -> Result<Vec<Row>, Infallible> {
+///     fn scan(&self, table: &Table, start: &[u8], stop: Option<&[u8]>, limit: usize, reverse: bool) -> Result<Vec<KeyValue>, Infallible> {
 ///         let tables = self.tables.borrow();
 ///         let Some(t) = tables.get(table) else { return Ok(Vec::new()) };
 ///         if stop.is_some_and(|s| s <= start) {
@@ -227,7 +227,7 @@ pub trait Store {
         stop: Option<&[u8]>,
         limit: usize,
         reverse: bool,
-    ) -> Result<Vec<Row>, Self::Error>;
+    ) -> Result<Vec<KeyValue>, Self::Error>;
 
     /// The values of `keys` in `table`, in the order of `keys` (`None`: no such row).
     fn get(&self, table: &Table, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, Self::Error>;
@@ -276,7 +276,7 @@ impl<S: Store + ?Sized> Store for &S {
         stop: Option<&[u8]>,
         limit: usize,
         reverse: bool,
-    ) -> Result<Vec<Row>, Self::Error> {
+    ) -> Result<Vec<KeyValue>, Self::Error> {
         (**self).scan(table, start, stop, limit, reverse)
     }
     fn get(&self, table: &Table, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, Self::Error> {

@@ -3,7 +3,7 @@
 
 use ::redb::{Database, ReadableDatabase, TableDefinition, TableError};
 
-use super::port::{Row, Store, Table, Write};
+use super::port::{KeyValue, Store, Table, Write};
 
 /// The table of checkpoints, keyed `"<base table>/<checkpoint name>"`.
 pub const CHECKPOINTS: TableDefinition<'static, &str, &[u8]> =
@@ -103,7 +103,7 @@ impl Store for RedbStore<'_> {
         stop: Option<&[u8]>,
         limit: usize,
         reverse: bool,
-    ) -> Result<Vec<Row>, Self::Error> {
+    ) -> Result<Vec<KeyValue>, Self::Error> {
         let name = self.table_name(table);
         let tx = self.db.begin_read()?;
         let t = match tx.open_table(TableDefinition::<&[u8], &[u8]>::new(&name)) {

@@ -193,18 +193,18 @@ where
     I: Iterator,
     I::Item: MergeKey,
 {
-    let mut streams: Vec<I> = streams.into_iter().collect();
-    let heads: Vec<Option<I::Item>> = streams.iter_mut().map(Iterator::next).collect();
-    let live = heads.iter().filter(|h| h.is_some()).count();
+    let streams: Vec<I> = streams.into_iter().collect();
     let mut m = Merge {
+        heads: streams.iter().map(|_| None).collect(),
         streams,
-        heads,
         tree: Vec::new(),
         skip,
-        live,
+        live: 0,
         refill: false,
         bound: 0,
+        primed: 0,
     };
+    m.prime();
     m.build();
     m
 }
@@ -229,6 +229,10 @@ pub struct Merge<I: Iterator, const REV: bool = false> {
     /// the losers on its path: a new head whose word is below it wins every match again, so
     /// the replay is skipped. `0` (no word is below it) when unknown.
     bound: u128,
+    /// Streams `0..primed` have had their first item pulled. Priming stops at the first error
+    /// (which wins at once): a read over many ranges whose store is down fails after one
+    /// range's attempts, not after every range's. The rest are primed once the error is out.
+    primed: usize,
 }
 
 impl<I, const REV: bool> Merge<I, REV>
@@ -236,6 +240,31 @@ where
     I: Iterator,
     I::Item: MergeKey,
 {
+    /// Pull the first item of the streams not primed yet, stopping after an error.
+    fn prime(&mut self) {
+        while let Some(stream) = self.streams.get_mut(self.primed) {
+            let head = stream.next();
+            let error = head.as_ref().is_some_and(MergeKey::is_error);
+            self.live += usize::from(head.is_some());
+            if let Some(slot) = self.heads.get_mut(self.primed) {
+                *slot = head;
+            }
+            self.primed += 1;
+            if error {
+                break;
+            }
+        }
+    }
+
+    /// After an error went out: prime the streams after it and play every match again.
+    #[cold]
+    #[inline(never)]
+    fn prime_rest(&mut self) {
+        self.prime();
+        self.build();
+        self.bound = 0;
+    }
+
     /// Whether node `a` comes before node `b` in the merged order.
     #[inline(always)]
     fn before(&self, a: Node, b: Node) -> bool {
@@ -398,6 +427,9 @@ where
             }
             let word = word::<_, REV>(slot.as_ref(), self.skip);
             self.refilled(s, word);
+            if self.primed < self.streams.len() {
+                self.prime_rest();
+            }
         }
         let top = *self.tree.first()?;
         if top.word == DONE {
@@ -578,6 +610,43 @@ mod tests {
         );
         let none: Vec<std::vec::IntoIter<Vec<u8>>> = vec![];
         assert_eq!(merge(none, 1).count(), 0);
+    }
+
+    /// A stream whose first item is an error (a store that is down) is yielded before the
+    /// streams after it are pulled at all: a read over 16 ranges fails after one range's
+    /// attempts, not 16. Once the error is out, the rest are read as usual.
+    #[test]
+    fn an_error_goes_out_before_later_streams_are_pulled() {
+        use std::cell::Cell;
+        let pulled = Cell::new(0usize);
+        let counted = |items: Vec<Result<Vec<u8>, u32>>| {
+            let pulled = &pulled;
+            items
+                .into_iter()
+                .inspect(move |_| pulled.set(pulled.get() + 1))
+        };
+        let streams = vec![
+            counted(vec![Ok(b"\x00b".to_vec())]),
+            counted(vec![Err(7)]),
+            counted(vec![Ok(b"\x02a".to_vec())]),
+            counted(vec![Ok(b"\x03c".to_vec())]),
+        ];
+        let mut m = merge(streams, 1);
+        assert_eq!(m.next(), Some(Err(7)));
+        assert_eq!(
+            pulled.get(),
+            2,
+            "streams 2 and 3 not pulled before the error"
+        );
+        let rest: Vec<_> = m.collect();
+        assert_eq!(
+            rest,
+            [
+                Ok(b"\x02a".to_vec()),
+                Ok(b"\x00b".to_vec()),
+                Ok(b"\x03c".to_vec())
+            ]
+        );
     }
 
     /// Against a stable sort of all items by logical key (ties in stream order): random

@@ -76,6 +76,7 @@
 
 pub mod error;
 pub mod filter;
+pub mod gateway;
 mod pool;
 pub mod read;
 pub mod region;
@@ -98,17 +99,15 @@ pub(crate) mod proto {
 pub mod thrift;
 
 use rowkey::plan::SplitPoints;
-use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::net::{SocketAddr, ToSocketAddrs};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use ::thrift::protocol::{TBinaryInputProtocol, TBinaryOutputProtocol};
-use ::thrift::transport::{
-    ReadHalf, TBufferedReadTransport, TBufferedWriteTransport, TIoChannel, TTcpChannel, WriteHalf,
-};
+use ::thrift::protocol::{TInputProtocol, TOutputProtocol};
 use rowkey::{RowKey, ScanRanges};
 
 pub use error::{Error, FailedWrite, WriteFailures};
+pub use gateway::{GatewayConfig, Protocol, Transport};
 pub use read::Read;
 pub use region::Region;
 pub use write::{Batch, Cell};
@@ -118,11 +117,14 @@ use crate::thrift::{
     TTableName,
 };
 
-/// One Thrift2 connection: the generated client over a buffered TCP channel.
-pub type Conn = THBaseServiceSyncClient<
-    TBinaryInputProtocol<TBufferedReadTransport<ReadHalf<TTcpChannel>>>,
-    TBinaryOutputProtocol<TBufferedWriteTransport<WriteHalf<TTcpChannel>>>,
->;
+/// One Thrift2 connection: the generated client over the gateway's transport and protocol
+/// ([`GatewayConfig`]).
+pub type Conn =
+    THBaseServiceSyncClient<Box<dyn TInputProtocol + Send>, Box<dyn TOutputProtocol + Send>>;
+
+/// How long the first call of [`Client::connect_to`] waits for an answer: a gateway that speaks
+/// another transport may wait for bytes that never come.
+const FIRST_CALL_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Connections kept for reuse.
 const POOL: usize = 32;
@@ -159,7 +161,9 @@ pub const DEFAULT_MAX_STREAMS: usize = 8;
 /// [`Read`]).
 #[derive(Clone)]
 pub struct Client {
-    addr: SocketAddr,
+    gateway: GatewayConfig,
+    /// The HTTP client of a gateway in HTTP mode.
+    agent: Option<ureq::Agent>,
     timeout: Duration,
     max_idle: Duration,
     retry: pool::Retry,
@@ -170,7 +174,7 @@ pub struct Client {
 impl std::fmt::Debug for Client {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Client")
-            .field("addr", &self.addr)
+            .field("gateway", &self.gateway)
             .field("timeout", &self.timeout)
             .field("max_idle", &self.max_idle)
             .field("retry_for", &self.retry.budget)
@@ -181,26 +185,59 @@ impl std::fmt::Debug for Client {
 
 impl Client {
     /// Connect to the Thrift2 gateway at `addr` (`hbase thrift2 start`: binary protocol,
-    /// unframed transport — the gateway's defaults). One connection is opened to check.
+    /// unframed transport — the gateway's defaults; for others see [`connect_to`](Self::connect_to)).
+    /// One connection is opened and checked with a call.
     ///
     /// # Errors
     ///
-    /// [`Error::Connection`] when nothing answers there.
+    /// [`Error::Connection`] when nothing answers there, or the gateway speaks something else.
     pub fn connect(addr: impl ToSocketAddrs) -> Result<Client, Error> {
-        let addr = addr
-            .to_socket_addrs()
-            .map_err(|e| Error::Connection(format!("resolving the address: {e}")))?
-            .next()
-            .ok_or_else(|| Error::Connection("the address resolves to nothing".into()))?;
+        Client::connect_to(GatewayConfig::socket(addr)?)
+    }
+
+    /// Connect to a gateway with the transport and protocol it runs with ([`GatewayConfig`]:
+    /// framed, compact, HTTP mode, TLS). One connection is opened and checked with a call
+    /// (`tableExists` of `hbase:meta`) answered within 10 s.
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), rowkey_hbase::Error> {
+    /// use rowkey_hbase::{Client, GatewayConfig};
+    ///
+    /// let client = Client::connect_to(GatewayConfig::socket("127.0.0.1:9090")?.framed())?;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Connection`] when nothing answers there, or the gateway does not answer in this
+    /// transport and protocol — saying what it may run with instead (an HTTP answer on a
+    /// socket: HTTP mode; no answer: framed, compact or HTTP); a TLS certificate that is not
+    /// trusted. [`Error::InvalidArgument`] for a configuration that cannot work (HTTP mode
+    /// framed).
+    pub fn connect_to(gateway: GatewayConfig) -> Result<Client, Error> {
+        gateway.check()?;
+        let timeout = Duration::from_secs(120);
         let client = Client {
-            addr,
-            timeout: Duration::from_secs(120),
+            agent: gateway.agent(timeout),
+            gateway,
+            timeout,
             max_idle: Duration::from_secs(30),
             retry: pool::Retry::default(),
             max_streams: DEFAULT_MAX_STREAMS,
             pool: Arc::new(Mutex::new(Vec::new())),
         };
-        let conn = client.open_pooled()?;
+        let mut conn = client.open_with(FIRST_CALL_TIMEOUT.min(client.timeout))?;
+        let meta = crate::thrift::TTableName::new(b"hbase".to_vec(), b"meta".to_vec());
+        match conn.conn.table_exists(meta) {
+            Ok(_) => {}
+            Err(e) => return Err(gateway::first_call_error(&client.gateway, &conn.seen, e)),
+        }
+        // back to the client's own timeout before the connection is pooled
+        if let Some(probe) = &conn.probe {
+            let _ = probe
+                .set_read_timeout(Some(client.timeout))
+                .and_then(|()| probe.set_write_timeout(Some(client.timeout)));
+        }
         client.give_back(conn);
         Ok(client)
     }
@@ -209,6 +246,11 @@ impl Client {
     #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Client {
         self.timeout = timeout;
+        self.agent = self.gateway.agent(timeout);
+        if let Ok(mut pool) = self.pool.lock() {
+            // pooled connections carry the old timeout
+            pool.clear();
+        }
         self
     }
 
@@ -250,9 +292,15 @@ impl Client {
         self
     }
 
-    /// The gateway's address.
-    pub fn addr(&self) -> SocketAddr {
-        self.addr
+    /// The gateway's socket address (`None` for a gateway in HTTP mode: see
+    /// [`gateway`](Self::gateway)).
+    pub fn addr(&self) -> Option<SocketAddr> {
+        self.gateway.socket_addr()
+    }
+
+    /// The gateway and what it speaks.
+    pub fn gateway(&self) -> &GatewayConfig {
+        &self.gateway
     }
 
     /// A new connection of its own (for a scanner held open, or a raw call through the
@@ -266,24 +314,12 @@ impl Client {
     }
 
     fn open_pooled(&self) -> Result<pool::Pooled, Error> {
-        let stream = TcpStream::connect_timeout(&self.addr, self.timeout)
-            .map_err(|e| Error::Connection(format!("connecting to {}: {e}", self.addr)))?;
-        let _ = stream.set_nodelay(true);
-        stream
-            .set_read_timeout(Some(self.timeout))
-            .and_then(|()| stream.set_write_timeout(Some(self.timeout)))
-            .map_err(|e| Error::Connection(e.to_string()))?;
-        let probe = stream
-            .try_clone()
-            .map_err(|e| Error::Connection(e.to_string()))?;
-        let (r, w) = TTcpChannel::with_stream(stream)
-            .split()
-            .map_err(|e| Error::Connection(e.to_string()))?;
-        let conn = THBaseServiceSyncClient::new(
-            TBinaryInputProtocol::new(TBufferedReadTransport::new(r), true),
-            TBinaryOutputProtocol::new(TBufferedWriteTransport::new(w), true),
-        );
-        Ok(pool::Pooled::new(conn, probe))
+        self.open_with(self.timeout)
+    }
+
+    fn open_with(&self, timeout: Duration) -> Result<pool::Pooled, Error> {
+        let opened = gateway::open(&self.gateway, self.agent.as_ref(), timeout)?;
+        Ok(pool::Pooled::new(opened))
     }
 
     /// A pooled connection that is still open, or a new one.
@@ -358,6 +394,7 @@ impl Client {
                     return Ok(r);
                 }
                 Err(e) => {
+                    let e = gateway::explain(&conn.seen, e);
                     if !pool::breaks_connection(&e) {
                         self.give_back(conn);
                     }

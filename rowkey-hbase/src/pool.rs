@@ -12,22 +12,27 @@
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
+use crate::gateway::{Opened, Seen};
 use crate::{Conn, Error};
 
 /// A connection with what the pool needs to know of it.
 pub(crate) struct Pooled {
     pub(crate) conn: Conn,
-    /// The same socket, to look at its state without reading from it.
-    probe: TcpStream,
+    /// The same socket, to look at its state without reading from it (none in HTTP mode,
+    /// where the HTTP client keeps its own connections).
+    pub(crate) probe: Option<TcpStream>,
+    /// The first bytes the connection received.
+    pub(crate) seen: Seen,
     /// When it was given back.
     since: Instant,
 }
 
 impl Pooled {
-    pub(crate) fn new(conn: Conn, probe: TcpStream) -> Pooled {
+    pub(crate) fn new(opened: Opened) -> Pooled {
         Pooled {
-            conn,
-            probe,
+            conn: opened.conn,
+            probe: opened.probe,
+            seen: opened.seen,
             since: Instant::now(),
         }
     }
@@ -38,16 +43,19 @@ impl Pooled {
         if self.since.elapsed() > max_idle {
             return false;
         }
-        if self.probe.set_nonblocking(true).is_err() {
+        let Some(probe) = &self.probe else {
+            return true;
+        };
+        if probe.set_nonblocking(true).is_err() {
             return false;
         }
         let mut byte = [0u8; 1];
         let open = matches!(
-            self.probe.peek(&mut byte),
+            probe.peek(&mut byte),
             Err(ref e) if e.kind() == std::io::ErrorKind::WouldBlock
         );
         // O_NONBLOCK belongs to the socket both handles share: restore it
-        self.probe.set_nonblocking(false).is_ok() && open
+        probe.set_nonblocking(false).is_ok() && open
     }
 
     pub(crate) fn touch(&mut self) {

@@ -623,6 +623,7 @@ impl GroupScan {
                         });
                     }
                     Err(e) => {
+                        let e = crate::gateway::explain(&c.seen, e);
                         self.steps.push_front(ranges);
                         if pool::breaks_connection(&e) {
                             *conn = None;
@@ -664,6 +665,7 @@ impl GroupScan {
                     return Ok(Some(rows));
                 }
                 Err(e) => {
+                    let e = crate::gateway::explain(&c.seen, e);
                     // The scanner's state is unknown: open it again after the last row
                     // returned (the rows of this call were never returned).
                     let broken = pool::breaks_connection(&e);

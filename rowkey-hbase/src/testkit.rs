@@ -613,7 +613,58 @@ pub struct Gateway {
     conf: PathBuf,
     java: PathBuf,
     classpath: String,
+    /// What it speaks, from its settings.
+    mode: GatewayMode,
     state: Mutex<(SocketAddr, Option<Jvm>)>,
+}
+
+/// What a gateway speaks, read from its `hbase-site.xml` settings.
+#[derive(Debug, Clone, Copy, Default)]
+struct GatewayMode {
+    framed: bool,
+    compact: bool,
+    http: bool,
+    tls: bool,
+}
+
+impl GatewayMode {
+    fn from_settings(settings: &[(&str, &str)]) -> GatewayMode {
+        let on = |key: &str| settings.iter().any(|(k, v)| *k == key && *v == "true");
+        GatewayMode {
+            framed: on("hbase.regionserver.thrift.framed"),
+            compact: on("hbase.regionserver.thrift.compact"),
+            http: on("hbase.regionserver.thrift.http"),
+            tls: on("hbase.thrift.ssl.enabled"),
+        }
+    }
+
+    /// Whether the gateway at `addr` answers: an admin call in its own transport and
+    /// protocol, or (TLS, whose CA the kit does not know) a TCP connection accepted.
+    fn answers(self, addr: SocketAddr) -> Result<(), String> {
+        if self.tls {
+            return std::net::TcpStream::connect_timeout(&addr, Duration::from_secs(2))
+                .map(drop)
+                .map_err(|e| e.to_string());
+        }
+        let config = if self.http {
+            crate::GatewayConfig::http(&format!("http://{addr}/"))
+        } else {
+            crate::GatewayConfig::socket(addr)
+        };
+        let config = config.map(|c| {
+            let c = if self.framed { c.framed() } else { c };
+            if self.compact {
+                c.compact()
+            } else {
+                c
+            }
+        });
+        config
+            .and_then(crate::Client::connect_to)
+            .and_then(|c| c.list_tables())
+            .map(drop)
+            .map_err(|e| e.to_string())
+    }
 }
 
 impl fmt::Debug for Gateway {
@@ -625,12 +676,19 @@ impl fmt::Debug for Gateway {
 }
 
 impl Gateway {
-    fn new(hbase_dir: &Path, conf: PathBuf, java: &Path, classpath: &str) -> Gateway {
+    fn new(
+        hbase_dir: &Path,
+        conf: PathBuf,
+        java: &Path,
+        classpath: &str,
+        mode: GatewayMode,
+    ) -> Gateway {
         Gateway {
             dir: hbase_dir.to_path_buf(),
             conf,
             java: java.to_path_buf(),
             classpath: classpath.to_string(),
+            mode,
             state: Mutex::new((SocketAddr::from((Ipv4Addr::LOCALHOST, 0)), None)),
         }
     }
@@ -708,7 +766,7 @@ impl Gateway {
         *state = (addr, Some(jvm));
         let deadline = Instant::now() + START_TIMEOUT;
         loop {
-            let answer = crate::Client::connect(addr).and_then(|c| c.list_tables());
+            let answer = self.mode.answers(addr);
             match answer {
                 Ok(_) => return Ok(addr),
                 Err(e) => {
@@ -882,7 +940,13 @@ impl HBase {
             java: java.to_path_buf(),
             classpath: classpath.to_string(),
             zk_port,
-            gateway: Gateway::new(&dir, gateway_conf.clone(), java, classpath),
+            gateway: Gateway::new(
+                &dir,
+                gateway_conf.clone(),
+                java,
+                classpath,
+                GatewayMode::default(),
+            ),
             master: Mutex::new(Some(master)),
             phoenix,
         };
@@ -914,7 +978,10 @@ impl HBase {
 
     /// A second Thrift2 gateway with these `hbase-site.xml` settings added to the main
     /// gateway's (say `hbase.thrift.server.socket.read.timeout`, the idle time after which
-    /// it closes a connection, in ms).
+    /// it closes a connection, in ms; or `hbase.regionserver.thrift.framed`,
+    /// `hbase.regionserver.thrift.compact`, `hbase.regionserver.thrift.http`,
+    /// `hbase.thrift.ssl.enabled` for a gateway that speaks something else: the kit waits for
+    /// it in its own transport and protocol).
     ///
     /// # Errors
     ///
@@ -947,7 +1014,13 @@ impl HBase {
                 })?;
             conf
         };
-        let g = Gateway::new(&self.dir, conf, &self.java, &self.classpath);
+        let g = Gateway::new(
+            &self.dir,
+            conf,
+            &self.java,
+            &self.classpath,
+            GatewayMode::from_settings(settings),
+        );
         g.restart()?;
         Ok(g)
     }

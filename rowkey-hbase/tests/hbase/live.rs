@@ -491,7 +491,7 @@ struct ByHash {
     ts_ms: u64,
 }
 
-const ROWS: u64 = 200_000;
+const ROWS: u64 = 50_000;
 const DAY0: u64 = 1_700_006_400_000;
 
 /// Both tables as `create 't', {NAME => 'info'}, {NUMREGIONS => 40, SPLITALGO =>

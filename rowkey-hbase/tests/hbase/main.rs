@@ -9,6 +9,8 @@
 //! - [`live`]: writes, pre-split tables and the region view, faults in the middle of reads and
 //!   migrations, the HexStringSplit experiment, and reads that hold up in production;
 //! - [`oracle`]: typed reads against a brute-force oracle (2,100 range and 1,020 IN-list queries);
+//! - [`gateways`]: every transport a gateway offers (framed, compact, HTTP, HTTPS), and the wrong
+//!   client for each refused with a clear error;
 //! - [`index`]: the index tables' crash proof on the server;
 //! - [`shell`]: the real HBase shell runs what `plan` and the key tool print;
 //! - [`phoenix`], [`phoenix_types`], [`phoenix_scans`]: Phoenix's own row keys, every key type,
@@ -25,6 +27,7 @@ mod shapes;
 #[path = "../../../tests/common/crashy.rs"]
 mod crashy;
 
+mod gateways;
 mod index;
 mod live;
 mod oracle;

@@ -397,7 +397,7 @@ fn a_gateway_in_http_mode() {
     let e = Client::connect(g.addr()).expect_err("socket client");
     assert!(e.to_string().contains("HTTP mode"), "{e}");
     // an HTTP client at a socket gateway is refused, not left waiting
-    let e = Client::connect_to(GatewayConfig::http(&http_url(&hbase_main(), "http")).expect("url"))
+    let e = Client::connect_to(GatewayConfig::http(&http_url(hbase_main(), "http")).expect("url"))
         .expect_err("HTTP client at a socket gateway");
     assert!(matches!(e, Error::Connection(_)), "{e}");
     // TLS to a plain HTTP gateway
@@ -422,13 +422,23 @@ fn hbase_main() -> &'static Gateway {
 fn a_gateway_in_http_mode_over_tls() {
     let (tls, g) = https();
     let url = http_url(g, "https");
-    let client = Client::connect_to(
-        GatewayConfig::http(&url)
-            .expect("url")
-            .ca_file(&tls.ca_pem)
-            .expect("CA"),
-    )
-    .expect("HTTPS client trusting the test CA");
+    let trusting = GatewayConfig::http(&url)
+        .expect("url")
+        .ca_file(&tls.ca_pem)
+        .expect("CA");
+    // The kit saw the TLS port accept a connection (it cannot check the certificate of the
+    // test's CA): wait until the servlet answers too.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let client = loop {
+        match Client::connect_to(trusting.clone()) {
+            Ok(c) => break c,
+            Err(e) if std::time::Instant::now() < deadline => {
+                eprintln!("HTTPS gateway not answering yet: {e}");
+                std::thread::sleep(std::time::Duration::from_millis(500));
+            }
+            Err(e) => panic!("HTTPS client trusting the test CA: {e}"),
+        }
+    };
     smoke(&client, "gw_https");
 
     // a certificate the client does not trust: the system's roots, another CA

@@ -123,6 +123,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     //     // error[E0277]: rowkey: `EventKey::scan()` fixes fields in key order, and `event_type`
     //     //   comes after `uid`, which is not fixed yet
     //
-    // (tests/ui/fail/scan/ holds the full messages.)
+    // (rowkey-ui/tests/ui/fail/scan/ holds the full messages.)
     Ok(())
 }

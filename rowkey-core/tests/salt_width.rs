@@ -3,7 +3,7 @@
 //! derive does not depend on the runtime). This pins that they agree at every boundary.
 //!
 //! Each key here is fixed-width and exactly at its `max_len`, so it compiles only if the derive
-//! counts no more salt bytes than the runtime writes; `tests/ui/fail/max_len/salted_too_long.rs`
+//! counts no more salt bytes than the runtime writes; `rowkey-ui/tests/ui/fail/max_len/salted_too_long.rs`
 //! pins the other direction (its message states the width the derive computed).
 
 use rowkey::salt::width;

@@ -668,7 +668,7 @@ fn salt_width(input: &Input, fields: &[Field]) -> usize {
 /// 256 buckets, two above. The rule of `rowkey::salt::width`, which the generated layout uses;
 /// restated here so that the derive does not depend on the runtime crate. Both are pinned to
 /// agree by `rowkey-core/tests/salt_width.rs` (a key exactly at its `max_len` compiles) and
-/// `tests/ui/fail/max_len/salted_too_long.rs` (the width this check computes, in its message).
+/// `rowkey-ui/tests/ui/fail/max_len/salted_too_long.rs` (the width this check computes, in its message).
 const fn salt_bytes(buckets: u64) -> usize {
     if buckets <= 256 {
         1

@@ -3,7 +3,7 @@
 //! - A field accepts the same forms in equality, `_range` and `_starts_with`: `&str`, `String`,
 //!   `&String`, `Box<str>`, `Cow<str>` for strings; `&[u8]`, `Vec<u8>`, `&Vec<u8>`, `Bytes`,
 //!   `[u8; N]`, `&[u8; N]` for bytes; any reference to those (`&&str`: see
-//!   `tests/ui/pass/scan_arg_references.rs`); `Option`s of those in ranges. Every form of one value gives
+//!   `rowkey-ui/tests/ui/pass/scan_arg_references.rs`); `Option`s of those in ranges. Every form of one value gives
 //!   the same ranges, for every range shape.
 //! - `ScanRange::bounds()` passes straight to redb's `Table::range::<&[u8]>` and to
 //!   `BTreeMap::range::<[u8], _>`, selecting exactly the keys `contains` does.

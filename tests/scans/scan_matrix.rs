@@ -958,7 +958,7 @@ matrix!(matrix_bytes_last, Vec<u8>, [], pool: byte_strings(), eq: |x| x, range: 
 matrix!(matrix_bytes_last_desc, Vec<u8>, [#[desc]], pool: byte_strings(), eq: |x| x, range: true, sw: bytes, last: true);
 matrix!(matrix_bytes_type_sep, bytes::Bytes, [#[sep]], pool: byte_strings().into_iter().map(Into::into).collect(), eq: |x| x, range: true, sw: bytes, last: false);
 // A fill other than 0x00 keeps order only for content bytes above the fill: `_range` does not
-// compile (issue 37: "\t" is stored "\t " before "" stored "  "; tests/ui/fail/scan/
+// compile (issue 37: "\t" is stored "\t " before "" stored "  "; rowkey-ui/tests/ui/fail/scan/
 // range_on_space_padded_field.rs); equality, IN-lists and starts-with run over values below
 // and above the fill.
 matrix!(matrix_string_pad_space, String, [#[pad(6, fill = b' ')]], pool: strings(), eq: |x| x, range: false, sw: str, last: false);

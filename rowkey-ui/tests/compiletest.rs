@@ -5,7 +5,9 @@
 //! under `tests/ui/pass/`.
 //!
 //! The snapshots depend on the exact rustc diagnostics, so they are pinned to one toolchain.
-//! Regenerate with `TRYBUILD=overwrite cargo test --test compiletest` and review the diff.
+//! Regenerate with `TRYBUILD=overwrite cargo test -p rowkey-ui` and review the diff. The tests
+//! live in a package of their own (`rowkey-ui`, depending on `rowkey` only) because trybuild
+//! compiles every dev-dependency of the package it runs in.
 
 #[rustversion::attr(not(stable(1.95)), ignore = "ui snapshots pinned to rustc 1.95")]
 #[test]

@@ -14,6 +14,10 @@
 //! | `hbase.regionserver.thrift.http = true` | `GatewayConfig::http("http://host:9090/")?` |
 //! | … and `hbase.thrift.ssl.enabled = true` | `GatewayConfig::http("https://host:9090/")?`, `.ca_file(path)?` for a private CA |
 //!
+//! In HTTP mode reads page with stateless `getScannerResults` calls, each resuming after the
+//! last row, rather than scanners held open on the gateway (whose ids a restarted gateway, or
+//! another one behind a load balancer, would give to other scanners).
+//!
 //! Over HTTPS the server's certificate is verified against the system's roots, or only
 //! against the CA certificates given with [`ca_pem`](GatewayConfig::ca_pem) /
 //! [`ca_file`](GatewayConfig::ca_file) — never skipped.

@@ -39,6 +39,10 @@
 //! # Ok(()) }
 //! ```
 //!
+//! A gateway that runs framed, compact, in HTTP mode or behind TLS is reached through
+//! [`GatewayConfig`] and [`Client::connect_to`] (see [`gateway`]); a wrong choice is an error
+//! that says what the gateway runs with, never a hang.
+//!
 //! # Why Thrift2
 //!
 //! HBase's native client protocol is protobuf RPC over its own framing, with region routing,
@@ -301,6 +305,12 @@ impl Client {
     /// The gateway and what it speaks.
     pub fn gateway(&self) -> &GatewayConfig {
         &self.gateway
+    }
+
+    /// Whether reads page with stateless `getScannerResults` calls (HTTP mode) rather than
+    /// scanners held open on the gateway.
+    pub(crate) fn stateless_scans(&self) -> bool {
+        self.gateway.url().is_some()
     }
 
     /// A new connection of its own (for a scanner held open, or a raw call through the

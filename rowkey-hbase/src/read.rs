@@ -578,6 +578,9 @@ impl GroupScan {
         client: &Client,
         conn: &mut Option<Pooled>,
     ) -> Result<Option<Vec<TResult>>, Error> {
+        if client.stateless_scans() {
+            return self.next_page_stateless(client, conn);
+        }
         let mut attempts = Attempts::new(client.retry());
         let mut reopens = 0u32;
         loop {
@@ -688,6 +691,86 @@ impl GroupScan {
                         self.steps.push_front(open.ranges);
                     }
                     if again {
+                        continue;
+                    }
+                    self.done = true;
+                    return Err(pool::gave_up(e, attempts.made()));
+                }
+            }
+        }
+    }
+
+    /// [`next_page`](Self::next_page) in HTTP mode: each page is one `getScannerResults` call
+    /// (open, fetch, close on the gateway), resuming after the last row returned. No scanner id
+    /// lives on the gateway between requests, so a restarted gateway — or another one behind a
+    /// load balancer — can never answer with a page of another scanner (scanner ids are small
+    /// integers counted from 1 in each gateway process).
+    fn next_page_stateless(
+        &mut self,
+        client: &Client,
+        conn: &mut Option<Pooled>,
+    ) -> Result<Option<Vec<TResult>>, Error> {
+        let mut attempts = Attempts::new(client.retry());
+        loop {
+            if self.done || self.remaining == Some(0) {
+                self.done = true;
+                return Ok(None);
+            }
+            if conn.is_none() {
+                match client.checkout() {
+                    Ok(c) => *conn = Some(c),
+                    Err(e) => {
+                        if attempts.again() {
+                            continue;
+                        }
+                        self.done = true;
+                        return Err(e);
+                    }
+                }
+            }
+            let Some(c) = conn.as_mut() else { continue };
+            let Some(step) = self.steps.front() else {
+                self.done = true;
+                return Ok(None);
+            };
+            let ranges: Vec<ScanRange> = match &self.last {
+                Some(k) => after_in_byte_order(step, k, self.spec.reverse)
+                    .iter()
+                    .cloned()
+                    .collect(),
+                None => step.clone(),
+            };
+            let Some((scan, page, skip)) = self.tscan(&ranges) else {
+                // nothing of this step is left after the last row
+                self.steps.pop_front();
+                continue;
+            };
+            match c.conn.get_scanner_results(self.table.clone(), scan, page) {
+                Ok(mut rows) => {
+                    if rows.len() < usize::try_from(page).unwrap_or(usize::MAX) {
+                        self.steps.pop_front();
+                    }
+                    if let Some(skip) = &skip {
+                        rows.retain(|r| r.row.as_deref() != Some(skip.as_slice()));
+                    }
+                    if let Some(r) = self.remaining.as_mut() {
+                        rows.truncate(*r);
+                        *r -= rows.len();
+                    }
+                    if let Some(row) = rows.last().and_then(|r| r.row.clone()) {
+                        self.last = Some(row);
+                    }
+                    if rows.is_empty() {
+                        continue;
+                    }
+                    return Ok(Some(rows));
+                }
+                Err(e) => {
+                    let e = crate::gateway::explain(&c.seen, e);
+                    if pool::breaks_connection(&e) {
+                        *conn = None;
+                    }
+                    if pool::transient(&e) && attempts.again() {
                         continue;
                     }
                     self.done = true;

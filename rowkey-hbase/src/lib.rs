@@ -230,19 +230,27 @@ impl Client {
             max_streams: DEFAULT_MAX_STREAMS,
             pool: Arc::new(Mutex::new(Vec::new())),
         };
-        let mut conn = client.open_with(FIRST_CALL_TIMEOUT.min(client.timeout))?;
+        // The first call waits at most FIRST_CALL_TIMEOUT, over a socket or HTTP alike.
+        let first = FIRST_CALL_TIMEOUT.min(client.timeout);
+        let probe_agent = client.gateway.agent(first);
+        let mut conn =
+            pool::Pooled::new(gateway::open(&client.gateway, probe_agent.as_ref(), first)?);
         let meta = crate::thrift::TTableName::new(b"hbase".to_vec(), b"meta".to_vec());
         match conn.conn.table_exists(meta) {
             Ok(_) => {}
             Err(e) => return Err(gateway::first_call_error(&client.gateway, &conn.seen, e)),
         }
-        // back to the client's own timeout before the connection is pooled
-        if let Some(probe) = &conn.probe {
-            let _ = probe
-                .set_read_timeout(Some(client.timeout))
-                .and_then(|()| probe.set_write_timeout(Some(client.timeout)));
+        // back to the client's own timeout before a socket connection is pooled (an HTTP one
+        // holds the probe's short-timeout agent: drop it)
+        match &conn.probe {
+            Some(socket) => {
+                let _ = socket
+                    .set_read_timeout(Some(client.timeout))
+                    .and_then(|()| socket.set_write_timeout(Some(client.timeout)));
+                client.give_back(conn);
+            }
+            None => drop(conn),
         }
-        client.give_back(conn);
         Ok(client)
     }
 
@@ -324,11 +332,7 @@ impl Client {
     }
 
     fn open_pooled(&self) -> Result<pool::Pooled, Error> {
-        self.open_with(self.timeout)
-    }
-
-    fn open_with(&self, timeout: Duration) -> Result<pool::Pooled, Error> {
-        let opened = gateway::open(&self.gateway, self.agent.as_ref(), timeout)?;
+        let opened = gateway::open(&self.gateway, self.agent.as_ref(), self.timeout)?;
         Ok(pool::Pooled::new(opened))
     }
 

@@ -606,13 +606,7 @@ impl GroupScan {
                     self.done = true;
                     return Ok(None);
                 };
-                let ranges = match &self.last {
-                    Some(k) => after_in_byte_order(&step, k, self.spec.reverse)
-                        .iter()
-                        .cloned()
-                        .collect(),
-                    None => step,
-                };
+                let ranges = self.resumed(step);
                 let Some((scan, page, skip)) = self.tscan(&ranges) else {
                     continue;
                 };
@@ -648,20 +642,12 @@ impl GroupScan {
                     // The gateway fills a page unless the scanner is exhausted
                     // (`ResultScanner.next(n)`): a short page is its last one.
                     let last_page = rows.len() < usize::try_from(page).unwrap_or(usize::MAX);
-                    if let Some(skip) = &open.skip {
-                        rows.retain(|r| r.row.as_deref() != Some(skip.as_slice()));
-                    }
+                    let skip = open.skip.clone();
                     if last_page {
                         self.open = None;
                         let _ = c.conn.close_scanner(id);
                     }
-                    if let Some(r) = self.remaining.as_mut() {
-                        rows.truncate(*r);
-                        *r -= rows.len();
-                    }
-                    if let Some(row) = rows.last().and_then(|r| r.row.clone()) {
-                        self.last = Some(row);
-                    }
+                    self.keep(&mut rows, skip.as_deref());
                     if rows.is_empty() {
                         continue;
                     }
@@ -700,6 +686,32 @@ impl GroupScan {
         }
     }
 
+    /// The ranges of `step` still to read: those after the last row returned, if any.
+    fn resumed(&self, step: Vec<ScanRange>) -> Vec<ScanRange> {
+        match &self.last {
+            Some(k) => after_in_byte_order(&step, k, self.spec.reverse)
+                .iter()
+                .cloned()
+                .collect(),
+            None => step,
+        }
+    }
+
+    /// A page as returned: without the row a reversed scanner repeats (`skip`), within the
+    /// read's limit, its last row remembered for resuming.
+    fn keep(&mut self, rows: &mut Vec<TResult>, skip: Option<&[u8]>) {
+        if let Some(skip) = skip {
+            rows.retain(|r| r.row.as_deref() != Some(skip));
+        }
+        if let Some(r) = self.remaining.as_mut() {
+            rows.truncate(*r);
+            *r -= rows.len();
+        }
+        if let Some(row) = rows.last().and_then(|r| r.row.clone()) {
+            self.last = Some(row);
+        }
+    }
+
     /// [`next_page`](Self::next_page) in HTTP mode: each page is one `getScannerResults` call
     /// (open, fetch, close on the gateway), resuming after the last row returned. No scanner id
     /// lives on the gateway between requests, so a restarted gateway — or another one behind a
@@ -733,13 +745,7 @@ impl GroupScan {
                 self.done = true;
                 return Ok(None);
             };
-            let ranges: Vec<ScanRange> = match &self.last {
-                Some(k) => after_in_byte_order(step, k, self.spec.reverse)
-                    .iter()
-                    .cloned()
-                    .collect(),
-                None => step.clone(),
-            };
+            let ranges = self.resumed(step.clone());
             let Some((scan, page, skip)) = self.tscan(&ranges) else {
                 // nothing of this step is left after the last row
                 self.steps.pop_front();
@@ -750,16 +756,7 @@ impl GroupScan {
                     if rows.len() < usize::try_from(page).unwrap_or(usize::MAX) {
                         self.steps.pop_front();
                     }
-                    if let Some(skip) = &skip {
-                        rows.retain(|r| r.row.as_deref() != Some(skip.as_slice()));
-                    }
-                    if let Some(r) = self.remaining.as_mut() {
-                        rows.truncate(*r);
-                        *r -= rows.len();
-                    }
-                    if let Some(row) = rows.last().and_then(|r| r.row.clone()) {
-                        self.last = Some(row);
-                    }
+                    self.keep(&mut rows, skip.as_deref());
                     if rows.is_empty() {
                         continue;
                     }

@@ -1,9 +1,16 @@
 //! `rowkey` on Cloud Bigtable: typed reads of [`rowkey::ScanRanges`] merged into the key's
 //! logical order, typed batch writes, tables pre-split from the key layout, and a live hotspot
-//! view — over the [`bigtable_rs`] client.
+//! view — over the [`bigtable_rs`] client (0.4, ring TLS), so that the `rowkey` crate itself stays
+//! free of gRPC.
 //!
-//! ```
+//! This page is the Bigtable chapter of [rowkey's guide](https://docs.rs/rowkey/latest/rowkey/guide/):
+//! the key types, their scans (IN-lists and skip scans) and the operations are rowkey's; here
+//! they meet Cloud Bigtable or its emulator. The key format Bigtable defines for itself is the
+//! guide's chapter on [struct keys](https://docs.rs/rowkey/latest/rowkey/guide/struct_keys/).
+//!
+//! ```no_run
 //! use futures_util::TryStreamExt;
+//! use rowkey::plan::SplitPoints;
 //! use rowkey::RowKey;
 //! use rowkey_bigtable::{Batch, Cell, Client};
 //!
@@ -18,64 +25,115 @@
 //! }
 //!
 //! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> Result<(), rowkey_bigtable::Error> {
-//! # let emulator = rowkey_bigtable::testkit::Emulator::start()?; // this doctest's own emulator
-//! # std::env::set_var("BIGTABLE_EMULATOR_HOST", emulator.endpoint());
-//! // BIGTABLE_EMULATOR_HOST=host:port selects the emulator; otherwise the usual Google
-//! // credentials (GOOGLE_APPLICATION_CREDENTIALS, gcloud's application-default login, or the
-//! // metadata server) are used.
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! // BIGTABLE_EMULATOR_HOST=host:port selects the emulator (or Client::emulator(endpoint,
+//! // project, instance)); otherwise the usual Google credentials (GOOGLE_APPLICATION_CREDENTIALS,
+//! // gcloud's application-default login, or the metadata server) are used.
 //! let client = Client::connect("my-project", "my-instance").await?;
 //!
-//! // A table pre-split at the 16 salt buckets.
+//! // A table pre-split at the 16 salt buckets (OrderBySeller::split_points(16)).
 //! client.admin().await?.create_table_for::<OrderBySeller>("orders_by_seller", &["o"], 16).await?;
 //! let table = client.table("orders_by_seller");
 //!
-//! let mut batch = Batch::new();
+//! let mut batch = Batch::new(); // MutateRows; one record under several keys = one batch
 //! let key = OrderBySeller { seller_id: 42, created_ms: 1_700_000_000_000, order_no: "A-17".into() };
 //! batch.put(&table, &key, [Cell::new("o", "amount", "1999")])?;
 //! batch.apply().await?; // every failed entry is reported in Error::Write
 //!
 //! // All sellers' orders: 16 ranges, 16 concurrent ReadRows streams, merged newest first.
-//! let mut rows = table.read::<OrderBySeller>(&OrderBySeller::scan().ranges()).limit(10).stream();
+//! let ranges = OrderBySeller::scan().ranges();
+//! let mut rows = table.read::<OrderBySeller>(&ranges).limit(10).stream();
 //! while let Some((order, row)) = rows.try_next().await? {
 //!     assert_eq!((order.order_no.as_str(), row.value("o", b"amount")), ("A-17", Some(&b"1999"[..])));
 //! }
+//! let page = table.read::<OrderBySeller>(&ranges).limit(100).collect().await?;
+//! if let Some((last, _)) = page.last() {
+//!     // the next page, resumed after the last key in every bucket
+//!     let next = table.read::<OrderBySeller>(&ranges).after(last)?.limit(100).collect().await?;
+//! }
+//! let oldest = table.read::<OrderBySeller>(&ranges).reverse().stream(); // reversed ReadRows
+//!
+//! // An IN-list: one ReadRows per salt bucket it touches, its ranges in the request's RowSet.
+//! let sellers = table.read::<OrderBySeller>(&OrderBySeller::scan().seller_id_in([7, 42, 1001])?.ranges()).collect().await?;
+//!
+//! // A live hotspot view from about one row in ten.
+//! let sample = table.sample_keys(0.1).await?.analyzer(&OrderBySeller::split_points(16)?, 24)?;
 //! # Ok(()) }
 //! ```
 //!
-//! The tests run against the Cloud Bigtable emulator, started once per test binary on a free
-//! loopback port (Debian package `google-cloud-cli-bigtable-emulator`). The fixture that does it
-//! is yours too, for your own integration tests: the `testkit` feature adds the module
-//! `rowkey_bigtable::testkit` (`Emulator::shared()`, `Emulator::start()`). Enable it in
-//! `[dev-dependencies]` only:
+//! What the crate does, and where each part is documented:
+//!
+//! - **Reads** ([`Read`], from [`Table::read`]): one `ReadRows` per salt bucket (one for an
+//!   unsalted key) whose `RowSet` holds that bucket's ranges, within a byte budget
+//!   ([`Read::max_request_bytes`]) — an IN-list of 50,000 values is a few requests per bucket
+//!   (`tests/bigtable/features.rs`, on the emulator, against brute force) —, at most
+//!   [`Read::streams`] at once, merged in the key's logical order by [`rowkey::read`] (the same
+//!   resume, merge, limit and decoding as every other store); [`Read::single_request`] for byte
+//!   order in one stream, [`Read::chunk_rows`] for the rows per request, [`Read::requests`] to
+//!   see the requests. The builder calls may come in any order.
+//! - **Writes** ([`Batch`], [`Cell`]): one `MutateRows`, every failed entry named.
+//! - **Tables** ([`Admin`], from [`Client::admin`]): pre-split at the layout's split points.
+//!   [`Client::emulator`], [`Client::connect`] and [`Client::admin`] set up gRPC channels on the
+//!   current Tokio runtime: outside one they return [`Error::NoRuntime`].
+//! - **The live hotspot view** ([`hotspot`]): sampled rows or the server's `SampleRowKeys`,
+//!   counted against your split points. A pre-split cannot be checked on the emulator (it has
+//!   no tablets): see [`Table::sample_row_keys`].
+//! - **Index tables and migrations** ([`store`]): [`store::BigtableStore`] is the
+//!   [`rowkey::store::Store`] of a table on Bigtable: it runs [`rowkey::index`] (index tables kept
+//!   in step, verified reads, the scrub) and [`rowkey::migrate`] (16 → 32 salt buckets, a v1 →
+//!   v2 layout — batched, resumable from a checkpoint row, verified, with a dual read over both
+//!   layouts). Both are synchronous: run them from `tokio::task::spawn_blocking`.
+//!
+//! # Reverse reads
+//!
+//! Bigtable answers `reversed` `ReadRows` requests only from clients that announce the
+//! `reverse_scans` feature in the `bigtable-features` request header (a serialized
+//! `FeatureFlags` message); `bigtable_rs` does not send it (the emulator answers
+//! `Unimplemented: Client doesn't support reverse scans yet`), so this crate sends its read
+//! requests through the client's generated gRPC stub with that header (the emulator checks it
+//! the same way). Each salt bucket is then read newest-first by the server and the descending
+//! streams are merged — nothing is collected beyond one chunk per bucket.
+//!
+//! # Struct keys
+//!
+//! Tables with a row key schema (a `Type.Struct`, rowkey's `StructSchema`), and the keys
+//! continuous materialized views and asynchronous secondary indexes write:
+//!
+//! - the schema as the admin API's message and back: [`schema::to_api`], [`schema::from_api`]
+//!   (types rowkey cannot express are a [`schema::FromApiError`] naming the field);
+//! - a table declaring a schema, pre-split, linted first with its families (what the API would
+//!   refuse is [`Error::RowKeySchema`] with every finding, and nothing is sent):
+//!   [`Admin::create_table_with_schema`], the request itself
+//!   [`Admin::create_table_with_schema_request`], the schema of a table
+//!   [`Admin::row_key_schema`] (the emulator creates the table but keeps no schema: the tests
+//!   check the request message, decoded from its protobuf bytes, and the table);
+//! - keys read back as values, in key order, a key that does not decode an error item naming
+//!   the row key: [`Table::read_struct`] ([`StructRead`]), and a materialized view:
+//!   [`Client::read_view`] (the emulator has none: tested on the request only);
+//! - a derived struct key type (`#[rowkey(bigtable(..))]`) does the same through its own
+//!   schema: [`Admin::create_table_for_struct`], [`Table::read`] with its typed scans,
+//!   [`Table::read_struct_as`], [`Client::read_view_as`].
+//!
+//! # Tests
+//!
+//! ```sh
+//! cargo run -p rowkey-bigtable --example bigtable_orders  # the orders scenario on the emulator, end to end
+//! cargo test -p rowkey-bigtable                            # its tests (part of the workspace test command)
+//! ```
+//!
+//! The tests and examples start the Cloud Bigtable emulator themselves (`cbtemulator`, Debian
+//! package `google-cloud-cli-bigtable-emulator`, found at
+//! `/usr/lib/google-cloud-sdk/platform/bigtable-emulator/cbtemulator`, `$CBTEMULATOR` or on
+//! `PATH`) on a free loopback port, one per test binary, stopped when the process exits; without
+//! it they fail with a message naming the package. The example uses `BIGTABLE_EMULATOR_HOST`
+//! instead when it is set. The fixture is yours too, for your own integration tests: the
+//! `testkit` feature adds the module `rowkey_bigtable::testkit` (`Emulator::shared()`,
+//! `Emulator::start()`). Enable it in `[dev-dependencies]` only:
 //!
 //! ```toml
 //! [dev-dependencies]
 //! rowkey-bigtable = { version = "0.1", features = ["testkit"] }
 //! ```
-//!
-//! ## Index tables and re-keying a table
-//!
-//! [`store::BigtableStore`] is the [`rowkey::store::Store`] of a table on Bigtable: it runs
-//! [`rowkey::index`] (index tables kept in step, verified reads, the scrub) and
-//! [`rowkey::migrate`] (16 → 32 salt buckets, a v1 → v2 layout — batched, resumable from a
-//! checkpoint row, verified, with a dual read over both layouts). Both are synchronous: run
-//! them from `tokio::task::spawn_blocking`.
-//!
-//! ## Reverse reads
-//!
-//! Bigtable answers `reversed` `ReadRows` requests only from clients that announce the
-//! `reverse_scans` feature in the `bigtable-features` request header (a serialized
-//! `FeatureFlags` message); `bigtable_rs` does not send it, so this crate sends its read
-//! requests through the client's generated gRPC stub with that header (the emulator checks it
-//! the same way). Each salt bucket is then read newest-first by the server and the descending
-//! streams are merged — nothing is collected beyond one chunk per bucket.
-//!
-//! ## Reads at scale
-//!
-//! A read sends one `ReadRows` per salt bucket whose `RowSet` holds the bucket's ranges,
-//! within a byte budget ([`Read::max_request_bytes`]), at most [`Read::streams`] at once — an
-//! IN-list of 50,000 values is a few requests per bucket (see [`Read`]).
 #![warn(missing_docs)]
 
 use std::sync::Arc;

@@ -4,6 +4,10 @@
 //! server's own regions — over HBase's **Thrift2 gateway**, through bindings generated from
 //! HBase's own IDL (`thrift2/hbase.thrift`, see [`thrift`]).
 //!
+//! This page is the HBase chapter of [rowkey's guide](https://docs.rs/rowkey/latest/rowkey/guide/):
+//! the key types, their scans (IN-lists and skip scans) and the operations are rowkey's; here
+//! they meet a server.
+//!
 //! ```no_run
 //! use rowkey::RowKey;
 //! use rowkey_hbase::{Batch, Cell, Client};
@@ -18,30 +22,121 @@
 //!     order_no: String,
 //! }
 //!
-//! # fn main() -> Result<(), rowkey_hbase::Error> {
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! // A Thrift2 gateway: `hbase thrift2 start` (or rowkey_hbase::testkit::HBase in tests).
 //! let client = Client::connect("127.0.0.1:9090")?;
 //! // `create 'orders_by_seller', 'o', SPLITS => [...]` at the 16 salt buckets
 //! client.create_table_for::<OrderBySeller>("orders_by_seller", &["o"], 16)?;
 //! let table = client.table("orders_by_seller");
 //!
-//! let mut batch = Batch::new();
+//! let mut batch = Batch::new(); // putMultiple / deleteMultiple, in order
 //! let key = OrderBySeller { seller_id: 42, created_ms: 1_700_000_000_000, order_no: "A-17".into() };
 //! batch.put(&table, &key, [Cell::new("o", "amount", "1999")])?;
 //! batch.apply()?; // every failed entry is reported in Error::Write
 //!
 //! // All sellers' orders: 16 ranges (one per salt bucket), one scanner each, at most 8 at
 //! // once, merged in logical order.
-//! for row in table.read::<OrderBySeller>(&OrderBySeller::scan().ranges()).limit(10).rows()? {
+//! let ranges = OrderBySeller::scan().ranges();
+//! for row in table.read::<OrderBySeller>(&ranges).limit(10).rows()? {
 //!     let (order, row) = row?;
 //!     assert_eq!(row.value("o", b"amount"), Some(&b"1999"[..]));
 //! }
+//! let page = table.read::<OrderBySeller>(&ranges).limit(100).collect()?;
+//! if let Some((last, _)) = page.last() {
+//!     // the next page, resumed after the last key in every bucket
+//!     let next = table.read::<OrderBySeller>(&ranges).after(last)?.limit(100).keys()?;
+//! }
+//! let oldest = table.read::<OrderBySeller>(&ranges).reverse().limit(10).keys()?; // reversed scans
+//!
+//! // An IN-list: sellers 7, 42 and 1001 — still one scanner per salt bucket the list touches,
+//! // its ranges in one MultiRowRangeFilter, however long the list.
+//! let sellers = table.read::<OrderBySeller>(&OrderBySeller::scan().seller_id_in([7, 42, 1001])?.ranges()).collect()?;
+//!
+//! // The server's own regions, 1 key in 10 counted: the hotspot report and the plan lint.
+//! let view = table.region_view(10)?;
+//! println!("{}", view.analyzer(24)?.report().summary());
+//! println!("{}", view.lint().layout(OrderBySeller::LAYOUT).run());
 //! # Ok(()) }
 //! ```
 //!
-//! A gateway that runs framed, compact, in HTTP mode or behind TLS is reached through
-//! [`GatewayConfig`] and [`Client::connect_to`] (see [`gateway`]); a wrong choice is an error
-//! that says what the gateway runs with, never a hang.
+//! What the crate does, and where each part is documented:
+//!
+//! - **Reads** ([`Read`], from [`Table::read`]; the module [`read`]): one HBase scanner per salt
+//!   bucket, not per range — a `MultiRowRangeFilter` of the bucket's ranges in the scan's
+//!   `filterBytes`, so an IN-list of 5,000 values is one scanner per bucket —, at most
+//!   [`Client::with_max_streams`] scanners at once, typed server-side filters ([`filter`]),
+//!   reversed scans, and a scanner that breaks mid-read opened again after its last row. The
+//!   order of the builder calls does not matter; [`Read::scanners`] shows the scanners a read
+//!   opens. The merge, decode, limit and resume are [`rowkey::read`]'s, as on every store.
+//! - **Connections** ([`Client`], "Connections that survive"): pooled connections checked before
+//!   use, idempotent calls retried on fresh ones after an idle timeout or a gateway restart.
+//! - **Writes** ([`Batch`], [`Cell`]): `putMultiple`/`deleteMultiple` in order, every failed
+//!   entry named.
+//! - **Tables and regions**: [`Client::create_table_for`] pre-splits at the layout's split
+//!   points; [`Table::regions`] and [`Table::region_view`] ([`region`]) read the real regions
+//!   (`getAllRegionLocations`) and count every row in its region — the hotspot report, heatmap
+//!   and plan lint over the server's own regions, not over a plan.
+//! - **Index tables and migrations** ([`store`]): [`store::HBaseStore`], the one
+//!   [`rowkey::store::Store`] on HBase, runs [`rowkey::index`] and [`rowkey::migrate`].
+//!
+//! # Gateways
+//!
+//! Gateways in production rarely run with `hbase thrift2 start`'s defaults. Say what yours runs
+//! with ([`GatewayConfig`]: framed or buffered sockets, binary or compact protocol, HTTP mode, in
+//! the clear or over TLS — the settings and their configuration are tabled in [`gateway`]);
+//! [`Client::connect_to`] checks it with one call, and a client that speaks something else gets
+//! an error that names what the gateway may run with (an HTTP answer on a socket: HTTP mode; no
+//! answer in 10 s: framed, compact or HTTP) — never a hang. In HTTP mode a read pages with
+//! stateless calls instead of holding scanners on the gateway: scanner ids are small integers
+//! counted from 1 in each gateway process, so after a restart — or behind a load balancer — a
+//! held id could name another scanner's rows. Everything else — typed reads and writes, the
+//! region view, index tables, migrations, the pool and its retries — works the same over each
+//! (`rowkey-hbase/tests/hbase/gateways.rs` runs them on real gateways started in each mode).
+//! Kerberos (SASL/GSSAPI, SPNEGO) is not supported yet.
+//!
+//! # Phoenix tables
+//!
+//! A table Apache Phoenix created is an HBase table whose row key is a Phoenix primary key: a
+//! key type with `#[rowkey(phoenix)]` (rowkey's guide, chapter "Phoenix tables") reads and
+//! writes it like any other. A row Phoenix's `SELECT` sees needs, besides your cells, Phoenix's
+//! empty column (family `0`, qualifier `\x00\x00\x00\x00`, value `x` with Phoenix 5's default
+//! column encoding).
+//!
+//! ```no_run
+//! use rowkey::phoenix::PhoenixKey;
+//! use rowkey::RowKey;
+//! use rowkey_hbase::{Batch, Cell, Client};
+//!
+//! #[derive(RowKey, Debug, PartialEq)]
+//! #[rowkey(phoenix, salt(buckets = 8))]
+//! struct Reading {
+//!     tenant: String,
+//!     device: i64,
+//!     ts: i64,
+//! }
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! // CREATE TABLE READINGS (tenant VARCHAR NOT NULL, device BIGINT NOT NULL, ts BIGINT NOT NULL
+//! //     CONSTRAINT pk PRIMARY KEY (tenant, device, ts)) SALT_BUCKETS = 8, run in Phoenix
+//! println!("{}", Reading::phoenix_ddl("READINGS"));
+//! let client = Client::connect("127.0.0.1:9090")?;
+//! let table = client.table("READINGS");
+//!
+//! let mut batch = Batch::new();
+//! let row = Reading { tenant: "t1".into(), device: 7, ts: 1_700_000_000_000 };
+//! batch.put(&table, &row, [Cell::new("0", b"\x00\x00\x00\x00".to_vec(), "x")])?; // Phoenix's empty column
+//! batch.apply()?;
+//!
+//! // SELECT … WHERE TENANT = 't1' AND DEVICE IN (7, 9, 12): the 8 buckets' scanners, each with
+//! // one MultiRowRangeFilter, merged in the key's order
+//! let ranges = Reading::scan().tenant("t1").device_in([7, 9, 12])?.ranges();
+//! let keys: Vec<Reading> = table.read::<Reading>(&ranges).keys_only().keys()?;
+//! # Ok(()) }
+//! ```
+//!
+//! Against Phoenix's own `SELECT` on the same server these reads return exactly the stored rows
+//! of the condition (`tests/hbase/phoenix_scans.rs`), and IN-lists of 1 to 5,000 devices read in
+//! 0.21–0.70× Phoenix's time (BENCHMARKS.md).
 //!
 //! # Why Thrift2
 //!
@@ -53,29 +148,51 @@
 //! API (what the `hbase-thrift` crate speaks) cannot create a pre-split table and the REST
 //! gateway has no reversed scans. The bindings in [`thrift`] are generated by the Apache Thrift
 //! compiler 0.17 from the IDL inside `hbase-thrift` 2.6.1 and committed with the script that
-//! regenerates them (`rowkey-hbase/thrift/regen.sh`), so building needs no Thrift compiler.
+//! regenerates them (`rowkey-hbase/thrift/regen.sh`), so building needs no Thrift compiler; the
+//! filter messages come from HBase's own `Filter.proto`, `Comparator.proto` and `HBase.proto`
+//! through prost (`rowkey-hbase/proto/regen.sh`).
 //!
 //! # Tests
 //!
-//! The tests start standalone HBase and its Thrift2 gateway themselves, once per test binary
-//! (JDK 17 and Maven; the jars come from Maven Central on the first run). The fixture that does
-//! it is yours too, for your own integration tests: the `testkit` feature adds the module
-//! `rowkey_hbase::testkit` (`HBase::shared()`, Phoenix and the HBase shell on the same server,
-//! extra gateways with their own settings, a gateway restarted on its port). Enable it in
-//! `[dev-dependencies]` only:
+//! ```sh
+//! cargo run -p rowkey-hbase --example hbase_orders   # the orders scenario on a real HBase it starts
+//! cargo test -p rowkey-hbase                         # its tests (part of the workspace test command)
+//! ```
+//!
+//! The tests start standalone HBase 2.6.1 — master, region server and ZooKeeper in one JVM —
+//! and its Thrift2 gateway themselves on free loopback ports, once per test binary, killed when
+//! the binary exits (JDK 17 and Maven; the jars are resolved from `rowkey-hbase/harness/pom.xml`
+//! into `~/.m2` on the first run, which prints what it is fetching). HBase 2.6.1 is the newest
+//! 2.6 release whose `hbase-thrift` artifact Maven Central serves. They check: 2,100 typed
+//! queries over the six layouts of the Bigtable oracle against a brute-force filter (forward,
+//! reverse, sequential, pages of 1–5 rows from the server, paged with `after`), per-entry write
+//! failures, pre-split tables and the region view, a gateway killed for good in the middle of a
+//! merged read (forward and reverse, concurrent and sequential: an error item once the retry
+//! budget is spent), a gateway **restarted** in the middle of a read (the read goes on: every
+//! row once, in order), a client idle past a gateway's idle timeout (its next calls, read and
+//! write, succeed at once), IN-lists of 5,000 values on an unsalted and an 8-bucket salted
+//! table against brute force (forward, reverse, limits, `after`, keys only, typed filters, a
+//! filter string, small request budgets, one stream), a 40,000-range read within its
+//! connection bound (connections counted in `/proc/net/tcp`), a migration cut by a gateway kill
+//! (resumed after a restart: no row lost or doubled), the HexStringSplit experiment of rowkey's
+//! guide (chapter "Planning regions and hotspots"), and **the real HBase shell**
+//! (`tests/hbase/shell.rs`, `HBase::shell`: hbase-shell 2.4.17 with JRuby from Maven Central —
+//! no 2.5/2.6 shell jar is served there — on the server's 2.6.1 jars): the `create … SPLITS`
+//! statements `rowkey::plan` and `keytool plan` print, for salted and hash-prefix layouts and
+//! for split points full of awkward bytes (`0x00`, `0xFF`, quotes, `\`, `#{`), make exactly the
+//! planned regions, and the key tool's `scan` commands print exactly the rows of the typed
+//! scan. (The test server loads HBase's pure-Java Snappy codec, so the statements'
+//! `COMPRESSION => 'SNAPPY'` is accepted without native libraries.)
+//!
+//! The fixture that starts the server is yours too, for your own integration tests: the
+//! `testkit` feature adds the module `rowkey_hbase::testkit` (`HBase::shared()`, Phoenix and the
+//! HBase shell on the same server, extra gateways with their own settings, a gateway restarted
+//! on its port). Enable it in `[dev-dependencies]` only:
 //!
 //! ```toml
 //! [dev-dependencies]
 //! rowkey-hbase = { version = "0.1", features = ["testkit"] }
 //! ```
-//!
-//! # In production
-//!
-//! A [`Read`] opens one scanner per salt bucket (a `MultiRowRangeFilter` of the bucket's ranges
-//! in the scan's `filterBytes`, see [`filter`]), runs at most
-//! [`Client::with_max_streams`] of them at once, and resumes a scanner after its last row when
-//! its connection breaks; the [`Client`] checks pooled connections before use and retries
-//! idempotent calls (see its docs for which).
 #![warn(missing_docs)]
 
 pub mod error;

@@ -10,7 +10,8 @@
 //! 2. [`Migration::run`] (or [`run_batches`](Migration::run_batches)): **copy**. Rows are read
 //!    in `A`'s logical order in batches; each row `a` becomes `map(a)` (a `B`) with the value
 //!    unchanged, and each batch is written together with a checkpoint (the last source key
-//!    done). Source rows are **never deleted in this phase**, so a stop at any point — a crash
+//!    done), reporting progress (rows, rows/s, ETA) after each batch. Source rows are **never
+//!    deleted in this phase**, so a stop at any point — a crash
 //!    between the destination write and the checkpoint included — loses nothing: the next run
 //!    resumes after the checkpoint and re-writes at most one batch, with the same bytes.
 //! 3. [`Migration::verify`]: count and an order-independent checksum of the logical records on
@@ -66,7 +67,9 @@
 //!   deleted. A mapping that would write a `B` key that also reads as an
 //!   unrelated `A` row (or leave an `A` row that reads as a `B` row) is
 //!   [`MigrateError::Ambiguous`], stopping the copy before that batch is written; the dry run
-//!   counts such rows up front. Add a prefix or tag to `B` to make the layouts disjoint.
+//!   counts such rows up front. Unsalted → salted in place is refused that way: every salted
+//!   key is also a valid unsalted key. Add a prefix or tag to `B` to make the layouts
+//!   disjoint, or use two tables.
 //!
 //! # Stores
 //!
@@ -78,73 +81,10 @@
 //! (`store::RedbStore`), writing each batch and its checkpoint in one
 //! transaction; `rowkey-hbase` and `rowkey-bigtable` over their servers.
 //!
-//! ```
-//! # #[cfg(feature = "redb")]
-//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! use redb::{Database, ReadableDatabase, TableDefinition};
-//! use rowkey::migrate::Migration;
-//! use rowkey::store::RedbStore;
-//! use rowkey::RowKey;
-//!
-//! #[derive(RowKey, Debug, Clone, PartialEq)]
-//! struct V1 {
-//!     #[salt(buckets = 4)]
-//!     user: u32,
-//!     ts: u64,
-//! }
-//!
-//! #[derive(RowKey, Debug, Clone, PartialEq)]
-//! struct V2 {
-//!     #[salt(buckets = 8)]
-//!     user: u32,
-//!     ts: u64,
-//! }
-//!
-//! impl From<V1> for V2 {
-//!     fn from(v: V1) -> V2 {
-//!         V2 { user: v.user, ts: v.ts }
-//!     }
-//! }
-//!
-//! const T: TableDefinition<&[u8], &[u8]> = TableDefinition::new("events");
-//! let db = Database::builder().create_with_backend(redb::backends::InMemoryBackend::new())?;
-//! let tx = db.begin_write()?;
-//! {
-//!     let mut t = tx.open_table(T)?;
-//!     for user in 0..20u32 {
-//!         for ts in 0..10u64 {
-//!             t.insert(&V1 { user, ts }.to_row_key()?[..], &b"payload"[..])?;
-//!         }
-//!     }
-//! }
-//! tx.commit()?;
-//!
-//! // Re-key in place (one table), 64 rows per batch, stopping after 2 batches.
-//! let store = RedbStore::new(&db, "events"); // no destination named: re-key in place
-//! let m: Migration<_, V1, V2> = Migration::from_into(&store).name("events-v2").batch_size(64);
-//! let first = m.run_batches(2, |_| {})?;
-//! assert!(!first.complete);
-//!
-//! // Meanwhile a dual read sees every record once, in V2's logical order.
-//! let users: Vec<u32> = m.dual_read_all().map(|r| r.map(|row| row.key.user)).collect::<Result<_, _>>()?;
-//! assert_eq!(users.len(), 200);
-//! assert!(users.is_sorted());
-//!
-//! // Resume (a new process would do the same), verify, retire the old keys.
-//! let done = m.run(|p| println!("{p}"))?;
-//! assert!(done.complete);
-//! let verified = m.verify()?;
-//! assert_eq!(verified.report().source_rows, 200);
-//! m.retire_source(&verified, |_| {})?;
-//! let v2_keys = rowkey::read::redb::keys(
-//!     &db.begin_read()?.open_table(T)?,
-//!     rowkey::read::Read::<V2>::new(rowkey::migrate::all_ranges(V2::LAYOUT)),
-//! )?;
-//! assert_eq!(v2_keys.len(), 200);
-//! # Ok(()) }
-//! # #[cfg(not(feature = "redb"))]
-//! # fn main() {}
-//! ```
+//! A worked example (OpenTSDB's salt, 16 → 32 buckets in place: dry run, a copy stopped after
+//! one batch, the dual read, resumed, verified, retired) is in [the guide's chapter on changing
+//! a key layout](https://docs.rs/rowkey/latest/rowkey/guide/migrations/index.html); the
+//! `resalt` example runs the whole story on a redb file.
 
 mod checkpoint;
 mod copy;

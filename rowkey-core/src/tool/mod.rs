@@ -79,7 +79,11 @@
 //! ```
 //!
 //! Exit codes: 0 on success, 1 when the input is bad or a key does not decode (one `error:`
-//! line on stderr), 2 for a command-line usage error.
+//! line on stderr, naming the field, and the byte offset for a key that does not decode), 2
+//! for a command-line usage error. A 3 a.m. session with the tool — a hot region, a key from
+//! the log, the seller's rows ready to paste into the HBase shell or `cbt`, the hotspot report
+//! of a table dump, a new plan — and how each dump format reads back every byte: [the guide's
+//! chapter on operating a table](https://docs.rs/rowkey/latest/rowkey/guide/operating/index.html).
 //!
 //! Tests drive [`run`] in-process with their own stdin/stdout/stderr.
 

@@ -53,7 +53,7 @@ pub fn case<R>(
 /// Encode into a reused buffer: `clear()` then encode. The buffer holds the longest key (277
 /// bytes) from the start: when it first grew by `realloc` inside the timed loop, where it
 /// landed made rowkey's 256-byte case 1.65× slower in every full run on a Zen 3 machine (and
-/// not in filtered runs), a placement effect BENCHMARKS.md describes.
+/// not in filtered runs), a placement effect BENCHMARKS-HISTORY.md describes.
 pub fn enc(out: &mut Vec<Case>, id: &str, mut f: impl FnMut(&mut Vec<u8>) + 'static) {
     let mut buf = Vec::with_capacity(512);
     case(out, "encode_into", id, move || {

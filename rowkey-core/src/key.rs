@@ -52,7 +52,7 @@ pub trait RowKey: Sized {
         self.encode_into(&mut v)?;
         // The same `Bytes` as `Bytes::from(v)` (the length is exact, so `into_boxed_slice` does
         // not reallocate), but the box reaches `Bytes` in registers: `From<Vec<u8>>` is out of
-        // line and takes the vector through the stack (~4 ns of a 29 ns call: BENCHMARKS.md)
+        // line and takes the vector through the stack (~4 ns of a 29 ns call: BENCHMARKS-HISTORY.md, round four)
         Ok(Bytes::from(v.into_boxed_slice()))
     }
 

@@ -83,7 +83,7 @@ pub struct ScanBuilder {
 }
 
 // The builder moves through every stage of a typed scan: at 128 bytes (one word more) the
-// unsalted range and starts-with chains measured slower (BENCHMARKS.md, issues 24 and 26).
+// unsalted range and starts-with chains measured slower (BENCHMARKS-HISTORY.md, issues 24 and 26).
 #[cfg(target_pointer_width = "64")]
 const _: () = assert!(core::mem::size_of::<ScanBuilder>() <= 120);
 

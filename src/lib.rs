@@ -28,7 +28,6 @@
 
 pub use rowkey_core::*;
 
-/// `#[derive(RowKey)]`: the attributes are in [the guide's first chapter](guide::keys).
 pub use rowkey_derive::RowKey;
 
 pub mod guide;

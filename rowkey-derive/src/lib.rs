@@ -16,8 +16,9 @@ mod valid;
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};
 
-/// Derive `rowkey::RowKey` (and, for structs, the typed `T::scan()` builder). See the `rowkey`
-/// crate documentation for the attributes.
+/// Derive `rowkey::RowKey` (and, for structs, the typed `T::scan()` builder). The field and
+/// container attributes and the compile-time checks: [the guide's chapter "Designing a
+/// key"](https://docs.rs/rowkey/latest/rowkey/guide/keys/index.html).
 #[proc_macro_derive(
     RowKey,
     attributes(rowkey, pad, sep, reverse_ts, desc, salt, hash_prefix, reverse)

@@ -26,9 +26,10 @@
 //!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! // BIGTABLE_EMULATOR_HOST=host:port selects the emulator (or Client::emulator(endpoint,
-//! // project, instance)); otherwise the usual Google credentials (GOOGLE_APPLICATION_CREDENTIALS,
-//! // gcloud's application-default login, or the metadata server) are used.
+//! // BIGTABLE_EMULATOR_HOST=host:port selects the emulator (e.g. one from `gcloud beta emulators
+//! // bigtable start`; or Client::emulator(endpoint, project, instance)); otherwise the usual
+//! // Google credentials (GOOGLE_APPLICATION_CREDENTIALS, a service account key; gcloud's
+//! // application-default login; or the metadata server on GCP) are used.
 //! let client = Client::connect("my-project", "my-instance").await?;
 //!
 //! // A table pre-split at the 16 salt buckets (OrderBySeller::split_points(16)).

@@ -44,6 +44,11 @@ pub enum Error {
     Start(ServerError),
     /// An argument HBase would refuse, caught before sending.
     InvalidArgument(String),
+    /// The gateway wants credentials this client does not have or it does not take (Kerberos:
+    /// no ticket, an expired one, a principal the KDC or the gateway does not know, a
+    /// protection level the gateway does not offer; HTTP 401/403). Never retried; the message
+    /// says why, and holds no secret.
+    Auth(String),
 }
 
 /// The failed entries of a [`Batch`](crate::Batch) write.
@@ -116,6 +121,7 @@ impl fmt::Display for Error {
             #[cfg(feature = "testkit")]
             Error::Start(e) => write!(f, "{e}"),
             Error::InvalidArgument(m) => write!(f, "invalid argument: {m}"),
+            Error::Auth(m) => write!(f, "authentication with the gateway: {m}"),
         }
     }
 }
@@ -132,7 +138,8 @@ impl std::error::Error for Error {
             Error::Connection(_)
             | Error::Server(_)
             | Error::Write(_)
-            | Error::InvalidArgument(_) => None,
+            | Error::InvalidArgument(_)
+            | Error::Auth(_) => None,
         }
     }
 }

@@ -78,6 +78,8 @@ pub struct GatewayConfig {
     endpoint: Endpoint,
     transport: Transport,
     protocol: Protocol,
+    #[cfg(feature = "kerberos")]
+    kerberos: Option<crate::Kerberos>,
 }
 
 #[derive(Clone, PartialEq, Eq)]
@@ -109,8 +111,10 @@ impl fmt::Debug for GatewayConfig {
             ),
         };
         d.field("transport", &self.transport)
-            .field("protocol", &self.protocol)
-            .finish()
+            .field("protocol", &self.protocol);
+        #[cfg(feature = "kerberos")]
+        d.field("kerberos", &self.kerberos);
+        d.finish()
     }
 }
 
@@ -130,6 +134,8 @@ impl GatewayConfig {
             endpoint: Endpoint::Socket(addr),
             transport: Transport::Buffered,
             protocol: Protocol::Binary,
+            #[cfg(feature = "kerberos")]
+            kerberos: None,
         })
     }
 
@@ -160,7 +166,18 @@ impl GatewayConfig {
             },
             transport: Transport::Buffered,
             protocol: Protocol::Binary,
+            #[cfg(feature = "kerberos")]
+            kerberos: None,
         })
+    }
+
+    /// Authenticate with Kerberos (feature `kerberos`): SASL GSSAPI on a socket gateway
+    /// (`hbase.thrift.security.qop`), SPNEGO on one in HTTP mode. See [`crate::kerberos`].
+    #[cfg(feature = "kerberos")]
+    #[must_use]
+    pub fn kerberos(mut self, kerberos: crate::Kerberos) -> GatewayConfig {
+        self.kerberos = Some(kerberos);
+        self
     }
 
     /// Frame each message (a socket gateway started with `-f`, or a `nonblocking`, `hsha` or
@@ -284,6 +301,17 @@ impl GatewayConfig {
                 "HTTP mode has no framing: a GatewayConfig::http gateway cannot be framed()".into(),
             ));
         }
+        #[cfg(feature = "kerberos")]
+        if let (Endpoint::Socket(_), Some(_), Transport::Framed) =
+            (&self.endpoint, &self.kerberos, self.transport)
+        {
+            return Err(Error::InvalidArgument(
+                "HBase's gateway does not run Kerberos (SASL) over a framed transport \
+                 (\"Thrift server authentication doesn't work with framed transport yet\"): \
+                 a Kerberized socket gateway is unframed"
+                    .into(),
+            ));
+        }
         Ok(())
     }
 
@@ -316,6 +344,8 @@ impl GatewayConfig {
 pub(crate) struct Traced {
     first: Vec<u8>,
     http_error: Option<String>,
+    /// Credentials refused or not to be had: no retry helps.
+    refused: Option<String>,
 }
 
 /// A connection's [`Traced`], shared by its halves.
@@ -333,6 +363,15 @@ pub(crate) fn explain(seen: &Seen, e: ::thrift::Error) -> ::thrift::Error {
         }
     }
     e
+}
+
+/// The refusal behind a failed call, if its credentials were refused (or could not be had):
+/// [`Error::Auth`], not to be retried.
+pub(crate) fn refused(seen: &Seen) -> Option<Error> {
+    seen.lock()
+        .ok()
+        .and_then(|mut t| t.refused.take())
+        .map(Error::Auth)
 }
 
 /// An open connection: the generated client, the socket to check it with (none over HTTP),
@@ -362,6 +401,19 @@ pub(crate) fn open(
             let probe = stream
                 .try_clone()
                 .map_err(|e| Error::Connection(e.to_string()))?;
+            #[cfg(feature = "kerberos")]
+            if let Some(kerberos) = &config.kerberos {
+                let (r, w, _) = crate::sasl::handshake(stream, kerberos, &addr.to_string())?;
+                let r = Sniff {
+                    inner: r,
+                    seen: Arc::clone(&seen),
+                };
+                return Ok(Opened {
+                    conn: client(r, w, config.protocol),
+                    probe: Some(probe),
+                    seen,
+                });
+            }
             let (r, w) = TTcpChannel::with_stream(stream)
                 .split()
                 .map_err(|e| Error::Connection(e.to_string()))?;
@@ -395,6 +447,8 @@ pub(crate) fn open(
                 request: Vec::new(),
                 response: io::Cursor::new(Vec::new()),
                 seen: Arc::clone(&seen),
+                #[cfg(feature = "kerberos")]
+                kerberos: config.kerberos.clone(),
             }));
             let conn = client(
                 HttpRead(Arc::clone(&shared)),
@@ -458,6 +512,8 @@ struct Exchange {
     request: Vec<u8>,
     response: io::Cursor<Vec<u8>>,
     seen: Seen,
+    #[cfg(feature = "kerberos")]
+    kerberos: Option<crate::Kerberos>,
 }
 
 /// Responses larger than this are refused (a scanner page is far smaller).
@@ -467,11 +523,26 @@ impl Exchange {
     /// POST the request; keep the response's body for the reads.
     fn post(&mut self) -> io::Result<()> {
         let body = std::mem::take(&mut self.request);
-        let mut response = self
+        #[allow(unused_mut)]
+        let mut request = self
             .agent
             .post(&self.url)
             .header("Content-Type", "application/x-thrift")
-            .header("Accept", "application/x-thrift")
+            .header("Accept", "application/x-thrift");
+        #[cfg(feature = "kerberos")]
+        if let Some(kerberos) = &self.kerberos {
+            match kerberos.negotiate_header() {
+                Ok(header) => request = request.header("Authorization", header),
+                Err(e) => {
+                    let message = match e {
+                        Error::Auth(m) => m,
+                        other => other.to_string(),
+                    };
+                    return Err(self.refuse(message));
+                }
+            }
+        }
+        let mut response = request
             .send(&body[..])
             .map_err(|e| io::Error::other(http_error(&self.url, &e)))?;
         let status = response.status();
@@ -484,21 +555,39 @@ impl Exchange {
         if status.as_u16() != 200 {
             let text = String::from_utf8_lossy(bytes.get(..200).unwrap_or(&bytes));
             let why = match status.as_u16() {
-                401 => " (the gateway wants authentication: Kerberos over SPNEGO)",
+                401 if cfg!(feature = "kerberos") => {
+                    " (the gateway wants Kerberos over SPNEGO, and did not take this client's: \
+                     GatewayConfig::kerberos with the gateway's hbase.thrift.spnego.principal)"
+                }
+                401 => {
+                    " (the gateway wants Kerberos over SPNEGO: rowkey-hbase's `kerberos` feature, \
+                     GatewayConfig::kerberos)"
+                }
                 403 => " (the gateway refused this user)",
                 404 => " (no Thrift servlet at this path)",
                 _ => "",
             };
-            return Err(io::Error::new(
-                io::ErrorKind::ConnectionAborted,
-                format!(
-                    "the gateway at {} answered HTTP {status}{why}: {text}",
-                    self.url
-                ),
-            ));
+            let message = format!(
+                "the gateway at {} answered HTTP {status}{why}: {text}",
+                self.url
+            );
+            if matches!(status.as_u16(), 401 | 403) {
+                return Err(self.refuse(message));
+            }
+            return Err(io::Error::new(io::ErrorKind::ConnectionAborted, message));
         }
         self.response = io::Cursor::new(bytes);
         Ok(())
+    }
+}
+
+impl Exchange {
+    /// A refusal no retry can help: recorded for [`refused`], and the request's error.
+    fn refuse(&self, message: String) -> io::Error {
+        if let Ok(mut seen) = self.seen.lock() {
+            seen.refused = Some(message.clone());
+        }
+        io::Error::new(io::ErrorKind::PermissionDenied, message)
     }
 }
 
@@ -564,8 +653,20 @@ pub(crate) fn first_call_error(config: &GatewayConfig, seen: &Seen, e: ::thrift:
         .map(|mut s| (s.first.clone(), s.http_error.take()))
         .unwrap_or_default();
     let at = config.describe();
+    if let Some(refusal) = refused(seen) {
+        return refusal;
+    }
     if let Some(message) = http_error {
         return Error::Connection(message);
+    }
+    // a SASL gateway reads a Thrift call as a negotiation message and answers ERROR (4) or
+    // BAD (3), with a length and its words
+    if let [3 | 4, 0, 0, _, _, ..] = first.as_slice() {
+        return Error::Auth(format!(
+            "the gateway at {at} answered with a SASL negotiation message: it runs with \
+             Kerberos (hbase.thrift.security.qop); connect with GatewayConfig::kerberos \
+             (rowkey-hbase's `kerberos` feature)"
+        ));
     }
     if first.starts_with(b"HTTP/") {
         return Error::Connection(format!(
@@ -578,8 +679,9 @@ pub(crate) fn first_call_error(config: &GatewayConfig, seen: &Seen, e: ::thrift:
         ::thrift::Error::Transport(_) | ::thrift::Error::Protocol(_) => Error::Connection(format!(
             "the gateway at {at} did not answer a call in {} ({e}): it may run with another \
                  transport or protocol — framed (-f, or a nonblocking, hsha or threadedselector \
-                 server: .framed()), compact (-c: .compact()), or HTTP mode \
-                 (GatewayConfig::http)",
+                 server: .framed()), compact (-c: .compact()), HTTP mode \
+                 (GatewayConfig::http), or Kerberos (hbase.thrift.security.qop: \
+                 GatewayConfig::kerberos)",
             config.speaks()
         )),
         other => Error::from(other),

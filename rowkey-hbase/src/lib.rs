@@ -198,9 +198,13 @@
 pub mod error;
 pub mod filter;
 pub mod gateway;
+#[cfg(feature = "kerberos")]
+pub mod kerberos;
 mod pool;
 pub mod read;
 pub mod region;
+#[cfg(feature = "kerberos")]
+mod sasl;
 pub mod store;
 #[cfg(feature = "testkit")]
 pub mod testkit;
@@ -229,6 +233,8 @@ use rowkey::{RowKey, ScanRanges};
 
 pub use error::{Error, FailedWrite, WriteFailures};
 pub use gateway::{GatewayConfig, Protocol, Transport};
+#[cfg(feature = "kerberos")]
+pub use kerberos::{Kerberos, Qop};
 pub use read::Read;
 pub use region::Region;
 pub use write::{Batch, Cell};
@@ -513,7 +519,7 @@ impl Client {
             let mut conn = match self.checkout() {
                 Ok(c) => c,
                 Err(e) => {
-                    if attempts.again() {
+                    if pool::retryable(&e) && attempts.again() {
                         continue;
                     }
                     return Err(e);
@@ -526,6 +532,9 @@ impl Client {
                 }
                 Err(e) => {
                     let e = gateway::explain(&conn.seen, e);
+                    if let Some(refusal) = gateway::refused(&conn.seen) {
+                        return Err(refusal);
+                    }
                     if !pool::breaks_connection(&e) {
                         self.give_back(conn);
                     }

@@ -134,6 +134,12 @@ pub(crate) fn transient(e: &::thrift::Error) -> bool {
     )
 }
 
+/// Whether a connection that could not be made may be tried again: not when the gateway
+/// refused the credentials (or there were none to give).
+pub(crate) fn retryable(e: &Error) -> bool {
+    !matches!(e, Error::Auth(_))
+}
+
 /// Whether the connection must be dropped after this error (it may be mid-message).
 pub(crate) fn breaks_connection(e: &::thrift::Error) -> bool {
     !matches!(e, ::thrift::Error::User(_))

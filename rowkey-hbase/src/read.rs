@@ -592,7 +592,7 @@ impl GroupScan {
                 match client.checkout() {
                     Ok(c) => *conn = Some(c),
                     Err(e) => {
-                        if attempts.again() {
+                        if pool::retryable(&e) && attempts.again() {
                             continue;
                         }
                         self.done = true;
@@ -622,6 +622,10 @@ impl GroupScan {
                     Err(e) => {
                         let e = crate::gateway::explain(&c.seen, e);
                         self.steps.push_front(ranges);
+                        if let Some(refusal) = crate::gateway::refused(&c.seen) {
+                            self.done = true;
+                            return Err(refusal);
+                        }
                         if pool::breaks_connection(&e) {
                             *conn = None;
                         }
@@ -655,6 +659,10 @@ impl GroupScan {
                 }
                 Err(e) => {
                     let e = crate::gateway::explain(&c.seen, e);
+                    if let Some(refusal) = crate::gateway::refused(&c.seen) {
+                        self.done = true;
+                        return Err(refusal);
+                    }
                     // The scanner's state is unknown: open it again after the last row
                     // returned (the rows of this call were never returned).
                     let broken = pool::breaks_connection(&e);
@@ -732,7 +740,7 @@ impl GroupScan {
                 match client.checkout() {
                     Ok(c) => *conn = Some(c),
                     Err(e) => {
-                        if attempts.again() {
+                        if pool::retryable(&e) && attempts.again() {
                             continue;
                         }
                         self.done = true;
@@ -764,6 +772,10 @@ impl GroupScan {
                 }
                 Err(e) => {
                     let e = crate::gateway::explain(&c.seen, e);
+                    if let Some(refusal) = crate::gateway::refused(&c.seen) {
+                        self.done = true;
+                        return Err(refusal);
+                    }
                     if pool::breaks_connection(&e) {
                         *conn = None;
                     }

@@ -39,6 +39,11 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+mod kdc;
+mod tls;
+pub use kdc::{kdc_classpath, Kdc, REALM};
+pub use tls::{make_tls, TestTls, TLS_PASSWORD};
+
 /// The HBase version the server runs (the `hbase-server` and `hbase-thrift` artifacts).
 pub const HBASE_VERSION: &str = "2.6.1";
 
@@ -101,6 +106,43 @@ const PHOENIX_SITE: &str = "  <property><name>hbase.regionserver.wal.codec</name
   <property><name>phoenix.schema.isNamespaceMappingEnabled</name><value>false</value></property>
 ";
 
+/// `core-site.xml` of a Kerberized server: Hadoop's login reads its security setting there.
+const KERBEROS_CORE_SITE: &str = r#"<?xml version="1.0"?>
+<configuration>
+  <property><name>hadoop.security.authentication</name><value>kerberos</value></property>
+</configuration>
+"#;
+
+/// The `hbase-site.xml` settings of a Kerberized server (`gateway`: and of its gateway), all
+/// principals' keys in `keytab`; ends the configuration.
+fn kerberos_site(keytab: &Path, gateway: bool) -> String {
+    let kt = keytab.display();
+    let mut site = format!(
+        "  <property><name>hadoop.security.authentication</name><value>kerberos</value></property>
+  <property><name>hbase.security.authentication</name><value>kerberos</value></property>
+  <property><name>hbase.master.kerberos.principal</name><value>hbase/localhost@{REALM}</value></property>
+  <property><name>hbase.master.keytab.file</name><value>{kt}</value></property>
+  <property><name>hbase.regionserver.kerberos.principal</name><value>hbase/localhost@{REALM}</value></property>
+  <property><name>hbase.regionserver.keytab.file</name><value>{kt}</value></property>
+  <property><name>hadoop.proxyuser.hbase.hosts</name><value>*</value></property>
+  <property><name>hadoop.proxyuser.hbase.groups</name><value>*</value></property>
+"
+    );
+    if gateway {
+        site.push_str(&format!(
+            "  <property><name>hbase.thrift.kerberos.principal</name><value>hbase/localhost@{REALM}</value></property>
+  <property><name>hbase.thrift.keytab.file</name><value>{kt}</value></property>
+  <property><name>hbase.thrift.spnego.principal</name><value>HTTP/localhost@{REALM}</value></property>
+  <property><name>hbase.thrift.spnego.keytab.file</name><value>{kt}</value></property>
+  <property><name>hbase.thrift.dns.interface</name><value>lo</value></property>
+  <property><name>hbase.thrift.security.qop</name><value>auth-conf</value></property>
+"
+        ));
+    }
+    site.push_str("</configuration>");
+    site
+}
+
 /// How long one [`HBase::shell`] script may run.
 const SHELL_TIMEOUT: Duration = Duration::from_secs(300);
 
@@ -155,6 +197,8 @@ const JDK17_FLAGS: &[&str] = &[
     "--add-modules=jdk.unsupported",
     "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
     "-Djava.net.preferIPv4Stack=true",
+    // Hadoop's Kerberos login reads the JDK's krb5 configuration class (a Kerberized server)
+    "--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
 ];
 
 /// Find a JDK of version 11 to 23: `$ROWKEY_HBASE_JAVA`, `$JAVA_HOME/bin/java`, `java` on
@@ -593,6 +637,10 @@ pub struct HBase {
     master: Mutex<Option<Jvm>>,
     /// With Phoenix: its jars (appended to the master's classpath).
     phoenix: Option<String>,
+    /// JVM flags of every process of this server (a Kerberized one's `krb5.conf`).
+    jvm_extra: Vec<String>,
+    /// Kerberos on ([`HBase::start_kerberized`]): the keytab of every principal.
+    kerberos_keytab: Option<PathBuf>,
 }
 
 impl fmt::Debug for HBase {
@@ -615,6 +663,9 @@ pub struct Gateway {
     classpath: String,
     /// What it speaks, from its settings.
     mode: GatewayMode,
+    /// A Kerberized server's keytab (the kit's readiness call authenticates with it).
+    keytab: Option<PathBuf>,
+    jvm_extra: Vec<String>,
     state: Mutex<(SocketAddr, Option<Jvm>)>,
 }
 
@@ -640,7 +691,32 @@ impl GatewayMode {
 
     /// Whether the gateway at `addr` answers: an admin call in its own transport and
     /// protocol, or (TLS, whose CA the kit does not know) a TCP connection accepted.
-    fn answers(self, addr: SocketAddr) -> Result<(), String> {
+    fn answers(self, addr: SocketAddr, keytab: Option<&Path>) -> Result<(), String> {
+        // A Kerberized gateway: a call with the server's own principal (from the keytab),
+        // answered once HBase behind it is up.
+        #[cfg(feature = "kerberos")]
+        if let (Some(keytab), false) = (keytab, self.tls) {
+            let (service, config) = if self.http {
+                (
+                    format!("HTTP/localhost@{REALM}"),
+                    crate::GatewayConfig::http(&format!("http://{addr}/")),
+                )
+            } else {
+                (
+                    format!("hbase/localhost@{REALM}"),
+                    crate::GatewayConfig::socket(addr),
+                )
+            };
+            let kerberos = crate::Kerberos::service(&service).keytab(&service, keytab);
+            return config
+                .map(|c| c.kerberos(kerberos))
+                .and_then(crate::Client::connect_to)
+                .and_then(|c| c.list_tables())
+                .map(drop)
+                .map_err(|e| e.to_string());
+        }
+        #[cfg(not(feature = "kerberos"))]
+        let _ = keytab;
         if self.tls {
             return std::net::TcpStream::connect_timeout(&addr, Duration::from_secs(2))
                 .map(drop)
@@ -659,11 +735,13 @@ impl GatewayMode {
                 c
             }
         });
-        config
+        match config
             .and_then(crate::Client::connect_to)
             .and_then(|c| c.list_tables())
-            .map(drop)
-            .map_err(|e| e.to_string())
+        {
+            Ok(_) => Ok(()),
+            Err(e) => Err(e.to_string()),
+        }
     }
 }
 
@@ -682,6 +760,8 @@ impl Gateway {
         java: &Path,
         classpath: &str,
         mode: GatewayMode,
+        keytab: Option<PathBuf>,
+        jvm_extra: Vec<String>,
     ) -> Gateway {
         Gateway {
             dir: hbase_dir.to_path_buf(),
@@ -689,6 +769,8 @@ impl Gateway {
             java: java.to_path_buf(),
             classpath: classpath.to_string(),
             mode,
+            keytab,
+            jvm_extra,
             state: Mutex::new((SocketAddr::from((Ipv4Addr::LOCALHOST, 0)), None)),
         }
     }
@@ -750,6 +832,7 @@ impl Gateway {
                 &self.conf,
                 &self.classpath,
                 "512m",
+                &self.jvm_extra,
                 &[
                     "org.apache.hadoop.hbase.thrift2.ThriftServer",
                     "-b",
@@ -766,7 +849,7 @@ impl Gateway {
         *state = (addr, Some(jvm));
         let deadline = Instant::now() + START_TIMEOUT;
         loop {
-            let answer = self.mode.answers(addr);
+            let answer = self.mode.answers(addr, self.keytab.as_deref());
             match answer {
                 Ok(_) => return Ok(addr),
                 Err(e) => {
@@ -810,7 +893,23 @@ impl HBase {
     /// [`ServerError`]: what is missing (and what to install), a failed fetch, or a server that
     /// did not come up (with the tail of its log).
     pub fn start() -> Result<HBase, ServerError> {
-        Self::start_with(None)
+        Self::start_with(None, None)
+    }
+
+    /// [`HBase::start`] with Kerberos on (`hbase.security.authentication = kerberos`), its
+    /// KDC `kdc`, which must hold the principals `hbase/localhost` (the master, the region
+    /// server and the gateway) and `HTTP/localhost` (SPNEGO in HTTP mode). The main gateway
+    /// speaks SASL GSSAPI with `hbase.thrift.security.qop = auth-conf`; add gateways with
+    /// other settings with [`gateway_with`](Self::gateway_with) (say
+    /// `("hbase.thrift.security.qop", "auth")`, or `("hbase.regionserver.thrift.http",
+    /// "true")` for SPNEGO).
+    ///
+    /// # Errors
+    ///
+    /// As [`HBase::start`].
+    #[cfg(feature = "kerberos")]
+    pub fn start_kerberized(kdc: &Kdc) -> Result<HBase, ServerError> {
+        Self::start_with(None, Some(kdc))
     }
 
     /// [`HBase::start`] with Apache Phoenix [`PHOENIX_VERSION`] in the server: Phoenix's jars
@@ -828,7 +927,7 @@ impl HBase {
     pub fn start_with_phoenix() -> Result<HBase, ServerError> {
         let started = Instant::now();
         let jars = phoenix_classpath()?;
-        let hbase = Self::start_with(Some(jars))?;
+        let hbase = Self::start_with(Some(jars), None)?;
         let up = started.elapsed();
         hbase.phoenix_sql("SELECT COUNT(*) FROM SYSTEM.CATALOG")?;
         eprintln!(
@@ -840,13 +939,13 @@ impl HBase {
         Ok(hbase)
     }
 
-    fn start_with(phoenix: Option<String>) -> Result<HBase, ServerError> {
+    fn start_with(phoenix: Option<String>, kdc: Option<&Kdc>) -> Result<HBase, ServerError> {
         let java = find_java()?;
         let classpath = classpath()?;
         let mut last = ServerError::Start(String::new());
         // A port found free can be taken before ZooKeeper binds it: retry.
         for _ in 0..3 {
-            match Self::start_once(&java, &classpath, phoenix.clone()) {
+            match Self::start_once(&java, &classpath, phoenix.clone(), kdc) {
                 Ok(h) => return Ok(h),
                 Err(e) => last = e,
             }
@@ -858,6 +957,7 @@ impl HBase {
         java: &Path,
         classpath: &str,
         phoenix: Option<String>,
+        kdc: Option<&Kdc>,
     ) -> Result<HBase, ServerError> {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -890,6 +990,10 @@ impl HBase {
 "#,
             root = dir.display()
         );
+        let site = match kdc {
+            Some(kdc) => site.replace("</configuration>", &kerberos_site(kdc.keytab(), false)),
+            None => site,
+        };
         let log4j = "log4j.rootLogger=WARN,console\n\
                      log4j.appender.console=org.apache.log4j.ConsoleAppender\n\
                      log4j.appender.console.layout=org.apache.log4j.PatternLayout\n\
@@ -904,6 +1008,20 @@ impl HBase {
              \x20 <property><name>hbase.client.pause</name><value>100</value></property>\n\
              </configuration>",
         );
+        let gateway_site = match kdc {
+            Some(kdc) => {
+                gateway_site.replace("</configuration>", &kerberos_site(kdc.keytab(), true))
+            }
+            None => gateway_site,
+        };
+        let jvm_extra: Vec<String> = kdc
+            .map(|k| {
+                vec![format!(
+                    "-Djava.security.krb5.conf={}",
+                    k.krb5_conf().display()
+                )]
+            })
+            .unwrap_or_default();
         // Phoenix's settings for the server (and its JDBC clients, which read this
         // configuration too); the gateway needs none of them.
         let site = match phoenix {
@@ -922,6 +1040,15 @@ impl HBase {
             .and_then(|()| std::fs::write(conf.join("log4j.properties"), log4j))
             .and_then(|()| std::fs::write(gateway_conf.join("hbase-site.xml"), gateway_site))
             .and_then(|()| std::fs::write(gateway_conf.join("log4j.properties"), log4j))
+            .and_then(|()| match kdc {
+                // Hadoop's own login (UserGroupInformation) reads core-site.xml only
+                Some(_) => {
+                    std::fs::write(conf.join("core-site.xml"), KERBEROS_CORE_SITE).and_then(|()| {
+                        std::fs::write(gateway_conf.join("core-site.xml"), KERBEROS_CORE_SITE)
+                    })
+                }
+                None => Ok(()),
+            })
             .map_err(|e| ServerError::Start(format!("writing the configuration: {e}")))?;
         let master = Jvm::spawn(
             &dir.join("master.log"),
@@ -931,6 +1058,7 @@ impl HBase {
                 &conf,
                 &master_classpath,
                 "1536m",
+                &jvm_extra,
                 &["org.apache.hadoop.hbase.master.HMaster", "start"],
             ),
         )
@@ -946,9 +1074,13 @@ impl HBase {
                 java,
                 classpath,
                 GatewayMode::default(),
+                kdc.map(|k| k.keytab().to_path_buf()),
+                jvm_extra.clone(),
             ),
             master: Mutex::new(Some(master)),
             phoenix,
+            jvm_extra,
+            kerberos_keytab: kdc.map(|k| k.keytab().to_path_buf()),
         };
         if let Err(e) = hbase.gateway.restart() {
             let exited = hbase
@@ -1009,6 +1141,14 @@ impl HBase {
                     std::fs::copy(main.join("log4j.properties"), conf.join("log4j.properties"))
                         .map(|_| ())
                 })
+                .and_then(|()| {
+                    match std::fs::copy(main.join("core-site.xml"), conf.join("core-site.xml")) {
+                        // a Kerberized server's: Hadoop's login reads it
+                        Ok(_) => Ok(()),
+                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+                        Err(e) => Err(e),
+                    }
+                })
                 .map_err(|e| {
                     ServerError::Start(format!("writing a gateway's configuration: {e}"))
                 })?;
@@ -1020,6 +1160,8 @@ impl HBase {
             &self.java,
             &self.classpath,
             GatewayMode::from_settings(settings),
+            self.kerberos_keytab.clone(),
+            self.jvm_extra.clone(),
         );
         g.restart()?;
         Ok(g)
@@ -1348,13 +1490,21 @@ impl HBase {
     }
 }
 
-fn jvm_args(java: &Path, conf: &Path, classpath: &str, heap: &str, main: &[&str]) -> Vec<String> {
+fn jvm_args(
+    java: &Path,
+    conf: &Path,
+    classpath: &str,
+    heap: &str,
+    extra: &[String],
+    main: &[&str],
+) -> Vec<String> {
     let mut args = vec![
         java.display().to_string(),
         format!("-Xmx{heap}"),
         "-XX:+UseParallelGC".into(),
     ];
     args.extend(JDK17_FLAGS.iter().map(|s| s.to_string()));
+    args.extend(extra.iter().cloned());
     args.push(format!(
         "-Dlog4j.configuration=file:{}/log4j.properties",
         conf.display()

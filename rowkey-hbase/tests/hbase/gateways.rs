@@ -7,16 +7,14 @@
 //! the wrong client for each gateway is refused with an error that names what the gateway runs
 //! with — never a hang. A certificate the client does not trust is refused.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 
-use rowkey::index::{Index, Indexed, Record, RecordError};
-use rowkey::migrate::Migration;
-use rowkey::RowKey;
-use rowkey_hbase::store::HBaseStore;
-use rowkey_hbase::testkit::{Gateway, HBase};
-use rowkey_hbase::{Batch, Cell, Client, Error, GatewayConfig};
+use rowkey_hbase::testkit::{make_tls, Gateway, HBase, TestTls, TLS_PASSWORD};
+use rowkey_hbase::{Client, Error, GatewayConfig};
+
+use rowkey_hbase::{Batch, Cell};
+
+use crate::smoke::{smoke, Reading};
 
 fn hbase() -> &'static HBase {
     HBase::shared_phoenix().unwrap_or_else(|e| panic!("{e}"))
@@ -35,7 +33,7 @@ static FRAMED: OnceLock<Gateway> = OnceLock::new();
 static COMPACT: OnceLock<Gateway> = OnceLock::new();
 static HSHA: OnceLock<Gateway> = OnceLock::new();
 static HTTP: OnceLock<Gateway> = OnceLock::new();
-static HTTPS: OnceLock<(Tls, Gateway)> = OnceLock::new();
+static HTTPS: OnceLock<(TestTls, Gateway)> = OnceLock::new();
 
 fn framed() -> &'static Gateway {
     gateway(&FRAMED, &[("hbase.regionserver.thrift.framed", "true")])
@@ -60,156 +58,17 @@ fn http() -> &'static Gateway {
     gateway(&HTTP, &[("hbase.regionserver.thrift.http", "true")])
 }
 
-/// The test's CA and the gateway's keystore.
-struct Tls {
-    ca_pem: PathBuf,
-    other_ca_pem: PathBuf,
-    keystore: PathBuf,
-}
-
-const STOREPASS: &str = "rowkey-test";
-
-fn keytool(dir: &Path, args: &[&str]) {
-    let java = hbase().java();
-    let keytool = java.with_file_name("keytool");
-    let out = Command::new(&keytool)
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{}: {e} (keytool comes with the JDK 17)", keytool.display()));
-    assert!(
-        out.status.success(),
-        "keytool {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-/// A CA, a gateway certificate for 127.0.0.1 signed by it (in a PKCS12 keystore), and a
-/// second CA that signed nothing.
-fn make_tls() -> Tls {
-    let dir = hbase().dir().join("tls");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("tls dir");
-    let pass = ["-storepass", STOREPASS, "-keypass", STOREPASS];
-    for (alias, store) in [("ca", "ca.p12"), ("other", "other.p12")] {
-        let dname = format!("CN=rowkey test {alias}");
-        let mut args = vec![
-            "-genkeypair",
-            "-alias",
-            alias,
-            "-keyalg",
-            "RSA",
-            "-keysize",
-            "2048",
-            "-validity",
-            "3",
-            "-ext",
-            "bc:c",
-            "-dname",
-            &dname,
-            "-storetype",
-            "PKCS12",
-            "-keystore",
-            store,
-        ];
-        args.extend(pass);
-        keytool(&dir, &args);
-        let pem = format!("{alias}.pem");
-        let mut args = vec![
-            "-exportcert",
-            "-rfc",
-            "-alias",
-            alias,
-            "-keystore",
-            store,
-            "-file",
-            &pem,
-        ];
-        args.extend(&pass[..2]);
-        keytool(&dir, &args);
-    }
-    let mut args = vec![
-        "-genkeypair",
-        "-alias",
-        "gateway",
-        "-keyalg",
-        "RSA",
-        "-keysize",
-        "2048",
-        "-validity",
-        "3",
-        "-dname",
-        "CN=127.0.0.1",
-        "-storetype",
-        "PKCS12",
-        "-keystore",
-        "gateway.p12",
-    ];
-    args.extend(pass);
-    keytool(&dir, &args);
-    let mut args = vec![
-        "-certreq",
-        "-alias",
-        "gateway",
-        "-keystore",
-        "gateway.p12",
-        "-file",
-        "gateway.csr",
-    ];
-    args.extend(&pass[..2]);
-    keytool(&dir, &args);
-    let mut args = vec![
-        "-gencert",
-        "-alias",
-        "ca",
-        "-keystore",
-        "ca.p12",
-        "-infile",
-        "gateway.csr",
-        "-outfile",
-        "gateway.pem",
-        "-rfc",
-        "-validity",
-        "3",
-        "-ext",
-        "san=ip:127.0.0.1",
-        "-ext",
-        "eku=serverAuth",
-    ];
-    args.extend(&pass[..2]);
-    keytool(&dir, &args);
-    for (alias, file) in [("ca", "ca.pem"), ("gateway", "gateway.pem")] {
-        let mut args = vec![
-            "-importcert",
-            "-noprompt",
-            "-alias",
-            alias,
-            "-keystore",
-            "gateway.p12",
-            "-file",
-            file,
-        ];
-        args.extend(&pass[..2]);
-        keytool(&dir, &args);
-    }
-    Tls {
-        ca_pem: dir.join("ca.pem"),
-        other_ca_pem: dir.join("other.pem"),
-        keystore: dir.join("gateway.p12"),
-    }
-}
-
-fn https() -> &'static (Tls, Gateway) {
+fn https() -> &'static (TestTls, Gateway) {
     HTTPS.get_or_init(|| {
-        let tls = make_tls();
+        let tls = make_tls(&hbase().dir().join("tls")).unwrap_or_else(|e| panic!("{e}"));
         let keystore = tls.keystore.to_string_lossy().into_owned();
         let g = hbase()
             .gateway_with(&[
                 ("hbase.regionserver.thrift.http", "true"),
                 ("hbase.thrift.ssl.enabled", "true"),
                 ("hbase.thrift.ssl.keystore.store", &keystore),
-                ("hbase.thrift.ssl.keystore.password", STOREPASS),
-                ("hbase.thrift.ssl.keystore.keypassword", STOREPASS),
+                ("hbase.thrift.ssl.keystore.password", TLS_PASSWORD),
+                ("hbase.thrift.ssl.keystore.keypassword", TLS_PASSWORD),
             ])
             .unwrap_or_else(|e| panic!("HTTPS gateway: {e}"));
         (tls, g)
@@ -220,135 +79,12 @@ fn http_url(g: &Gateway, scheme: &str) -> String {
     format!("{scheme}://{}/", g.addr())
 }
 
-// ---- what works on every transport ----------------------------------------------------------
-
-#[derive(RowKey, Debug, Clone, PartialEq)]
-#[rowkey(salt(buckets = 4))]
-struct Reading {
-    sensor: u32,
-    ts: u64,
-}
-
-#[derive(RowKey, Debug, Clone, PartialEq)]
-struct ById {
-    id: u32,
-}
-
-#[derive(RowKey, Debug, Clone, PartialEq)]
-struct ByTeam {
-    #[sep]
-    team: String,
-    id: u32,
-}
-
-#[derive(RowKey, Debug, Clone, PartialEq)]
-#[rowkey(salt(buckets = 2))]
-struct SaltedId {
-    id: u32,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-struct Member {
-    id: u32,
-    team: String,
-}
-
-impl Record for Member {
-    type Key = ById;
-    fn key(&self) -> ById {
-        ById { id: self.id }
-    }
-    fn to_value(&self) -> Vec<u8> {
-        self.team.as_bytes().to_vec()
-    }
-    fn from_row(k: ById, v: &[u8]) -> Result<Member, RecordError> {
-        Ok(Member {
-            id: k.id,
-            team: String::from_utf8(v.to_vec())?,
-        })
-    }
-}
-
-/// Typed writes and reads, the region view, an index table and a migration, over `client`;
-/// the tables named after `name` are created through the main gateway.
-fn smoke(client: &Client, name: &str) {
-    let admin = Client::connect(hbase().thrift_addr()).expect("main gateway");
-    let readings = format!("{name}_readings");
-    admin
-        .create_table_for::<Reading>(&readings, &["d"], 4)
-        .expect("create");
-    let table = client.table(&readings);
-    let mut batch = Batch::new();
-    for i in 0..200u32 {
-        let k = Reading {
-            sensor: i % 7,
-            ts: u64::from(i),
-        };
-        batch
-            .put(&table, &k, [Cell::new("d", "v", i.to_string())])
-            .expect("encode");
-    }
-    batch.apply().expect("write");
-    let rows = table
-        .read::<Reading>(&Reading::scan().sensor(3).ranges())
-        .collect()
-        .expect("read");
-    assert_eq!(
-        rows.len(),
-        (0..200).filter(|i| i % 7 == 3).count(),
-        "{name}"
-    );
-    assert!(
-        rows.windows(2).all(|w| w[0].0.ts < w[1].0.ts),
-        "{name}: merged in order"
-    );
-    let view = table.region_view(10).expect("region view");
-    assert_eq!(view.regions.len(), 4, "{name}");
-    assert_eq!(view.rows.iter().sum::<u64>(), 200, "{name}");
-
-    // an index table, and its base table re-keyed into a salted destination
-    let (base, by_team, dest, cps) = (
-        format!("{name}_members"),
-        format!("{name}_members_by_team"),
-        format!("{name}_members_v2"),
-        format!("{name}_checkpoints"),
-    );
-    HBaseStore::create_tables(&admin, &base, &[&by_team], &cps).expect("create");
-    admin.create_table(&dest, &["r"], &[]).expect("create");
-    let store = HBaseStore::new(&client.table(&base), &client.table(&cps))
-        .index("by_team", &client.table(&by_team))
-        .destination(&client.table(&dest));
-    let index = Index::non_unique("by_team", |m: &Member| ByTeam {
-        team: m.team.clone(),
-        id: m.id,
-    })
-    .expect("index");
-    let members = Indexed::new(&store).with_index(&index).expect("indexed");
-    for id in 0..30u32 {
-        let team = ["red", "blue", "green"][id as usize % 3].to_owned();
-        members.put(&Member { id, team }).expect("put");
-    }
-    let blue = members
-        .scan(&index, ByTeam::scan().team("blue").ranges())
-        .records()
-        .expect("scan");
-    assert_eq!(blue.len(), 10, "{name}");
-    assert!(members.scrub().run(|_| {}).expect("scrub").is_clean());
-
-    let m = Migration::new(&store, |k: ById| SaltedId { id: k.id })
-        .name("salt")
-        .batch_size(8);
-    assert!(m.run(|_| {}).expect("copy").complete);
-    let verified = m.verify().expect("verify");
-    assert_eq!(verified.report().destination_rows, 30, "{name}");
-}
-
 #[test]
 fn a_framed_gateway() {
     let g = framed();
     let client = Client::connect_to(GatewayConfig::socket(g.addr()).expect("addr").framed())
         .expect("framed client");
-    smoke(&client, "gw_framed");
+    smoke(&admin(), &client, "gw_framed");
     // the default client is told what the gateway may run with
     let e = Client::connect(g.addr()).expect_err("unframed client");
     assert!(e.to_string().contains("framed"), "{e}");
@@ -359,7 +95,7 @@ fn a_compact_gateway() {
     let g = compact();
     let client = Client::connect_to(GatewayConfig::socket(g.addr()).expect("addr").compact())
         .expect("compact client");
-    smoke(&client, "gw_compact");
+    smoke(&admin(), &client, "gw_compact");
     let e = Client::connect(g.addr()).expect_err("binary client");
     assert!(e.to_string().contains("compact"), "{e}");
 }
@@ -372,7 +108,7 @@ fn a_framed_compact_hsha_gateway() {
         .framed()
         .compact();
     let client = Client::connect_to(config).expect("framed compact client");
-    smoke(&client, "gw_hsha");
+    smoke(&admin(), &client, "gw_hsha");
     for wrong in [
         GatewayConfig::socket(g.addr()).expect("addr"),
         GatewayConfig::socket(g.addr()).expect("addr").framed(),
@@ -392,7 +128,7 @@ fn a_gateway_in_http_mode() {
     let client = Client::connect_to(GatewayConfig::http(&http_url(g, "http")).expect("url"))
         .expect("HTTP client");
     assert_eq!(client.addr(), None);
-    smoke(&client, "gw_http");
+    smoke(&admin(), &client, "gw_http");
     // a socket client hears an HTTP answer and says so
     let e = Client::connect(g.addr()).expect_err("socket client");
     assert!(e.to_string().contains("HTTP mode"), "{e}");
@@ -412,6 +148,10 @@ fn a_gateway_in_http_mode() {
     )
     .expect_err("framed HTTP");
     assert!(matches!(e, Error::InvalidArgument(_)), "{e}");
+}
+
+fn admin() -> Client {
+    Client::connect(hbase().thrift_addr()).expect("main gateway")
 }
 
 fn hbase_main() -> &'static Gateway {
@@ -439,7 +179,7 @@ fn a_gateway_in_http_mode_over_tls() {
             Err(e) => panic!("HTTPS client trusting the test CA: {e}"),
         }
     };
-    smoke(&client, "gw_https");
+    smoke(&admin(), &client, "gw_https");
 
     // a certificate the client does not trust: the system's roots, another CA
     let e = Client::connect_to(GatewayConfig::http(&url).expect("url"))

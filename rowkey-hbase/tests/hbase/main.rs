@@ -26,6 +26,8 @@ mod shapes;
 // the crash-injecting store of the index crash proof
 #[path = "../../../tests/common/crashy.rs"]
 mod crashy;
+#[path = "../common/smoke.rs"]
+mod smoke;
 
 mod gateways;
 mod index;

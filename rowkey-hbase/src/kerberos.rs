@@ -1,0 +1,417 @@
+//! Kerberos for a secured gateway (feature `kerberos`): SASL GSSAPI on the socket transport,
+//! SPNEGO in HTTP mode, through the system's GSSAPI library (MIT Kerberos, `libgssapi_krb5`).
+//!
+//! A gateway of a Kerberized cluster (`hbase.security.authentication = kerberos`) runs with
+//! its own principal (`hbase.thrift.kerberos.principal`, say `hbase/gw1.example.com@EXAMPLE.COM`)
+//! and either speaks SASL on its socket (`hbase.thrift.security.qop` = `auth`, `auth-int` or
+//! `auth-conf`) or, in HTTP mode, wants SPNEGO (`Authorization: Negotiate …`, its principal
+//! `hbase.thrift.spnego.principal`, `HTTP/gw1.example.com@EXAMPLE.COM`). [`Kerberos`] names
+//! that principal and where this client's credentials come from:
+//!
+//! | credentials | `Kerberos` |
+//! |---|---|
+//! | `kinit`'s ticket cache (`KRB5CCNAME` or the system's default) | `Kerberos::service(principal)` |
+//! | a ticket cache of its own | `.ticket_cache(path)` |
+//! | a keytab (tickets obtained and renewed from it) | `.keytab(client_principal, path)` |
+//!
+//! ```no_run
+//! # fn main() -> Result<(), rowkey_hbase::Error> {
+//! use rowkey_hbase::{Client, GatewayConfig, Kerberos, Qop};
+//!
+//! // hbase.thrift.security.qop = auth-conf: every message encrypted
+//! let client = Client::connect_to(
+//!     GatewayConfig::socket("gw1.example.com:9090")?.kerberos(
+//!         Kerberos::service("hbase/gw1.example.com@EXAMPLE.COM")
+//!             .keytab("etl@EXAMPLE.COM", "/etc/security/keytabs/etl.keytab")
+//!             .qop(Qop::AuthConf),
+//!     ),
+//! )?;
+//! // HTTP mode over TLS, SPNEGO with the ticket of `kinit`
+//! let client = Client::connect_to(
+//!     GatewayConfig::http("https://gw1.example.com:9090/")?
+//!         .kerberos(Kerberos::service("HTTP/gw1.example.com@EXAMPLE.COM")),
+//! )?;
+//! # Ok(()) }
+//! ```
+//!
+//! The realm's KDCs come from the system's Kerberos configuration (`/etc/krb5.conf`, or the
+//! file `KRB5_CONFIG` names), as for `kinit`.
+//!
+//! **Tickets.** Credentials are acquired for each new connection (each HTTP request in HTTP
+//! mode): a ticket cache renewed by `kinit -R` or a new `kinit` is picked up by the next
+//! connection; with a keytab, a new ticket is obtained from it when the last one expires.
+//! A refusal — no ticket, an expired one, a principal the KDC or the gateway does not know,
+//! a protection level the gateway does not offer — is [`Error::Auth`],
+//! never retried.
+//!
+//! **Protection.** With `auth-int` every message carries an integrity check, with `auth-conf`
+//! it is also encrypted (GSSAPI `wrap`). By default the client takes the strongest level the
+//! gateway offers; [`Kerberos::qop`] insists on one. In HTTP mode protection is TLS's
+//! (`https://`).
+//!
+//! **Secrets.** No key, ticket or token appears in an error, a log line or `Debug` output;
+//! principals and file paths do.
+
+use std::ffi::{c_void, CString};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::ptr;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use libgssapi::context::{ClientCtx, CtxFlags};
+use libgssapi::credential::Cred;
+use libgssapi::error::{Error as GssError, MajorFlags};
+use libgssapi::name::Name;
+use libgssapi::oid::{Oid, GSS_MECH_KRB5, GSS_MECH_SPNEGO, GSS_NT_KRB5_PRINCIPAL};
+
+use crate::Error;
+
+/// A protection level of SASL GSSAPI (`hbase.thrift.security.qop`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Qop {
+    /// `auth`: authentication only.
+    Auth,
+    /// `auth-int`: and an integrity check on every message.
+    AuthInt,
+    /// `auth-conf`: and every message encrypted.
+    AuthConf,
+}
+
+impl Qop {
+    /// The bit of this layer in the SASL GSSAPI security-layer mask (RFC 4752).
+    pub(crate) fn bit(self) -> u8 {
+        match self {
+            Qop::Auth => 1,
+            Qop::AuthInt => 2,
+            Qop::AuthConf => 4,
+        }
+    }
+
+    /// Its name in `hbase.thrift.security.qop`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Qop::Auth => "auth",
+            Qop::AuthInt => "auth-int",
+            Qop::AuthConf => "auth-conf",
+        }
+    }
+
+    /// The layers of a mask, strongest first.
+    pub(crate) fn offered(mask: u8) -> Vec<Qop> {
+        [Qop::AuthConf, Qop::AuthInt, Qop::Auth]
+            .into_iter()
+            .filter(|q| mask & q.bit() != 0)
+            .collect()
+    }
+}
+
+impl fmt::Display for Qop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where a client's Kerberos credentials come from.
+#[derive(Clone, PartialEq, Eq)]
+enum Credentials {
+    /// `kinit`'s cache: `KRB5CCNAME`, or the system's default.
+    Default,
+    /// This ticket cache.
+    Cache(PathBuf),
+    /// Tickets obtained from this keytab for this principal, kept in a memory cache of this
+    /// client's own.
+    Keytab {
+        principal: String,
+        keytab: PathBuf,
+        memory: String,
+    },
+}
+
+/// Kerberos for a gateway: its principal, this client's credentials, the protection level.
+/// See the [module docs](self).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Kerberos {
+    service: String,
+    credentials: Credentials,
+    qop: Option<Qop>,
+}
+
+impl fmt::Debug for Kerberos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("Kerberos");
+        d.field("service", &self.service);
+        match &self.credentials {
+            Credentials::Default => d.field("credentials", &"the default ticket cache"),
+            Credentials::Cache(p) => d.field("ticket_cache", p),
+            Credentials::Keytab {
+                principal, keytab, ..
+            } => d.field("principal", principal).field("keytab", keytab),
+        };
+        d.field("qop", &self.qop.map_or("the strongest offered", Qop::name))
+            .finish()
+    }
+}
+
+static MEMORY_CACHES: AtomicU64 = AtomicU64::new(0);
+
+impl Kerberos {
+    /// Kerberos to the gateway whose principal is `principal` (`service/host@REALM`, or
+    /// `service/host` in the default realm): `hbase.thrift.kerberos.principal` of a socket
+    /// gateway, `hbase.thrift.spnego.principal` (`HTTP/host@REALM`) of one in HTTP mode.
+    /// Credentials from `kinit`'s ticket cache.
+    pub fn service(principal: &str) -> Kerberos {
+        Kerberos {
+            service: principal.to_owned(),
+            credentials: Credentials::Default,
+            qop: None,
+        }
+    }
+
+    /// Take the tickets of this ticket cache (a file `kinit -c path` wrote), instead of the
+    /// default one.
+    #[must_use]
+    pub fn ticket_cache(mut self, path: impl AsRef<Path>) -> Kerberos {
+        self.credentials = Credentials::Cache(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// Obtain tickets for `principal` from `keytab` (and again when they expire), kept in
+    /// memory: no ticket cache is written.
+    #[must_use]
+    pub fn keytab(mut self, principal: &str, keytab: impl AsRef<Path>) -> Kerberos {
+        let n = MEMORY_CACHES.fetch_add(1, Ordering::Relaxed);
+        self.credentials = Credentials::Keytab {
+            principal: principal.to_owned(),
+            keytab: keytab.as_ref().to_path_buf(),
+            memory: format!("MEMORY:rowkey-hbase-{}-{n}", std::process::id()),
+        };
+        self
+    }
+
+    /// Insist on this protection level: a gateway that does not offer it is refused
+    /// ([`Error::Auth`]). Without it the client takes the strongest the gateway offers.
+    #[must_use]
+    pub fn qop(mut self, qop: Qop) -> Kerberos {
+        self.qop = Some(qop);
+        self
+    }
+
+    /// The gateway's principal.
+    pub fn service_principal(&self) -> &str {
+        &self.service
+    }
+
+    pub(crate) fn wanted_qop(&self) -> Option<Qop> {
+        self.qop
+    }
+
+    /// Acquire this client's credentials now (from the cache or the keytab).
+    fn credentials(&self) -> Result<Cred, Error> {
+        let (name, store): (Option<&str>, Vec<(&str, String)>) = match &self.credentials {
+            Credentials::Default => (None, Vec::new()),
+            Credentials::Cache(p) => (None, vec![("ccache", format!("FILE:{}", p.display()))]),
+            Credentials::Keytab {
+                principal,
+                keytab,
+                memory,
+            } => (
+                Some(principal.as_str()),
+                vec![
+                    ("client_keytab", format!("FILE:{}", keytab.display())),
+                    ("ccache", memory.clone()),
+                ],
+            ),
+        };
+        acquire_from(name, &store).map_err(|e| Error::Auth(self.explain("no credentials", &e)))
+    }
+
+    /// A context to the gateway's principal with this client's credentials.
+    pub(crate) fn context(&self, spnego: bool) -> Result<ClientCtx, Error> {
+        let cred = self.credentials()?;
+        let target = Name::new(self.service.as_bytes(), Some(GSS_NT_KRB5_PRINCIPAL))
+            .map_err(|e| Error::Auth(format!("the principal {:?}: {e}", self.service)))?;
+        let mech: Oid<'static> = if spnego {
+            GSS_MECH_SPNEGO
+        } else {
+            GSS_MECH_KRB5
+        };
+        Ok(ClientCtx::new(
+            Some(cred),
+            target,
+            CtxFlags::GSS_C_MUTUAL_FLAG
+                | CtxFlags::GSS_C_INTEG_FLAG
+                | CtxFlags::GSS_C_CONF_FLAG
+                | CtxFlags::GSS_C_SEQUENCE_FLAG
+                | CtxFlags::GSS_C_REPLAY_FLAG,
+            Some(mech),
+        ))
+    }
+
+    /// The first token of a context to the gateway, or why there is none.
+    pub(crate) fn first_token(&self, ctx: &mut ClientCtx) -> Result<Vec<u8>, Error> {
+        match ctx.step(None, None) {
+            Ok(Some(token)) => Ok(token.to_vec()),
+            Ok(None) => Err(Error::Auth(format!(
+                "Kerberos to {}: GSSAPI produced no token",
+                self.service
+            ))),
+            Err(e) => Err(Error::Auth(self.explain("no service ticket", &e))),
+        }
+    }
+
+    /// The `Authorization` header of one HTTP request (SPNEGO, RFC 4559).
+    pub(crate) fn negotiate_header(&self) -> Result<String, Error> {
+        use base64::Engine as _;
+        let mut ctx = self.context(true)?;
+        let token = self.first_token(&mut ctx)?;
+        Ok(format!(
+            "Negotiate {}",
+            base64::engine::general_purpose::STANDARD.encode(token)
+        ))
+    }
+
+    /// A GSSAPI failure in words, with what to do about it.
+    pub(crate) fn explain(&self, what: &str, e: &GssError) -> String {
+        let text = e.to_string();
+        let lower = text.to_ascii_lowercase();
+        let whose = match &self.credentials {
+            Credentials::Default => "the default ticket cache".to_owned(),
+            Credentials::Cache(p) => format!("the ticket cache {}", p.display()),
+            Credentials::Keytab {
+                principal, keytab, ..
+            } => format!("{principal} from the keytab {}", keytab.display()),
+        };
+        let hint = if e.major.contains(MajorFlags::GSS_S_CREDENTIALS_EXPIRED)
+            || lower.contains("expired")
+        {
+            format!("the Kerberos ticket of {whose} has expired: renew it (kinit)")
+        } else if lower.contains("not found in kerberos database") {
+            format!(
+                "the KDC knows no principal {}: name the gateway's own \
+                 (hbase.thrift.kerberos.principal, or hbase.thrift.spnego.principal in HTTP mode)",
+                self.service
+            )
+        } else if e.major.contains(MajorFlags::GSS_S_NO_CRED)
+            || lower.contains("no credentials")
+            || lower.contains("not found")
+        {
+            format!("no Kerberos ticket in {whose}: run kinit, or give a keytab (Kerberos::keytab)")
+        } else if lower.contains("preauthentication failed") || lower.contains("key table") {
+            format!("{whose}: the keytab does not hold this principal's current key")
+        } else {
+            format!("Kerberos with {whose}")
+        };
+        format!("{what} for {}: {hint} ({text})", self.service)
+    }
+}
+
+/// `gss_acquire_cred_from` (MIT): initiator credentials for `name` (or the cache's principal)
+/// from a credential store (`ccache`, `client_keytab`), which `libgssapi` does not wrap.
+fn acquire_from(name: Option<&str>, store: &[(&str, String)]) -> Result<Cred, GssError> {
+    use libgssapi_sys as sys;
+
+    /// 1.2.840.113554.1.2.2.1, `GSS_KRB5_NT_PRINCIPAL_NAME`.
+    const KRB5_PRINCIPAL_OID: &[u8] = b"\x2a\x86\x48\x86\xf7\x12\x01\x02\x02\x01";
+
+    let gss_error = |major: u32, minor: u32| GssError {
+        major: MajorFlags::from_bits_retain(major),
+        minor,
+    };
+    let failed = |major: u32| major & 0xffff_0000 != 0;
+    let invalid = || gss_error(sys::_GSS_S_FAILURE, 0);
+
+    let keys: Vec<CString> = store
+        .iter()
+        .map(|(k, _)| CString::new(*k))
+        .collect::<Result<_, _>>()
+        .map_err(|_| invalid())?;
+    let values: Vec<CString> = store
+        .iter()
+        .map(|(_, v)| CString::new(v.as_str()))
+        .collect::<Result<_, _>>()
+        .map_err(|_| invalid())?;
+    let mut elements: Vec<sys::gss_key_value_element_desc> = keys
+        .iter()
+        .zip(&values)
+        .map(|(k, v)| sys::gss_key_value_element_desc {
+            key: k.as_ptr(),
+            value: v.as_ptr(),
+        })
+        .collect();
+    let set = sys::gss_key_value_set_desc {
+        count: u32::try_from(elements.len()).map_err(|_| invalid())?,
+        elements: elements.as_mut_ptr(),
+    };
+    let mut minor: u32 = 0;
+    let mut desired: sys::gss_name_t = ptr::null_mut();
+    if let Some(name) = name {
+        let mut oid = sys::gss_OID_desc {
+            length: KRB5_PRINCIPAL_OID.len() as u32,
+            elements: KRB5_PRINCIPAL_OID.as_ptr() as *mut c_void,
+        };
+        let mut buf = sys::gss_buffer_desc {
+            length: name.len(),
+            value: name.as_ptr() as *mut c_void,
+        };
+        // SAFETY: `buf` and `oid` point at live bytes for the call; gss_import_name copies
+        // them and writes a name that we release below.
+        let major = unsafe { sys::gss_import_name(&mut minor, &mut buf, &mut oid, &mut desired) };
+        if failed(major) {
+            return Err(gss_error(major, minor));
+        }
+    }
+    let mut cred: sys::gss_cred_id_t = ptr::null_mut();
+    // SAFETY: every pointer is live for the call (the store's strings are owned above); the
+    // credential written is handed to `Cred`, which releases it.
+    let major = unsafe {
+        sys::gss_acquire_cred_from(
+            &mut minor,
+            desired,
+            sys::_GSS_C_INDEFINITE,
+            ptr::null_mut(),
+            sys::GSS_C_INITIATE as sys::gss_cred_usage_t,
+            &set,
+            &mut cred,
+            ptr::null_mut(),
+            ptr::null_mut(),
+        )
+    };
+    if !desired.is_null() {
+        let mut release_minor: u32 = 0;
+        // SAFETY: `desired` was written by gss_import_name and is released once.
+        unsafe { sys::gss_release_name(&mut release_minor, &mut desired) };
+    }
+    if failed(major) {
+        return Err(gss_error(major, minor));
+    }
+    // SAFETY: `cred` is a credential this call owns alone.
+    Ok(unsafe { Cred::from_c(cred) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_names_principals_and_paths_only() {
+        let k = Kerberos::service("hbase/gw@EXAMPLE.COM")
+            .keytab("etl@EXAMPLE.COM", "/k/etl.keytab")
+            .qop(Qop::AuthInt);
+        let d = format!("{k:?}");
+        assert!(
+            d.contains("hbase/gw@EXAMPLE.COM") && d.contains("etl@EXAMPLE.COM"),
+            "{d}"
+        );
+        assert!(d.contains("auth-int") && !d.contains("MEMORY"), "{d}");
+    }
+
+    #[test]
+    fn qop_masks_list_the_strongest_first() {
+        assert_eq!(
+            Qop::offered(7),
+            vec![Qop::AuthConf, Qop::AuthInt, Qop::Auth]
+        );
+        assert_eq!(Qop::offered(4), vec![Qop::AuthConf]);
+        assert_eq!(Qop::offered(0), Vec::<Qop>::new());
+    }
+}

@@ -1,5 +1,6 @@
 //! How the client reaches a Thrift2 gateway: the socket transports (buffered or framed), the
-//! protocols (binary or compact), and HTTP mode, in the clear or over TLS.
+//! protocols (binary or compact), and HTTP mode, in the clear or over TLS; with Kerberos
+//! (feature `kerberos`, see `Kerberos`) on either.
 //!
 //! A production gateway rarely runs with the defaults of `hbase thrift2 start` (binary
 //! protocol, unframed socket). [`GatewayConfig`] says what it runs with, and
@@ -13,6 +14,8 @@
 //! | `-c` (`hbase.regionserver.thrift.compact`) | `.compact()` |
 //! | `hbase.regionserver.thrift.http = true` | `GatewayConfig::http("http://host:9090/")?` |
 //! | … and `hbase.thrift.ssl.enabled = true` | `GatewayConfig::http("https://host:9090/")?`, `.ca_file(path)?` for a private CA |
+//! | Kerberos, `hbase.thrift.security.qop` = `auth` / `auth-int` / `auth-conf` (SASL GSSAPI; unframed) | `.kerberos(Kerberos::service("hbase/host@REALM"))` (feature `kerberos`) |
+//! | Kerberos in HTTP mode (SPNEGO; `auth-conf` needs TLS) | `GatewayConfig::http("https://…")?.kerberos(Kerberos::service("HTTP/host@REALM"))` |
 //!
 //! In HTTP mode reads page with stateless `getScannerResults` calls, each resuming after the
 //! last row, rather than scanners held open on the gateway (whose ids a restarted gateway, or

@@ -92,7 +92,46 @@
 //! held id could name another scanner's rows. Everything else — typed reads and writes, the
 //! region view, index tables, migrations, the pool and its retries — works the same over each
 //! (`rowkey-hbase/tests/hbase/gateways.rs` runs them on real gateways started in each mode).
-//! Kerberos (SASL/GSSAPI, SPNEGO) is not supported yet.
+//!
+//! ## Kerberos
+//!
+//! A gateway of a Kerberized cluster speaks SASL GSSAPI on its socket
+//! (`hbase.thrift.security.qop` = `auth`, `auth-int` or `auth-conf`) or SPNEGO in HTTP mode.
+//! With the `kerberos` feature (the system's MIT Kerberos; building needs `libkrb5-dev` and
+//! `libclang-dev`), `GatewayConfig::kerberos` names the gateway's principal and where the
+//! client's tickets come from — `kinit`'s cache, a cache of its own, or a keytab:
+//!
+//! ```toml
+//! rowkey-hbase = { version = "0.1", features = ["kerberos"] }
+//! ```
+//!
+//! ```no_run
+//! # #[cfg(feature = "kerberos")]
+//! # fn main() -> Result<(), rowkey_hbase::Error> {
+//! use rowkey_hbase::{Client, GatewayConfig, Kerberos, Qop};
+//!
+//! // hbase.thrift.security.qop = auth-conf; tickets from a keytab
+//! let client = Client::connect_to(GatewayConfig::socket("gw1.example.com:9090")?.kerberos(
+//!     Kerberos::service("hbase/gw1.example.com@EXAMPLE.COM")
+//!         .keytab("etl@EXAMPLE.COM", "/etc/security/keytabs/etl.keytab")
+//!         .qop(Qop::AuthConf),
+//! ))?;
+//! // HTTP mode behind TLS: SPNEGO with kinit's ticket
+//! let client = Client::connect_to(
+//!     GatewayConfig::http("https://gw1.example.com:9090/")?
+//!         .kerberos(Kerberos::service("HTTP/gw1.example.com@EXAMPLE.COM")),
+//! )?;
+//! # Ok(()) }
+//! # #[cfg(not(feature = "kerberos"))]
+//! # fn main() {}
+//! ```
+//!
+//! A refusal — no ticket, an expired one, a principal the KDC or the gateway does not know, a
+//! protection level the gateway does not offer, HTTP 401 — is [`Error::Auth`], saying why, and
+//! is never retried; a ticket renewed in the cache is picked up by the next connection. The
+//! details are in the `kerberos` module's docs; `rowkey-hbase/tests/kerberos` runs all of it
+//! against a Kerberized HBase it starts with its own KDC (the test kit's `Kdc` and
+//! `HBase::start_kerberized`).
 //!
 //! # Phoenix tables
 //!

@@ -4,7 +4,8 @@
 //! - [`planning`], [`presplit_golden`]: split points from layouts and samples;
 //! - [`index`]: index tables, the scrub and the crash proof;
 //! - [`migrate`], [`migrate_props`]: migrations stopped and resumed at random points;
-//! - [`keytool`], [`dump_props`]: every key tool command, and its dump readers.
+//! - [`keytool`], [`dump_props`]: every key tool command, and its dump readers;
+//! - [`visualizer`]: the key visualizer's report in headless Chromium.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -22,3 +23,4 @@ mod migrate;
 mod migrate_props;
 mod planning;
 mod presplit_golden;
+mod visualizer;

@@ -30,6 +30,38 @@ pub enum HotspotError {
         /// Regions of the analyzer.
         regions: usize,
     },
+    /// A [`LoadMap`](super::LoadMap) without key ranges.
+    NoRanges,
+    /// Key range `index` of a [`LoadMap`](super::LoadMap) ends before it starts, starts before
+    /// the one before it ends, or has no end and is not the last.
+    UnorderedRanges {
+        /// Index of the offending range.
+        index: usize,
+    },
+    /// Interval `interval` of a [`LoadMap`](super::LoadMap) does not have one rate per range.
+    RatesPerRange {
+        /// Index the interval would have had.
+        interval: usize,
+        /// Key ranges of the map.
+        expected: usize,
+        /// Rates given.
+        got: usize,
+    },
+    /// A rate that is negative, infinite or not a number.
+    InvalidRate {
+        /// Index the interval would have had.
+        interval: usize,
+        /// The range of the first such rate.
+        range: usize,
+    },
+    /// Interval `interval` ends before it starts, or starts before the previous one ends.
+    UnorderedIntervals {
+        /// Index the interval would have had.
+        interval: usize,
+    },
+    /// A [`Report`](super::Report) without time slices made into a
+    /// [`LoadMap`](super::LoadMap).
+    NoTimeSlices,
 }
 
 /// Upper bound on time slices × regions of a heatmap (16 Mi cells, 128 MiB of counters).
@@ -55,6 +87,34 @@ impl fmt::Display for HotspotError {
                 f,
                 "{slices} time slices × {regions} regions: need 1 or more slices and at most \
                  {MAX_HEATMAP_CELLS} cells"
+            ),
+            HotspotError::NoRanges => f.write_str("a load map needs at least one key range"),
+            HotspotError::UnorderedRanges { index } => write!(
+                f,
+                "key range {index} ends before it starts, starts before the range before it \
+                 ends, or has no end and is not the last: ranges must be in key order"
+            ),
+            HotspotError::RatesPerRange {
+                interval,
+                expected,
+                got,
+            } => write!(
+                f,
+                "interval {interval}: {got} rates for {expected} key ranges (one per range, in \
+                 key order)"
+            ),
+            HotspotError::InvalidRate { interval, range } => write!(
+                f,
+                "interval {interval}, key range {range}: a rate must be a finite number, 0 or more"
+            ),
+            HotspotError::UnorderedIntervals { interval } => write!(
+                f,
+                "interval {interval} ends before it starts or starts before the previous one \
+                 ends: intervals must be in time order"
+            ),
+            HotspotError::NoTimeSlices => f.write_str(
+                "the report has no time slices: give the Analyzer a time span \
+                 (with_time_span) to see its keys over time",
             ),
         }
     }

@@ -25,13 +25,18 @@
 //! ```
 
 mod analyzer;
+mod boundary;
 mod error;
 mod grid;
+mod html;
+mod load;
 mod report;
 mod svg;
 
 pub use analyzer::Analyzer;
+pub use boundary::{boundary_label, range_label};
 pub use error::{HotspotError, MAX_HEATMAP_CELLS};
+pub use load::{LoadInterval, LoadMap, LoadRange, ServerLoad};
 pub use report::{RegionStats, Report};
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 
 use super::analyzer::prefix8;
 use super::grid::TimeGrid;
+use super::html;
 use super::report::*;
 use super::svg::*;
 use super::*;
@@ -481,4 +482,215 @@ proptest! {
         let _ = rep.to_string();
         let _ = rep.heatmap_svg();
     }
+}
+
+fn ranges(bounds: &[&[u8]]) -> Vec<LoadRange> {
+    // bounds: the split points; the ranges cover the whole table
+    let mut out = Vec::new();
+    for i in 0..=bounds.len() {
+        let start = if i == 0 {
+            Vec::new()
+        } else {
+            bounds[i - 1].to_vec()
+        };
+        out.push(LoadRange::new(start, bounds.get(i).map(|b| b.to_vec())));
+    }
+    out
+}
+
+#[test]
+fn load_map_rejects_bad_ranges_and_intervals() {
+    assert_eq!(
+        LoadMap::new("t", Vec::new()).unwrap_err(),
+        HotspotError::NoRanges
+    );
+    // out of order, overlapping, empty, open-ended in the middle
+    let bad = [
+        vec![
+            LoadRange::new(b"b", Some(b"c".to_vec())),
+            LoadRange::new(b"a", None),
+        ],
+        vec![
+            LoadRange::new(b"a", Some(b"c".to_vec())),
+            LoadRange::new(b"b", None),
+        ],
+        vec![LoadRange::new(b"b", Some(b"b".to_vec()))],
+        vec![LoadRange::new(b"", None), LoadRange::new(b"b", None)],
+    ];
+    for (i, r) in bad.into_iter().enumerate() {
+        assert_eq!(
+            LoadMap::new("t", r).unwrap_err(),
+            HotspotError::UnorderedRanges { index: 0 },
+            "case {i}"
+        );
+    }
+    // a gap between ranges is fine (a region offline)
+    assert!(LoadMap::new(
+        "t",
+        vec![
+            LoadRange::new(b"a", Some(b"b".to_vec())),
+            LoadRange::new(b"c", None)
+        ]
+    )
+    .is_ok());
+
+    let mut m = LoadMap::new("t", ranges(&[b"m"])).unwrap();
+    assert_eq!(
+        m.push_interval(0, 10, vec![1.0], vec![1.0, 2.0])
+            .unwrap_err(),
+        HotspotError::RatesPerRange {
+            interval: 0,
+            expected: 2,
+            got: 1
+        }
+    );
+    for bad in [f64::NAN, f64::INFINITY, -1.0] {
+        assert_eq!(
+            m.push_interval(0, 10, vec![0.0, 0.0], vec![0.0, bad])
+                .unwrap_err(),
+            HotspotError::InvalidRate {
+                interval: 0,
+                range: 1
+            }
+        );
+    }
+    assert_eq!(
+        m.push_interval(10, 5, vec![0.0; 2], vec![0.0; 2])
+            .unwrap_err(),
+        HotspotError::UnorderedIntervals { interval: 0 }
+    );
+    m.push_interval(0, 10, vec![1.0, 3.0], vec![2.0, 0.0])
+        .unwrap();
+    assert_eq!(
+        m.push_interval(9, 20, vec![0.0; 2], vec![0.0; 2])
+            .unwrap_err(),
+        HotspotError::UnorderedIntervals { interval: 1 }
+    );
+    m.push_interval(10, 20, vec![3.0, 1.0], vec![0.0, 0.0])
+        .unwrap();
+    assert_eq!(m.intervals().len(), 2);
+    assert_eq!(m.range_means(), [(2.0, 1.0), (2.0, 0.0)]);
+    // no servers named: no server loads
+    assert!(m.server_loads().is_empty());
+    for e in [
+        HotspotError::NoRanges,
+        HotspotError::UnorderedRanges { index: 3 },
+        HotspotError::RatesPerRange {
+            interval: 1,
+            expected: 2,
+            got: 3,
+        },
+        HotspotError::InvalidRate {
+            interval: 1,
+            range: 0,
+        },
+        HotspotError::UnorderedIntervals { interval: 2 },
+        HotspotError::NoTimeSlices,
+    ] {
+        assert!(!e.to_string().is_empty());
+    }
+}
+
+#[test]
+fn load_map_from_report_counts_keys_per_slice() {
+    let mut a = Analyzer::new([b"m"]).unwrap();
+    a.add(b"a");
+    assert_eq!(
+        LoadMap::from_report(&a.report()).unwrap_err(),
+        HotspotError::NoTimeSlices
+    );
+    let mut a = Analyzer::new([b"m"])
+        .unwrap()
+        .with_name("n")
+        .with_time_span(1_000, 4_000, 3)
+        .unwrap();
+    a.add_with(b"a", Some(1_500), 10);
+    a.add_with(b"z", Some(3_999), 20);
+    a.add_with(b"z", Some(3_000), 20);
+    let m = LoadMap::from_report(&a.report()).unwrap();
+    assert_eq!(m.title(), "n (offline analysis)");
+    assert_eq!(m.ranges()[0].label, "(start of table) … m");
+    assert_eq!(m.ranges()[1].label, "m … (end of table)");
+    assert_eq!(m.ranges()[1].store_size, Some(40));
+    let iv: Vec<(u64, u64, Vec<f64>)> = m
+        .intervals()
+        .iter()
+        .map(|i| (i.start_ms, i.end_ms, i.writes.clone()))
+        .collect();
+    assert_eq!(
+        iv,
+        [
+            (1_000, 2_000, vec![1.0, 0.0]),
+            (2_000, 3_000, vec![0.0, 0.0]),
+            (3_000, 4_000, vec![0.0, 2.0])
+        ]
+    );
+    assert!(m.intervals().iter().all(|i| i.reads == [0.0, 0.0]));
+    // a span shorter than its slices: empty intervals, still in order
+    let a = Analyzer::new([b"m"])
+        .unwrap()
+        .with_time_span(0, 2, 5)
+        .unwrap();
+    assert_eq!(
+        LoadMap::from_report(&a.report()).unwrap().intervals().len(),
+        5
+    );
+}
+
+#[test]
+fn server_loads_sum_mean_rates() {
+    let r = ranges(&[b"b", b"c"]);
+    let r: Vec<LoadRange> = r
+        .into_iter()
+        .zip(["s1", "s2", "s1"])
+        .map(|(r, s)| r.with_server(s))
+        .collect();
+    let mut m = LoadMap::new("t", r).unwrap();
+    m.push_interval(0, 1, vec![1.0, 2.0, 3.0], vec![10.0, 0.0, 0.0])
+        .unwrap();
+    m.push_interval(1, 2, vec![1.0, 2.0, 5.0], vec![30.0, 0.0, 2.0])
+        .unwrap();
+    let loads: Vec<(String, usize, f64, f64)> = m
+        .server_loads()
+        .into_iter()
+        .map(|l| (l.server, l.ranges, l.reads, l.writes))
+        .collect();
+    assert_eq!(
+        loads,
+        [
+            ("s1".to_owned(), 2, 5.0, 21.0),
+            ("s2".to_owned(), 1, 2.0, 0.0)
+        ]
+    );
+}
+
+#[test]
+fn html_is_self_contained_and_escapes_its_data() {
+    let hostile = "</script><script>alert(1)</script><!-- & \u{2028}\"\\\n";
+    let r = LoadRange::new(b"<\x00", None)
+        .with_label(hostile)
+        .with_region(hostile)
+        .with_server(hostile);
+    let mut m = LoadMap::new(hostile, vec![r])
+        .unwrap()
+        .with_findings([hostile]);
+    m.push_interval(0, 1, vec![0.5], vec![1e-9]).unwrap();
+    let page = m.html();
+    // only the page's own two script elements, nothing fetched
+    assert_eq!(page.matches("</script>").count(), 2);
+    assert_eq!(page.matches("<script").count(), 2);
+    assert!(!page.contains("alert(1)</"));
+    assert!(!page.contains("<!--"));
+    for fetch in ["http://", "https://", "src=", "href=", "@import", "url("] {
+        assert!(!page.contains(fetch), "{fetch}");
+    }
+    // the data round-trips as JSON text
+    let start = page.find("application/json\">").unwrap() + "application/json\">".len();
+    let data = &page[start..start + page[start..].find("</script>").unwrap()];
+    assert!(data.contains(r#"\u003c/script\u003e\u003cscript\u003ealert(1)"#));
+    assert!(data.contains(r#"\u2028\"\\\u000a"#));
+    assert!(data.contains(r#""start":"\u003c\\x00""#));
+    assert!(data.contains(r#""reads":[[0.5]],"writes":[[0.000000001]]"#));
+    assert_eq!(html::js_str("a\u{1}b"), r#""a\u0001b""#);
+    assert_eq!(html::js_num(f64::NAN), "0");
 }

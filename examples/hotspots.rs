@@ -8,7 +8,8 @@
 //!   exactly the space HexStringSplit divides.
 //!
 //! It prints both distributions side by side, writes time × region heatmaps as SVG (and a
-//! third, time-first key, whose heatmap is the diagonal of a monotonic hotspot), loads a sample
+//! third, time-first key, whose heatmap is the diagonal of a monotonic hotspot) and the key
+//! visualizer's HTML report of both designs (`unhashed.html`, `hashed.html`), loads a sample
 //! into the embedded store and scans one region, then prints the recommended plan: split points
 //! derived from the hashed layout and the HBase shell `create` statement.
 //!
@@ -20,7 +21,7 @@ mod support;
 use rowkey::plan::SplitPoints;
 use std::time::Instant;
 
-use rowkey::hotspot::Analyzer;
+use rowkey::hotspot::{Analyzer, LoadMap};
 use rowkey::{plan, RowKey, ScanRange};
 use support::Store;
 
@@ -190,6 +191,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let path = out_dir.join(file);
         a.write_heatmap_svg(&path)?;
         println!("heatmap (time × region): {}", path.display());
+    }
+    // The key visualizer's report of each design: the key axis read through the key type, the
+    // plan lint's findings for the layout; the same page a live sampler's map gives.
+    let lint = |layout| plan::Lint::new(&splits).layout(layout).run().to_string();
+    for (map, file) in [
+        (
+            LoadMap::from_report(&rt)?
+                .label_with::<ByTail>()
+                .with_findings(lint(ByTail::LAYOUT).lines()),
+            "unhashed.html",
+        ),
+        (
+            LoadMap::from_report(&rh)?
+                .label_with::<ByHash>()
+                .with_findings(lint(ByHash::LAYOUT).lines()),
+            "hashed.html",
+        ),
+    ] {
+        let path = out_dir.join(file);
+        map.write_html(&path)?;
+        println!("report (open in a browser): {}", path.display());
     }
     assert!(
         rt.empty_regions() >= 10,

@@ -571,6 +571,14 @@ struct Event {
 }
 
 #[derive(RowKey)]
+struct Hashed {
+    #[hash_prefix(4)]
+    #[sep]
+    user: String,
+    n: u32,
+}
+
+#[derive(RowKey)]
 struct Wide {
     #[salt(buckets = 300)]
     id: u32,
@@ -617,9 +625,31 @@ fn boundary_labels_read_through_the_key_type() {
     assert_eq!(boundary_label::<Event>(b"zz\x01"), r"zz\x01");
     assert_eq!(
         range_label::<Event>(b"zz\x01", None),
-        r"zz\x01 … (end of table)"
+        r"zz\x01 – (end of table)"
     );
     assert_eq!(range_label::<Event>(b"", None), "(whole table)");
+
+    // split points of a hash prefix: the hash characters
+    let points = Hashed::split_points(4).unwrap();
+    assert_eq!(boundary_label::<Hashed>(&points[0]), "hash(user) 4000");
+    assert_eq!(
+        range_label::<Hashed>(&points[0], Some(&points[1])),
+        "hash(user) 4000…8000"
+    );
+    assert_eq!(
+        range_label::<Hashed>(b"", Some(&points[0])),
+        "hash(user) < 4000"
+    );
+    assert_eq!(range_label::<Hashed>(&points[2], None), "hash(user) ≥ c000");
+    assert_eq!(boundary_label::<Hashed>(b"4000ab"), "hash(user) 4000…");
+    // a whole key decodes as its fields
+    let whole = Hashed {
+        user: "ann".into(),
+        n: 7,
+    }
+    .to_row_key()
+    .unwrap();
+    assert_eq!(boundary_label::<Hashed>(&whole), r#"user "ann" · n 7"#);
 
     // a two-byte salt, cut after its first byte
     assert_eq!(boundary_label::<Wide>(&[1, 44]), "salt 300");

@@ -20,11 +20,22 @@ pub(super) struct Part {
     /// The boundary ends inside this part: `value` is that of the part's bytes completed with
     /// zero bytes (the least value that starts with them, for an ascending field).
     partial: bool,
+    /// The field's hash prefix (its characters as `value`), not the field.
+    hash: bool,
 }
 
 impl Part {
+    /// `seller_id`, or `hash(msisdn)` for a hash prefix.
+    fn title(&self) -> String {
+        if self.hash {
+            format!("hash({})", self.name)
+        } else {
+            self.name.to_owned()
+        }
+    }
+
     fn text(&self) -> String {
-        format!("{} {}", self.name, self.value)
+        format!("{} {}", self.title(), self.value)
     }
 }
 
@@ -52,6 +63,7 @@ impl Visit for Recorder {
             value: salt.to_string(),
             salt: Some(salt),
             partial: false,
+            hash: false,
         };
         self.parts.push((at, end, part));
         self.pos = end;
@@ -64,6 +76,7 @@ impl Visit for Recorder {
             value: v,
             salt: None,
             partial: false,
+            hash: false,
         };
         self.parts.push((self.pos, end, part));
         self.pos = end;
@@ -101,6 +114,27 @@ pub(super) fn boundary<K: RowKey + DecodeRowKeyOwned>(key: &[u8]) -> Boundary {
                 covered = len;
                 break;
             }
+        }
+    }
+    if covered < len {
+        // a split inside a hash prefix's space (what `split_points` gives such a layout): the
+        // hash characters, not a value
+        let field = parts.iter().filter(|p| p.salt.is_none()).count();
+        if let Some((f, hp)) = K::LAYOUT
+            .fields
+            .get(field)
+            .and_then(|f| f.hash_prefix.map(|hp| (f, hp)))
+        {
+            let end = (covered + hp.width).min(len);
+            let bytes = key.get(covered..end).unwrap_or_default();
+            parts.push(Part {
+                name: f.name,
+                value: to_string_binary(bytes),
+                salt: None,
+                partial: end < len || bytes.len() < hp.width,
+                hash: true,
+            });
+            covered = len;
         }
     }
     let rest = key
@@ -143,7 +177,9 @@ impl Boundary {
 ///
 /// A boundary is often a prefix of a key: the part it ends inside is decoded from its bytes
 /// completed with zero bytes and marked `…` (`seller_id 42…`: the least value starting with
-/// those bytes for an ascending field). Bytes that decode as nothing of `K` are shown in
+/// those bytes for an ascending field). A boundary inside a `#[hash_prefix]`'s space (what
+/// `split_points` gives such a layout) shows the hash characters: `hash(msisdn) 4000`. Bytes
+/// that decode as nothing of `K` are shown in
 /// HBase's printable form ([`to_string_binary`](crate::hbase::to_string_binary)), after a `+`
 /// when some parts decoded before them; the empty key is `(start of table)`. The salt is shown
 /// even when it does not match the fields after it (a split point need not be a key). Never
@@ -177,8 +213,10 @@ pub fn boundary_label<K: RowKey + DecodeRowKeyOwned>(key: &[u8]) -> String {
 /// through the key type `K`: the parts both boundaries share once, then the first part they
 /// differ in as a range — `salt 5 · seller_id 42…57`. A range of exactly one salt bucket is
 /// `salt 5`; a range from a bucket's start to a split inside it `salt 5 · seller_id < 42`, and
-/// from a split to the bucket's end `salt 5 · seller_id ≥ 57`. Boundaries that do not decode
-/// (see [`boundary_label`]) give `start … end` in their printable forms. Never panics.
+/// from a split to the bucket's end `salt 5 · seller_id ≥ 57`; a range of hash prefixes
+/// `hash(msisdn) 4000…8000`. Boundaries that do not decode (see [`boundary_label`]), or
+/// differ in parts of different names, give both described in full: `start – end`. Never
+/// panics.
 ///
 /// ```
 /// use rowkey::hotspot::range_label;
@@ -212,7 +250,7 @@ pub fn range_label<K: RowKey + DecodeRowKeyOwned>(start: &[u8], end: Option<&[u8
         || "(end of table)".to_owned(),
         |b| b.text("(start of table)"),
     );
-    let fallback = format!("{} … {end_text}", s.text("(start of table)"));
+    let fallback = format!("{} – {end_text}", s.text("(start of table)"));
     if s.rest.is_some() || e.as_ref().is_some_and(|b| b.rest.is_some()) {
         return fallback;
     }
@@ -229,7 +267,7 @@ pub fn range_label<K: RowKey + DecodeRowKeyOwned>(start: &[u8], end: Option<&[u8
         let last_text = match last.salt {
             Some(v) if Some(v) == max_salt => last.text(),
             Some(v) => format!("salt {v}…{}", max_salt.unwrap_or(v)),
-            None => format!("{} ≥ {}", last.name, last.value),
+            None => format!("{} ≥ {}", last.title(), last.value),
         };
         return join(before, Some(last_text));
     };
@@ -241,16 +279,19 @@ pub fn range_label<K: RowKey + DecodeRowKeyOwned>(start: &[u8], end: Option<&[u8
         .count();
     let common = s.parts.get(..d).unwrap_or_default();
     match (s.parts.get(d), e.parts.get(d)) {
-        (Some(a), Some(b)) if a.name == b.name => {
+        (Some(a), Some(b)) if a.title() == b.title() => {
             let next_bucket = matches!((a.salt, b.salt), (Some(x), Some(y)) if y == x.saturating_add(1) && !b.partial);
             let end_is_bucket = e.parts.len() == d + 1;
             match s.parts.get(d + 1) {
                 None if next_bucket && end_is_bucket => join(common, Some(a.text())),
                 Some(n) if next_bucket && end_is_bucket => join(
                     common,
-                    Some(format!("{} · {} ≥ {}", a.text(), n.name, n.value)),
+                    Some(format!("{} · {} ≥ {}", a.text(), n.title(), n.value)),
                 ),
-                _ => join(common, Some(format!("{} {}…{}", a.name, a.value, b.value))),
+                _ => join(
+                    common,
+                    Some(format!("{} {}…{}", a.title(), a.value, b.value)),
+                ),
             }
         }
         // the start is where the end's prefix starts: below the end's first new part
@@ -258,13 +299,13 @@ pub fn range_label<K: RowKey + DecodeRowKeyOwned>(start: &[u8], end: Option<&[u8
             // from the start of the table to a split inside the first bucket
             (Some(0), Some(next)) if !b.partial => join(
                 common,
-                Some(format!("salt 0 · {} < {}", next.name, next.value)),
+                Some(format!("salt 0 · {} < {}", next.title(), next.value)),
             ),
             (Some(1), None) if !b.partial => join(common, Some("salt 0".to_owned())),
             (Some(v), None) if v > 1 && !b.partial => {
                 join(common, Some(format!("salt 0…{}", v - 1)))
             }
-            (None, _) => join(common, Some(format!("{} < {}", b.name, b.value))),
+            (None, _) => join(common, Some(format!("{} < {}", b.title(), b.value))),
             _ => fallback,
         },
         _ => fallback,

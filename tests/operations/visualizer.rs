@@ -652,14 +652,42 @@ fn boundary_labels_read_through_the_key_type() {
     assert_eq!(boundary_label::<Hashed>(&whole), r#"user "ann" · n 7"#);
 
     // a two-byte salt, cut after its first byte
-    assert_eq!(boundary_label::<Wide>(&[1, 44]), "salt 300");
+    assert_eq!(boundary_label::<Wide>(&[1, 43]), "salt 299");
+    assert_eq!(boundary_label::<Wide>(&[1, 44]), r"\x01,"); // no bucket of 300
     assert_eq!(boundary_label::<Wide>(&[1]), "salt 256…");
     assert_eq!(range_label::<Wide>(&[0, 7], Some(&[0, 8])), "salt 7");
     assert_eq!(range_label::<Wide>(&[1, 43], None), "salt 299");
     assert_eq!(range_label::<Wide>(&[1, 40], None), "salt 296…299");
-    // salt 300 is no bucket of 300 but is shown; a cut u32 is completed with zero bytes
+    // a cut u32 is completed with zero bytes; salt 300 is no bucket of 300
     assert_eq!(
-        boundary_label::<Wide>(&[1, 44, 0xff]),
-        "salt 300 · id 4278190080…"
+        boundary_label::<Wide>(&[1, 43, 0xff]),
+        "salt 299 · id 4278190080…"
     );
+    assert_eq!(boundary_label::<Wide>(&[1, 44, 0xff]), r"\x01,\xFF");
+}
+
+/// Any bytes, as either boundary: a label, never a panic.
+#[test]
+fn labels_of_arbitrary_bytes_never_panic() {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for _ in 0..3000 {
+        let len = (next() % 24) as usize;
+        let a: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+        let b: Vec<u8> = (0..(next() % 24)).map(|_| next() as u8).collect();
+        let end = (next() % 4 != 0).then_some(b.as_slice());
+        for label in [
+            range_label::<Order>(&a, end),
+            range_label::<Event>(&a, end),
+            range_label::<Hashed>(&a, end),
+            range_label::<Wide>(&a, end),
+        ] {
+            assert!(!label.is_empty());
+        }
+    }
 }

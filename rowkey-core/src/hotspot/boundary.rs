@@ -116,6 +116,14 @@ pub(super) fn boundary<K: RowKey + DecodeRowKeyOwned>(key: &[u8]) -> Boundary {
             }
         }
     }
+    let buckets = K::LAYOUT.salt.map_or(u32::MAX, |s| s.buckets);
+    if parts.iter().any(|p| p.salt.is_some_and(|v| v >= buckets)) {
+        // no bucket of the layout: no key of it starts so
+        return Boundary {
+            parts: Vec::new(),
+            rest: Some(to_string_binary(key)),
+        };
+    }
     if covered < len {
         // a split inside a hash prefix's space (what `split_points` gives such a layout): the
         // hash characters, not a value
@@ -181,9 +189,9 @@ impl Boundary {
 /// `split_points` gives such a layout) shows the hash characters: `hash(msisdn) 4000`. Bytes
 /// that decode as nothing of `K` are shown in
 /// HBase's printable form ([`to_string_binary`](crate::hbase::to_string_binary)), after a `+`
-/// when some parts decoded before them; the empty key is `(start of table)`. The salt is shown
-/// even when it does not match the fields after it (a split point need not be a key). Never
-/// panics.
+/// when some parts decoded before them, and so is a boundary whose salt is no bucket of the
+/// layout; the empty key is `(start of table)`. A salt is shown even when it does not match the
+/// fields after it (a split point need not be a key). Never panics.
 ///
 /// ```
 /// use rowkey::hotspot::boundary_label;

@@ -318,7 +318,8 @@ fn offline_map() -> LoadMap {
 }
 
 /// 16 regions (each salt bucket split at seller 100) on 3 servers, 60 ten-second intervals;
-/// the region of salt 5 below seller 100 takes a burst of writes.
+/// the region of salt 5 below seller 100 takes a burst of writes, the one of salt 2 from
+/// seller 100 most reads.
 fn live_map() -> LoadMap {
     let mut bounds: Vec<Vec<u8>> = Vec::new();
     for salt in 0..8u8 {
@@ -359,8 +360,18 @@ fn live_map() -> LoadMap {
         .label_with::<Order>()
         .with_findings(["note: 16 regions for 8 salt buckets: each bucket split at seller_id 100"]);
     for j in 0..60u64 {
+        // reads: a steady load everywhere, a read-heavy range (salt 2 from seller 100) and a
+        // slow wave over time
+        let wave = 1.0 + 0.3 * (j as f64 / 9.0).sin();
         let reads: Vec<f64> = (0..n)
-            .map(|i| 20.0 + ((i as u64 * 7 + j * 3) % 11) as f64 * 4.0)
+            .map(|i| {
+                let base = if i == 5 {
+                    900.0
+                } else {
+                    40.0 + (i % 4) as f64 * 15.0
+                };
+                (base * wave).round()
+            })
             .collect();
         let writes: Vec<f64> = (0..n)
             .map(|i| {

@@ -109,7 +109,8 @@ pub(super) fn printable_end(end: Option<&[u8]>) -> String {
 }
 
 /// One time interval of a [`LoadMap`]: `[start_ms, end_ms)` and a read and a write rate per
-/// key range, in the map's [`unit`](LoadMap::unit).
+/// key range, in the map's [`unit`](LoadMap::unit). Added with [`LoadMap::push_interval`],
+/// read with [`LoadMap::intervals`] (see the examples there).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct LoadInterval {
@@ -123,7 +124,8 @@ pub struct LoadInterval {
     pub writes: Vec<f64>,
 }
 
-/// The mean load of one server over a [`LoadMap`]'s intervals.
+/// The mean load of one server over a [`LoadMap`]'s intervals, from
+/// [`LoadMap::server_loads`] (see the example on [`LoadMap`]).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ServerLoad {
@@ -171,6 +173,7 @@ pub struct ServerLoad {
 ///     .with_findings(["warning: region 3 expected to take 40% of writes"]);
 /// map.push_interval(0, 10_000, vec![5.0, 0.0, 1.0, 2.0], vec![120.0, 3.0, 0.5, 0.0])?;
 /// assert_eq!(map.ranges()[1].label, "salt 1");
+/// assert_eq!(map.intervals()[0].writes[0], 120.0);
 /// assert_eq!(map.server_loads()[0].writes, 120.5); // rs0: ranges 0 and 2
 /// assert!(map.push_interval(5_000, 20_000, vec![0.0; 4], vec![0.0; 4]).is_err()); // overlaps
 /// let html = map.html();

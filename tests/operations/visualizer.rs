@@ -571,6 +571,26 @@ fn visualizer_reports_read_well_in_chromium() {
     assert_eq!(servers, json!(3), "the live report lists its 3 servers");
     let reads = browser.eval("!!document.querySelector('#panel-reads canvas.heat')");
     assert_eq!(reads, json!(true), "the live report draws its reads");
+
+    // edge cases draw too (the script finishes): no intervals yet, and one range of one cell
+    let empty = LoadMap::new("no samples yet", vec![LoadRange::new(b"", None)]).unwrap();
+    let mut one = LoadMap::new(
+        "one cell",
+        vec![LoadRange::new(b"", None).with_server("rs1")],
+    )
+    .unwrap()
+    .label_with::<Order>();
+    one.push_interval(DAY0, DAY0 + 1_000, vec![0.0], vec![3.0])
+        .unwrap();
+    for (map, name) in [(&empty, "empty"), (&one, "one-cell")] {
+        let path = out_dir().join(format!("{name}.html"));
+        map.write_html(&path).expect("write the report");
+        browser.open(&path);
+        let notes = browser.eval("document.querySelectorAll('.note').length");
+        assert!(notes.as_u64().unwrap_or(0) >= 1, "{name}: {notes}");
+    }
+    let label = browser.eval("document.querySelector('#panel-writes .ylabel').textContent");
+    assert_eq!(label, json!("(whole table)"));
 }
 
 #[derive(RowKey)]

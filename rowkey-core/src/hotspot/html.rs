@@ -508,7 +508,9 @@ impl LoadMap {
     /// findings. Hovering a cell shows its region, server, start and end key (printable and
     /// decoded), the interval, both rates and the store size.
     ///
-    /// Cells are drawn on a canvas, so the page takes maps of any size up to
+    /// Each interval is one column of equal width (times label the axis, gaps between
+    /// intervals are not drawn). Cells are drawn on a canvas, so the page takes maps of any
+    /// size up to
     /// [`MAX_HEATMAP_CELLS`](super::MAX_HEATMAP_CELLS) cells; key ranges beyond ~560 get one
     /// pixel row each.
     ///

@@ -510,9 +510,8 @@ impl LoadMap {
     ///
     /// Each interval is one column of equal width (times label the axis, gaps between
     /// intervals are not drawn). Cells are drawn on a canvas, so the page takes maps of any
-    /// size up to
-    /// [`MAX_HEATMAP_CELLS`](super::MAX_HEATMAP_CELLS) cells; key ranges beyond ~560 get one
-    /// pixel row each.
+    /// size up to [`MAX_HEATMAP_CELLS`](super::MAX_HEATMAP_CELLS) cells; key ranges beyond
+    /// ~560 get one pixel row each.
     ///
     /// ```
     /// use rowkey::hotspot::{LoadMap, LoadRange};

@@ -257,8 +257,9 @@ const SCRIPT: &str = r##"
       if (v > bestV) { bestV = v; best = i; }
     });
     if (total > 0) {
+      var pct = 100 * bestV / total;
       parts.push("busiest range: " + D.ranges[best].label + " (" +
-        Math.round(100 * bestV / total) + "% of all requests)");
+        (pct < 10 ? pct.toFixed(1) : Math.round(pct)) + "% of all requests)");
     }
     var hot = null;
     ["writes", "reads"].forEach(function (kind) {

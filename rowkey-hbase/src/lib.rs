@@ -239,6 +239,7 @@ pub mod filter;
 pub mod gateway;
 #[cfg(feature = "kerberos")]
 pub mod kerberos;
+pub mod load;
 mod pool;
 pub mod read;
 pub mod region;

@@ -641,6 +641,8 @@ pub struct HBase {
     jvm_extra: Vec<String>,
     /// Kerberos on ([`HBase::start_kerberized`]): the keytab of every principal.
     kerberos_keytab: Option<PathBuf>,
+    /// The first region server's info port ([`HBase::start_with_region_servers`]).
+    info_port: Option<u16>,
 }
 
 impl fmt::Debug for HBase {
@@ -893,7 +895,19 @@ impl HBase {
     /// [`ServerError`]: what is missing (and what to install), a failed fetch, or a server that
     /// did not come up (with the tail of its log).
     pub fn start() -> Result<HBase, ServerError> {
-        Self::start_with(None, None)
+        Self::start_with(None, None, 1)
+    }
+
+    /// [`HBase::start`] with `n` region servers in the one standalone process
+    /// (`HMaster --localRegionServers=n`), each with its info server on (the first on a free
+    /// port, the next ones on the ports after it: [`metrics_url`](Self::metrics_url)) — for
+    /// tests that watch how load spreads over servers.
+    ///
+    /// # Errors
+    ///
+    /// As [`HBase::start`].
+    pub fn start_with_region_servers(n: usize) -> Result<HBase, ServerError> {
+        Self::start_with(None, None, n.max(1))
     }
 
     /// [`HBase::start`] with Kerberos on (`hbase.security.authentication = kerberos`), its
@@ -909,7 +923,7 @@ impl HBase {
     /// As [`HBase::start`].
     #[cfg(feature = "kerberos")]
     pub fn start_kerberized(kdc: &Kdc) -> Result<HBase, ServerError> {
-        Self::start_with(None, Some(kdc))
+        Self::start_with(None, Some(kdc), 1)
     }
 
     /// [`HBase::start`] with Apache Phoenix [`PHOENIX_VERSION`] in the server: Phoenix's jars
@@ -927,7 +941,7 @@ impl HBase {
     pub fn start_with_phoenix() -> Result<HBase, ServerError> {
         let started = Instant::now();
         let jars = phoenix_classpath()?;
-        let hbase = Self::start_with(Some(jars), None)?;
+        let hbase = Self::start_with(Some(jars), None, 1)?;
         let up = started.elapsed();
         hbase.phoenix_sql("SELECT COUNT(*) FROM SYSTEM.CATALOG")?;
         eprintln!(
@@ -939,13 +953,17 @@ impl HBase {
         Ok(hbase)
     }
 
-    fn start_with(phoenix: Option<String>, kdc: Option<&Kdc>) -> Result<HBase, ServerError> {
+    fn start_with(
+        phoenix: Option<String>,
+        kdc: Option<&Kdc>,
+        region_servers: usize,
+    ) -> Result<HBase, ServerError> {
         let java = find_java()?;
         let classpath = classpath()?;
         let mut last = ServerError::Start(String::new());
         // A port found free can be taken before ZooKeeper binds it: retry.
         for _ in 0..3 {
-            match Self::start_once(&java, &classpath, phoenix.clone(), kdc) {
+            match Self::start_once(&java, &classpath, phoenix.clone(), kdc, region_servers) {
                 Ok(h) => return Ok(h),
                 Err(e) => last = e,
             }
@@ -958,6 +976,7 @@ impl HBase {
         classpath: &str,
         phoenix: Option<String>,
         kdc: Option<&Kdc>,
+        region_servers: usize,
     ) -> Result<HBase, ServerError> {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -992,6 +1011,24 @@ impl HBase {
         );
         let site = match kdc {
             Some(kdc) => site.replace("</configuration>", &kerberos_site(kdc.keytab(), false)),
+            None => site,
+        };
+        // several region servers: their info servers on, from a free port up (each takes the
+        // next free one), for their metrics
+        let info_port = if region_servers > 1 {
+            Some(free_port().map_err(ServerError::Start)?)
+        } else {
+            None
+        };
+        let site = match info_port {
+            Some(port) => site.replace(
+                "  <property><name>hbase.regionserver.info.port</name><value>-1</value></property>",
+                &format!(
+                    "  <property><name>hbase.regionserver.info.port</name><value>{port}</value></property>\n\
+                     \x20 <property><name>hbase.regionserver.info.port.auto</name><value>true</value></property>\n\
+                     \x20 <property><name>hbase.regionserver.info.bindAddress</name><value>127.0.0.1</value></property>"
+                ),
+            ),
             None => site,
         };
         let log4j = "log4j.rootLogger=WARN,console\n\
@@ -1059,7 +1096,11 @@ impl HBase {
                 &master_classpath,
                 "1536m",
                 &jvm_extra,
-                &["org.apache.hadoop.hbase.master.HMaster", "start"],
+                &[
+                    "org.apache.hadoop.hbase.master.HMaster",
+                    &format!("--localRegionServers={region_servers}"),
+                    "start",
+                ],
             ),
         )
         .map_err(ServerError::Start)?;
@@ -1081,6 +1122,7 @@ impl HBase {
             phoenix,
             jvm_extra,
             kerberos_keytab: kdc.map(|k| k.keytab().to_path_buf()),
+            info_port,
         };
         if let Err(e) = hbase.gateway.restart() {
             let exited = hbase
@@ -1204,6 +1246,13 @@ impl HBase {
     /// The main Thrift2 gateway's address.
     pub fn thrift_addr(&self) -> SocketAddr {
         self.gateway.addr()
+    }
+
+    /// The info server of the first region server of an [`HBase::start_with_region_servers`]
+    /// server (`http://127.0.0.1:port`), whose `/jmx` servlet reports every region of the
+    /// process (the region servers share one JVM and its metrics): `None` otherwise.
+    pub fn metrics_url(&self) -> Option<String> {
+        self.info_port.map(|p| format!("http://127.0.0.1:{p}"))
     }
 
     /// The ZooKeeper client port (`hbase.zookeeper.quorum` is `127.0.0.1`).

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use rowkey::migrate::Migration;
 use rowkey::{plan, RowKey};
+use rowkey_hbase::load::{load_map, per_server, LoadSample, LoadSampler};
 use rowkey_hbase::store::HBaseStore;
 use rowkey_hbase::testkit::HBase;
 use rowkey_hbase::{Batch, Cell, Client, Error};
@@ -494,12 +495,22 @@ struct ByHash {
 const ROWS: u64 = 50_000;
 const DAY0: u64 = 1_700_006_400_000;
 
+/// A standalone HBase with three region servers (one process), their info servers on: for
+/// the load they take, from their own metrics.
+fn three_servers() -> &'static HBase {
+    static H: std::sync::OnceLock<HBase> = std::sync::OnceLock::new();
+    H.get_or_init(|| HBase::start_with_region_servers(3).unwrap_or_else(|e| panic!("{e}")))
+}
+
 /// Both tables as `create 't', {NAME => 'info'}, {NUMREGIONS => 40, SPLITALGO =>
-/// 'HexStringSplit'}` creates them, a day of records loaded into each, and rows counted per
-/// region from the server's own regions.
+/// 'HexStringSplit'}` creates them, on three region servers; a day of records loaded into
+/// each; rows counted per region from the server's own regions, and the writes each region and
+/// each server took read from the region servers' own request counters (JMX).
 #[test]
 fn classic_hex_string_split_experiment() {
-    let client = client();
+    let hbase = three_servers();
+    let client = Client::connect(hbase.thrift_addr()).expect("connect");
+    let metrics = hbase.metrics_url().expect("info servers on");
     let splits = plan::hex_string_split(40);
     for t in ["msisdn_by_tail", "msisdn_by_hash"] {
         client.create_table(t, &["info"], &splits).expect("create");
@@ -509,6 +520,31 @@ fn classic_hex_string_split_experiment() {
         client.table("msisdn_by_tail"),
         client.table("msisdn_by_hash"),
     );
+    let samplers = [
+        LoadSampler::new(&tail_t, &[&metrics]).expect("sampler"),
+        LoadSampler::new(&hash_t, &[&metrics]).expect("sampler"),
+    ];
+    let before: Vec<LoadSample> = samplers
+        .iter()
+        .map(|s| s.sample().expect("sample"))
+        .collect();
+    // the key visualizer's samples: every second while the load runs
+    let loading = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let watcher = {
+        let samplers = samplers.clone();
+        let loading = std::sync::Arc::clone(&loading);
+        let first = before.clone();
+        std::thread::spawn(move || {
+            let mut series: [Vec<LoadSample>; 2] = [vec![first[0].clone()], vec![first[1].clone()]];
+            while loading.load(std::sync::atomic::Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_secs(1));
+                for (s, out) in samplers.iter().zip(series.iter_mut()) {
+                    out.push(s.sample().expect("sample while loading"));
+                }
+            }
+            series
+        })
+    };
     let mut state = 2026u64;
     let mut rand = move || {
         state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -547,10 +583,13 @@ fn classic_hex_string_split_experiment() {
         }
     }
     batch.apply().expect("load");
+    loading.store(false, std::sync::atomic::Ordering::Relaxed);
+    let mut series = watcher.join().expect("sampler thread");
 
     let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("hbase-hotspots");
     std::fs::create_dir_all(&out).expect("dir");
     let mut reports = Vec::new();
+    let mut region_rows = Vec::new();
     for (t, name) in [
         (&tail_t, "MSISDN[7..11]+MSISDN+time"),
         (&hash_t, "md5(MSISDN)[..4]+MSISDN+time"),
@@ -566,10 +605,113 @@ fn classic_hex_string_split_experiment() {
         let report = a.report();
         let counted: Vec<u64> = report.regions().iter().map(|r| r.keys).collect();
         assert_eq!(counted, view.rows, "{name}");
+        region_rows.push(view.rows.clone());
         let svg = out.join(format!("{}.svg", t.name()));
         report.write_heatmap_svg(&svg).expect("svg");
         println!("{name}: {}", report.summary());
         reports.push(report);
+    }
+    let (tail_rows, hash_rows) = (region_rows[0].clone(), region_rows[1].clone());
+    // The writes as the servers counted them (their JMX counters can lag by a few seconds:
+    // sample until every row's write is counted)
+    let mut live = Vec::new();
+    for (sampler, earlier) in samplers.iter().zip(&before) {
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        let rates = loop {
+            let now = sampler.sample().expect("sample");
+            let writes: u64 = now
+                .regions
+                .iter()
+                .zip(&earlier.regions)
+                .map(|(n, e)| n.writes.saturating_sub(e.writes))
+                .sum();
+            if writes >= ROWS || std::time::Instant::now() > deadline {
+                let seconds = (now.at_ms - earlier.at_ms) as f64 / 1000.0;
+                let rates = now.rates_since(earlier);
+                let per_region: Vec<u64> = rates
+                    .iter()
+                    .map(|r| (r.writes * seconds).round() as u64)
+                    .collect();
+                break (rates, per_region, writes);
+            }
+            std::thread::sleep(Duration::from_millis(500));
+        };
+        live.push(rates);
+    }
+    // the live report of each design: the samples taken while loading, and the last one
+    for ((sampler, samples), name) in samplers.iter().zip(series.iter_mut()).zip(["tail", "hash"]) {
+        samples.push(sampler.sample().expect("sample"));
+        let title = format!("seed 001 on three region servers: msisdn_by_{name}");
+        let map = if name == "tail" {
+            load_map::<ByTail>(&title, samples)
+        } else {
+            load_map::<ByHash>(&title, samples)
+        }
+        .expect("load map")
+        .with_findings(
+            rowkey::plan::Lint::new(plan::hex_string_split(40))
+                .run()
+                .to_string()
+                .lines(),
+        );
+        assert_eq!(map.ranges().len(), 40);
+        assert!(
+            map.intervals().len() >= 2,
+            "{} intervals",
+            map.intervals().len()
+        );
+        assert_eq!(
+            map.server_loads().len(),
+            3,
+            "{name}: three servers in the report"
+        );
+        let page = out.join(format!("msisdn_by_{name}.live.html"));
+        map.write_html(&page).expect("report");
+        println!("live report: {}", page.display());
+    }
+    for ((rates, per_region, writes), view_rows) in live.iter().zip([&tail_rows, &hash_rows]) {
+        assert!(
+            *writes >= ROWS,
+            "the servers counted {writes} writes of {ROWS}"
+        );
+        // a region the servers saw no write in holds no row, and the other way round
+        for ((r, w), rows) in rates.iter().zip(per_region).zip(view_rows.iter()) {
+            assert_eq!(
+                *w == 0,
+                *rows == 0,
+                "region {:?}: {w} writes, {rows} rows",
+                r.region.start
+            );
+        }
+        let servers = per_server(rates);
+        println!(
+            "writes per server: {}",
+            servers
+                .iter()
+                .map(|s| format!("{} ({} regions) {:.0}/s", s.server, s.regions, s.writes))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        assert_eq!(
+            servers.len(),
+            3,
+            "the regions are spread over three servers"
+        );
+    }
+    let idle = |i: usize| live[i].1.iter().filter(|w| **w == 0).count();
+    // the unhashed key leaves regions idle; the hashed key writes to every region, on every
+    // server, evenly
+    assert!(idle(0) >= 15, "unhashed: {} idle regions", idle(0));
+    assert_eq!(idle(1), 0, "hashed: idle regions");
+    let hashed_servers = per_server(&live[1].0);
+    let mean = hashed_servers.iter().map(|s| s.writes).sum::<f64>() / 3.0;
+    for s in &hashed_servers {
+        assert!(
+            s.writes > 0.5 * mean,
+            "hashed: {} took {:.0}/s of a mean {mean:.0}/s",
+            s.server,
+            s.writes
+        );
     }
     println!("{}", reports[0].side_by_side(&reports[1]));
     println!("heatmaps: {}", out.display());

@@ -1239,6 +1239,44 @@ fn hotspots() {
         "hotspots_time_svg",
         &t.replace(svg.to_str().unwrap(), "HEAT.svg"),
     );
+    // the key visualizer's report of the same dump: one self-contained page, its key axis
+    // labelled with decoded fields, the layout lint's findings under it
+    let html = std::env::temp_dir().join(format!("rowkey-keytool-{}.html", std::process::id()));
+    let args = [
+        "hotspots",
+        "OrderBySeller",
+        "--regions",
+        "16",
+        "--keys",
+        &cbt,
+        "--time-field",
+        "created_ms",
+        "--slices",
+        "8",
+        "--html",
+        html.to_str().unwrap(),
+    ];
+    let (code, t) = run(&args, b"");
+    assert_eq!(code, 0, "{t}");
+    assert!(t.contains("key visualizer report: "), "{t}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    let _ = std::fs::remove_file(&html);
+    assert!(
+        page.starts_with("<!DOCTYPE html>") || page.starts_with("<!doctype html>"),
+        "{}",
+        &page[..100.min(page.len())]
+    );
+    assert!(
+        !page.contains("http://") && !page.contains("https://"),
+        "no network"
+    );
+    assert!(page.contains("salt 1"), "decoded labels on the key axis");
+    // without a time field there is no time axis: said, not drawn empty
+    let mut no_time = args[..6].to_vec();
+    no_time.extend(["--html", "x.html"]);
+    let (code, t) = run(&no_time, b"");
+    assert_ne!(code, 0, "{t}");
+    assert!(t.contains("--time-field"), "{t}");
     // one key per line from stdin; split points from a file
     let lines: String = fixture_keys()
         .iter()

@@ -202,9 +202,15 @@ pub(super) fn command(bin: &str, types: &[KeyType]) -> Command {
                         .value_name("OUT")
                         .help("Write the heatmap SVG here"),
                 )
+                .arg(
+                    Arg::new("html")
+                        .long("html")
+                        .value_name("OUT")
+                        .help("Write the key visualizer's report here (one HTML file: time x key-range heatmap, decoded key axis, hover details, the layout lint's findings; needs --time-field)"),
+                )
                 .arg(json_arg())
                 .after_help(format!(
-                    "Examples:\n  hbase shell <<< \"scan 'orders'\" > dump.txt; {bin} hotspots {first} --regions 16 --keys dump.txt\n  cbt read orders > dump.txt; {bin} hotspots {first} --splits splits.txt --keys dump.txt --time-field created_ms --svg heat.svg"
+                    "Examples:\n  hbase shell <<< \"scan 'orders'\" > dump.txt; {bin} hotspots {first} --regions 16 --keys dump.txt\n  cbt read orders > dump.txt; {bin} hotspots {first} --splits splits.txt --keys dump.txt --time-field created_ms --svg heat.svg --html report.html"
                 )),
         )
         .subcommand(

@@ -113,6 +113,20 @@ impl Ctx<'_> {
                 .write_heatmap_svg(path)
                 .map_err(|e| Failure::msg(format!("{path}: {e}")))?;
         }
+        if let Some(path) = m.get_one::<String>("html") {
+            if time_field.is_none() {
+                return Err(Failure::msg(
+                    "--html draws keys over time: give --time-field (the field holding the write time)",
+                ));
+            }
+            let findings = crate::plan::Lint::new(&splits).layout(t.layout).run();
+            let map = crate::hotspot::LoadMap::from_report(&report)
+                .map_err(|e| Failure::msg(format!("the key visualizer's report: {e}")))?;
+            (t.label_map)(map)
+                .with_findings(findings.to_string().lines())
+                .write_html(path)
+                .map_err(|e| Failure::msg(format!("{path}: {e}")))?;
+        }
         if self.json {
             let regions: Vec<String> = report
                 .regions()
@@ -154,6 +168,9 @@ impl Ctx<'_> {
             write!(self.out, "{report}")?;
             if let Some(path) = m.get_one::<String>("svg") {
                 writeln!(self.out, "heatmap: {path}")?;
+            }
+            if let Some(path) = m.get_one::<String>("html") {
+                writeln!(self.out, "key visualizer report: {path}")?;
             }
         }
         Ok(())

@@ -27,6 +27,8 @@ pub struct KeyType {
     pub(super) split_points: fn(usize) -> Result<Vec<Vec<u8>>, plan::PlanError>,
     pub(super) sample_split_points: SampleSplitFn,
     pub(super) variants: fn() -> Vec<TaggedVariant>,
+    /// Labels a key visualizer's ranges through the type (`LoadMap::label_with`).
+    pub(super) label_map: fn(crate::hotspot::LoadMap) -> crate::hotspot::LoadMap,
 }
 
 impl KeyType {
@@ -45,6 +47,7 @@ impl KeyType {
             split_points: T::split_points,
             sample_split_points: |keys, n| T::split_points_from_sample(keys, n),
             variants: T::variants,
+            label_map: |map| map.label_with::<T>(),
         }
     }
 }

@@ -133,6 +133,43 @@
 //! against a Kerberized HBase it starts with its own KDC (the test kit's `Kdc` and
 //! `HBase::start_kerberized`).
 //!
+//! # Key visualizer
+//!
+//! Which regions and which region servers are busy, over time, on your key type's axis:
+//! [`load::LoadSampler`] reads each region's request counters from the region servers' own
+//! metrics (the JMX JSON of their info servers, port 16030), [`load::load_map`] turns samples
+//! into the page of rowkey's key visualizer (`rowkey::hotspot::LoadMap`: time × key-range
+//! heatmaps of writes and reads, decoded labels, load per server, hover details, the layout
+//! lint's findings) — the same page as the offline analysis of sampled keys draws.
+//!
+//! ```no_run
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::time::Duration;
+//! use rowkey::RowKey;
+//! use rowkey_hbase::load::{load_map, LoadSampler};
+//! use rowkey_hbase::Client;
+//!
+//! #[derive(RowKey)]
+//! struct Order {
+//!     #[salt(buckets = 16)]
+//!     seller_id: u64,
+//!     order_no: u64,
+//! }
+//!
+//! let client = Client::connect("gateway:9090")?;
+//! let sampler = LoadSampler::new(&client.table("orders"), &["http://rs1:16030", "http://rs2:16030"])?;
+//! // a sample every 10 s for 10 minutes, with a progress line
+//! let samples = sampler.watch(Duration::from_secs(10), Duration::from_secs(600), |done, all| {
+//!     eprint!("\rsampling {done}/{all}");
+//! })?;
+//! load_map::<Order>("orders, live", &samples)?.write_html("orders.html")?;
+//! # Ok(()) }
+//! ```
+//!
+//! `cargo run -p rowkey-hbase --example hbase_visualizer` runs seed 001's experiment on three
+//! region servers by itself and writes both designs' pages; with a gateway, a table and info
+//! servers as arguments it watches your cluster.
+//!
 //! # Phoenix tables
 //!
 //! A table Apache Phoenix created is an HBase table whose row key is a Phoenix primary key: a

@@ -194,6 +194,39 @@ impl LoadSampler {
         })
     }
 
+    /// Sample every `every` for `duration` (the first sample at once), calling `progress`
+    /// with (samples taken, samples planned) after each: the series [`load_map`] draws.
+    ///
+    /// # Errors
+    ///
+    /// As [`sample`](Self::sample), at the first sample that fails; `every` of zero is
+    /// [`Error::InvalidArgument`].
+    pub fn watch(
+        &self,
+        every: Duration,
+        duration: Duration,
+        mut progress: impl FnMut(usize, usize),
+    ) -> Result<Vec<LoadSample>, Error> {
+        if every.is_zero() {
+            return Err(Error::InvalidArgument("sample every 0 s".into()));
+        }
+        let planned = usize::try_from(duration.as_millis() / every.as_millis().max(1))
+            .unwrap_or(usize::MAX)
+            .saturating_add(1);
+        let started = std::time::Instant::now();
+        let mut samples = Vec::with_capacity(planned.min(100_000));
+        for i in 0..planned {
+            if let Some(wait) =
+                (every * u32::try_from(i).unwrap_or(u32::MAX)).checked_sub(started.elapsed())
+            {
+                std::thread::sleep(wait);
+            }
+            samples.push(self.sample()?);
+            progress(samples.len(), planned);
+        }
+        Ok(samples)
+    }
+
     /// Each region's encoded name by its start key, from the table's rows in `hbase:meta`
     /// (keyed by region name, `table,start key,region id.encoded name.`): the gateway's
     /// region locations carry no region id to compute it from.

@@ -168,7 +168,10 @@
 //!
 //! `cargo run -p rowkey-hbase --example hbase_visualizer` runs seed 001's experiment on three
 //! region servers by itself and writes both designs' pages; with a gateway, a table and info
-//! servers as arguments it watches your cluster.
+//! servers as arguments it watches your cluster. The key tool does it too (feature `tool`:
+//! `keytool visualize <TYPE> --gateway … --table … --metrics …`, a progress line while it
+//! samples; `rowkey_hbase::keytool`, example `hbase_keytool`), and draws the same page from a
+//! dump (`keytool hotspots … --time-field F --html OUT`).
 //!
 //! # Phoenix tables
 //!
@@ -276,6 +279,8 @@ pub mod filter;
 pub mod gateway;
 #[cfg(feature = "kerberos")]
 pub mod kerberos;
+#[cfg(feature = "tool")]
+pub mod keytool;
 pub mod load;
 mod pool;
 pub mod read;

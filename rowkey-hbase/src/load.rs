@@ -344,6 +344,11 @@ pub fn load_map<K>(title: &str, samples: &[LoadSample]) -> Result<LoadMap, Error
 where
     K: rowkey::RowKey + rowkey::DecodeRowKeyOwned,
 {
+    Ok(unlabelled_map(title, samples)?.label_with::<K>())
+}
+
+/// [`load_map`] without the labels of a key type.
+pub(crate) fn unlabelled_map(title: &str, samples: &[LoadSample]) -> Result<LoadMap, Error> {
     let Some(last) = samples.last().filter(|_| samples.len() >= 2) else {
         return Err(Error::InvalidArgument(format!(
             "a load map needs two samples or more, not {}",
@@ -362,8 +367,7 @@ where
         })
         .collect();
     let mut map = LoadMap::new(title, ranges)
-        .map_err(|e| Error::InvalidArgument(format!("the regions of the map: {e}")))?
-        .label_with::<K>();
+        .map_err(|e| Error::InvalidArgument(format!("the regions of the map: {e}")))?;
     for pair in samples.windows(2) {
         let [earlier, later] = pair else { continue };
         if later.at_ms < earlier.at_ms {

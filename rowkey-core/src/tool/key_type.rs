@@ -132,6 +132,15 @@ impl KeyType {
     }
 }
 
+impl KeyType {
+    /// Labels a key visualizer's map through this type
+    /// ([`LoadMap::label_with`](crate::hotspot::LoadMap::label_with)): for a tool that knows
+    /// the type by name only, as `rowkey_hbase::keytool`'s `visualize`.
+    pub fn label_map(&self, map: crate::hotspot::LoadMap) -> crate::hotspot::LoadMap {
+        (self.label_map)(map)
+    }
+}
+
 impl std::fmt::Debug for KeyType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("KeyType").field("name", &self.name).finish()

@@ -698,6 +698,69 @@ fn classic_hex_string_split_experiment() {
             "the regions are spread over three servers"
         );
     }
+    // the key tool's `visualize` on the same cluster: two seconds of samples, a page, the
+    // servers' load in its output, a progress line per sample
+    let page = out.join("keytool-visualize.html");
+    let addr = hbase.thrift_addr().to_string();
+    let page_s = page.display().to_string();
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    let code = rowkey_hbase::keytool::run::<(ByTail, ByHash)>(
+        &[
+            "keytool",
+            "visualize",
+            "ByHash",
+            "--gateway",
+            &addr,
+            "--table",
+            "msisdn_by_hash",
+            "--metrics",
+            &metrics,
+            "--seconds",
+            "2",
+            "--every",
+            "1",
+            "--html",
+            &page_s,
+        ],
+        &mut &b""[..],
+        &mut stdout,
+        &mut stderr,
+    );
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&stdout),
+        String::from_utf8_lossy(&stderr),
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stderr.contains("sampling msisdn_by_hash: 3/3"), "{stderr}");
+    assert!(
+        stdout.contains("40 regions") && stdout.contains("key visualizer report"),
+        "{stdout}"
+    );
+    let html = std::fs::read_to_string(&page).expect("page");
+    assert!(
+        html.contains("hash(msisdn)"),
+        "the key axis decoded through ByHash"
+    );
+    // and its usage errors
+    let (mut o, mut e) = (Vec::new(), Vec::new());
+    let code = rowkey_hbase::keytool::run::<(ByTail, ByHash)>(
+        &[
+            "keytool",
+            "visualize",
+            "NoSuchType",
+            "--gateway",
+            &addr,
+            "--table",
+            "t",
+            "--metrics",
+            &metrics,
+        ],
+        &mut &b""[..],
+        &mut o,
+        &mut e,
+    );
+    assert_eq!(code, 2);
+    assert!(String::from_utf8_lossy(&e).contains("no key type NoSuchType"));
     let idle = |i: usize| live[i].1.iter().filter(|w| **w == 0).count();
     // the unhashed key leaves regions idle; the hashed key writes to every region, on every
     // server, evenly

@@ -193,7 +193,9 @@ const _: () = {
     impl ::rowkey::scan::FiniteDomain for Status {
         fn domain() -> __rk::std::vec::Vec<Self> {
             let mut __all = __rk::std::vec![
-                Status::Pending, Status::Shipped, Status::Delivered
+                Status::Pending,
+                Status::Shipped,
+                Status::Delivered,
             ];
             __all
                 .sort_by_key(|__v| match __v {

@@ -118,8 +118,8 @@ const _: () = {
         ) -> ::core::result::Result<(), __rk::EncodeError> {
             const {
                 ::core::assert!(
-                    < ::rowkey::codec::Natural as __rk::Codec < T >> ::PREFIX_FREE,
-                    "rowkey: field `tag` of `Tagged` is not the last field, but its type `T` does not mark its own end (a nested key whose last field is variable-length and unterminated): a prefix scan for `web1` would also return `web12`, and keys could not be decoded. Give the last field of that type #[sep] or #[pad(N)], or move `tag` last"
+                    <::rowkey::codec::Natural as __rk::Codec<T>>::PREFIX_FREE,
+                    "rowkey: field `tag` of `Tagged` is not the last field, but its type `T` does not mark its own end (a nested key whose last field is variable-length and unterminated): a prefix scan for `web1` would also return `web12`, and keys could not be decoded. Give the last field of that type #[sep] or #[pad(N)], or move `tag` last",
                 );
             }
             __rk::encode_parts(self, __buf, __mask)
@@ -148,8 +148,8 @@ const _: () = {
         > {
             const {
                 ::core::assert!(
-                    < ::rowkey::codec::Natural as __rk::Codec < T >> ::PREFIX_FREE,
-                    "rowkey: field `tag` of `Tagged` is not the last field, but its type `T` does not mark its own end (a nested key whose last field is variable-length and unterminated): a prefix scan for `web1` would also return `web12`, and keys could not be decoded. Give the last field of that type #[sep] or #[pad(N)], or move `tag` last"
+                    <::rowkey::codec::Natural as __rk::Codec<T>>::PREFIX_FREE,
+                    "rowkey: field `tag` of `Tagged` is not the last field, but its type `T` does not mark its own end (a nested key whose last field is variable-length and unterminated): a prefix scan for `web1` would also return `web12`, and keys could not be decoded. Give the last field of that type #[sep] or #[pad(N)], or move `tag` last",
                 );
             }
             let mut __r = __rk::Reader::<Self, __V>::new(__input, __mask, __visit);
@@ -310,8 +310,8 @@ const _: () = {
         ) -> __TaggedScanEnd<'a, T> {
             const {
                 ::core::assert!(
-                    < ::rowkey::codec::Natural as __rk::Codec < T >> ::RANGE_EXACT,
-                    "rowkey: no range scan on `tag` of `Tagged`: the nested key's bytes do not sort as its values (a field with #[desc], #[reverse_ts], #[rowkey(java)], #[hash_prefix], #[reverse], a custom separator or a #[pad] fill other than 0x00, or a salt); fix it by equality"
+                    <::rowkey::codec::Natural as __rk::Codec<T>>::RANGE_EXACT,
+                    "rowkey: no range scan on `tag` of `Tagged`: the nested key's bytes do not sort as its values (a field with #[desc], #[reverse_ts], #[rowkey(java)], #[hash_prefix], #[reverse], a custom separator or a #[pad] fill other than 0x00, or a salt); fix it by equality",
                 )
             };
             let __s = self.0.range::<::rowkey::codec::Natural, T, __R>(__r, 0u8);

@@ -48,7 +48,7 @@ const _: () = {
         {
             ::core::assert!(
                 __w <= 64usize,
-                "rowkey: key `Profile` is fixed-width and longer than #[rowkey(max_len = 64)]: every byte of a row key is stored again in every cell of the row; shorten fields (codes instead of names, binary instead of decimal) or raise max_len"
+                "rowkey: key `Profile` is fixed-width and longer than #[rowkey(max_len = 64)]: every byte of a row key is stored again in every cell of the row; shorten fields (codes instead of names, binary instead of decimal) or raise max_len",
             );
         }
     };

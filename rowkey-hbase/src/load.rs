@@ -17,6 +17,11 @@
 //! labelled with the key type's decoded fields. A counter that went down (its region moved or
 //! reopened, which starts its counters at zero) counts from zero.
 //!
+//! The servers publish these counters to JMX through Hadoop's metrics system, which caches a
+//! snapshot for about ten seconds: samples closer together see the same numbers twice and then
+//! a step (the live page shows them as columns of zero and columns of double). Sample every
+//! ten seconds or more for an even picture; the totals over a series are exact either way.
+//!
 //! ```no_run
 //! # fn main() -> Result<(), rowkey_hbase::Error> {
 //! use rowkey_hbase::load::{per_server, LoadSampler};

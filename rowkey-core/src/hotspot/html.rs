@@ -11,17 +11,28 @@ use super::svg::{civil_from_days, time_label, xml_escape};
 /// `s` as a JSON string that is also safe inside an HTML `<script>` element: `<`, `>` and `&`
 /// are escaped, so no `</script>` or `<!--` can end or change it.
 pub(super) fn js_str(s: &str) -> String {
+    json_string(s, true)
+}
+
+/// `s` as a JSON string literal — the one JSON string rule of the crate (the key tool's
+/// `--json` output and this page): `"`, `\` and control characters escaped (`\n`, `\r`, `\t`
+/// short, for people reading the tool's output); with `in_script`, every control character as
+/// `\u00XX` and also `<`, `>`, `&` and U+2028/U+2029, so it is safe inside a `<script>`.
+pub(crate) fn json_string(s: &str, in_script: bool) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
+            '\n' if !in_script => out.push_str("\\n"),
+            '\r' if !in_script => out.push_str("\\r"),
+            '\t' if !in_script => out.push_str("\\t"),
+            '<' if in_script => out.push_str("\\u003c"),
+            '>' if in_script => out.push_str("\\u003e"),
+            '&' if in_script => out.push_str("\\u0026"),
+            '\u{2028}' if in_script => out.push_str("\\u2028"),
+            '\u{2029}' if in_script => out.push_str("\\u2029"),
             c if u32::from(c) < 0x20 => {
                 let _ = write!(out, "\\u{:04x}", u32::from(c));
             }

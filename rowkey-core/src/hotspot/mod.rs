@@ -36,6 +36,8 @@ mod svg;
 pub use analyzer::Analyzer;
 pub use boundary::{boundary_label, range_label};
 pub use error::{HotspotError, MAX_HEATMAP_CELLS};
+#[cfg(feature = "tool")]
+pub(crate) use html::json_string;
 pub use load::{LoadInterval, LoadMap, LoadRange, ServerLoad};
 pub use report::{RegionStats, Report};
 

@@ -26,23 +26,7 @@ pub(super) fn fields_json(layout: &Layout, texts: &[(&'static str, String)]) -> 
 }
 
 pub(super) fn js(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    crate::hotspot::json_string(s, false)
 }
 
 pub(super) fn hex(b: &[u8]) -> String {

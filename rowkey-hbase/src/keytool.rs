@@ -32,20 +32,18 @@ use rowkey::tool::KeyTypes;
 use crate::load::{per_server, unlabelled_map, LoadSampler};
 use crate::Client;
 
-/// The tool as a `main`: `visualize`, or any command of [`rowkey::tool::main`].
+/// The tool as a `main`: `visualize`, or any command of `rowkey::tool::main` (which runs
+/// everything else, streams and exit code included).
 pub fn main<K: KeyTypes>() -> ! {
     let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) != Some("visualize") {
+        rowkey::tool::main::<K>()
+    }
     let stdout = io::stdout();
     let mut stdout = io::BufWriter::new(stdout.lock());
     let mut stderr = io::stderr();
     let progress = io::stderr().is_terminal();
-    let code = if args.get(1).map(String::as_str) == Some("visualize") {
-        visualize_with::<K>(&args, &mut stdout, &mut stderr, progress)
-    } else {
-        let stdin = io::stdin();
-        let mut stdin = stdin.lock();
-        rowkey::tool::run::<K>(&args, &mut stdin, &mut stdout, &mut stderr)
-    };
+    let code = visualize_with::<K>(&args, &mut stdout, &mut stderr, progress);
     let _ = stdout.flush();
     std::process::exit(code)
 }

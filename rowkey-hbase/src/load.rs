@@ -221,9 +221,8 @@ impl LoadSampler {
         let started = std::time::Instant::now();
         let mut samples = Vec::with_capacity(planned.min(100_000));
         for i in 0..planned {
-            if let Some(wait) =
-                (every * u32::try_from(i).unwrap_or(u32::MAX)).checked_sub(started.elapsed())
-            {
+            let due = u32::try_from(i).ok().and_then(|i| every.checked_mul(i));
+            if let Some(wait) = due.and_then(|d| d.checked_sub(started.elapsed())) {
                 std::thread::sleep(wait);
             }
             samples.push(self.sample()?);

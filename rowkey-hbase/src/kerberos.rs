@@ -11,8 +11,11 @@
 //! | credentials | `Kerberos` |
 //! |---|---|
 //! | `kinit`'s ticket cache (`KRB5CCNAME` or the system's default) | `Kerberos::service(principal)` |
-//! | a ticket cache of its own | `.ticket_cache(path)` |
-//! | a keytab (tickets obtained and renewed from it) | `.keytab(client_principal, path)` |
+//! | a ticket cache of its own | `Kerberos::ticket_cache(principal, path)` |
+//! | a keytab (tickets obtained and renewed from it) | `Kerberos::keytab(principal, client_principal, path)` |
+//!
+//! One constructor per source of credentials, so no order of calls can pick another; the
+//! protection level ([`Kerberos::qop`]) is the only setting added after.
 //!
 //! ```no_run
 //! # fn main() -> Result<(), rowkey_hbase::Error> {
@@ -21,9 +24,12 @@
 //! // hbase.thrift.security.qop = auth-conf: every message encrypted
 //! let client = Client::connect_to(
 //!     GatewayConfig::socket("gw1.example.com:9090")?.kerberos(
-//!         Kerberos::service("hbase/gw1.example.com@EXAMPLE.COM")
-//!             .keytab("etl@EXAMPLE.COM", "/etc/security/keytabs/etl.keytab")
-//!             .qop(Qop::AuthConf),
+//!         Kerberos::keytab(
+//!             "hbase/gw1.example.com@EXAMPLE.COM",
+//!             "etl@EXAMPLE.COM",
+//!             "/etc/security/keytabs/etl.keytab",
+//!         )
+//!         .qop(Qop::AuthConf),
 //!     ),
 //! )?;
 //! // HTTP mode over TLS, SPNEGO with the ticket of `kinit`
@@ -167,25 +173,28 @@ impl Kerberos {
         }
     }
 
-    /// Take the tickets of this ticket cache (a file `kinit -c path` wrote), instead of the
-    /// default one.
-    #[must_use]
-    pub fn ticket_cache(mut self, path: impl AsRef<Path>) -> Kerberos {
-        self.credentials = Credentials::Cache(path.as_ref().to_path_buf());
-        self
+    /// Kerberos to the gateway `service` ([`Kerberos::service`]) with the tickets of this
+    /// ticket cache (a file `kinit -c path` wrote) instead of the default one.
+    pub fn ticket_cache(service: &str, path: impl AsRef<Path>) -> Kerberos {
+        Kerberos {
+            credentials: Credentials::Cache(path.as_ref().to_path_buf()),
+            ..Kerberos::service(service)
+        }
     }
 
-    /// Obtain tickets for `principal` from `keytab` (and again when they expire), kept in
-    /// memory: no ticket cache is written.
-    #[must_use]
-    pub fn keytab(mut self, principal: &str, keytab: impl AsRef<Path>) -> Kerberos {
+    /// Kerberos to the gateway `service` ([`Kerberos::service`]) as `principal`, its tickets
+    /// obtained from `keytab` (and again when they expire) and kept in memory: no ticket
+    /// cache is written.
+    pub fn keytab(service: &str, principal: &str, keytab: impl AsRef<Path>) -> Kerberos {
         let n = MEMORY_CACHES.fetch_add(1, Ordering::Relaxed);
-        self.credentials = Credentials::Keytab {
-            principal: principal.to_owned(),
-            keytab: keytab.as_ref().to_path_buf(),
-            memory: format!("MEMORY:rowkey-hbase-{}-{n}", std::process::id()),
-        };
-        self
+        Kerberos {
+            credentials: Credentials::Keytab {
+                principal: principal.to_owned(),
+                keytab: keytab.as_ref().to_path_buf(),
+                memory: format!("MEMORY:rowkey-hbase-{}-{n}", std::process::id()),
+            },
+            ..Kerberos::service(service)
+        }
     }
 
     /// Insist on this protection level: a gateway that does not offer it is refused
@@ -394,8 +403,7 @@ mod tests {
 
     #[test]
     fn debug_names_principals_and_paths_only() {
-        let k = Kerberos::service("hbase/gw@EXAMPLE.COM")
-            .keytab("etl@EXAMPLE.COM", "/k/etl.keytab")
+        let k = Kerberos::keytab("hbase/gw@EXAMPLE.COM", "etl@EXAMPLE.COM", "/k/etl.keytab")
             .qop(Qop::AuthInt);
         let d = format!("{k:?}");
         assert!(

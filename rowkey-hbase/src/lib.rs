@@ -112,9 +112,12 @@
 //!
 //! // hbase.thrift.security.qop = auth-conf; tickets from a keytab
 //! let client = Client::connect_to(GatewayConfig::socket("gw1.example.com:9090")?.kerberos(
-//!     Kerberos::service("hbase/gw1.example.com@EXAMPLE.COM")
-//!         .keytab("etl@EXAMPLE.COM", "/etc/security/keytabs/etl.keytab")
-//!         .qop(Qop::AuthConf),
+//!     Kerberos::keytab(
+//!         "hbase/gw1.example.com@EXAMPLE.COM",
+//!         "etl@EXAMPLE.COM",
+//!         "/etc/security/keytabs/etl.keytab",
+//!     )
+//!     .qop(Qop::AuthConf),
 //! ))?;
 //! // HTTP mode behind TLS: SPNEGO with kinit's ticket
 //! let client = Client::connect_to(
@@ -129,7 +132,7 @@
 //! A refusal — no ticket, an expired one, a principal the KDC or the gateway does not know, a
 //! protection level the gateway does not offer, HTTP 401 — is [`Error::Auth`], saying why, and
 //! is never retried; a ticket renewed in the cache is picked up by the next connection. The
-//! details are in the `kerberos` module's docs; `rowkey-hbase/tests/kerberos` runs all of it
+//! details are in the `kerberos` module's docs; `rowkey-hbase/tests/hbase/kerberos.rs` runs all of it
 //! against a Kerberized HBase it starts with its own KDC (the test kit's `Kdc` and
 //! `HBase::start_kerberized`).
 //!

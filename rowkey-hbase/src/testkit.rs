@@ -709,7 +709,7 @@ impl GatewayMode {
                     crate::GatewayConfig::socket(addr),
                 )
             };
-            let kerberos = crate::Kerberos::service(&service).keytab(&service, keytab);
+            let kerberos = crate::Kerberos::keytab(&service, &service, keytab);
             return config
                 .map(|c| c.kerberos(kerberos))
                 .and_then(crate::Client::connect_to)
@@ -1207,6 +1207,25 @@ impl HBase {
         );
         g.restart()?;
         Ok(g)
+    }
+
+    /// A gateway in HTTP mode over TLS with `tls`'s keystore ([`make_tls`]): the settings
+    /// `hbase.regionserver.thrift.http`, `hbase.thrift.ssl.enabled` and the keystore's, added
+    /// to the main gateway's (a Kerberized server's gateway then wants SPNEGO). The kit only
+    /// waits for its port to accept (it does not know the CA).
+    ///
+    /// # Errors
+    ///
+    /// As [`gateway_with`](Self::gateway_with).
+    pub fn https_gateway(&self, tls: &TestTls) -> Result<Gateway, ServerError> {
+        let keystore = tls.keystore.display().to_string();
+        self.gateway_with(&[
+            ("hbase.regionserver.thrift.http", "true"),
+            ("hbase.thrift.ssl.enabled", "true"),
+            ("hbase.thrift.ssl.keystore.store", &keystore),
+            ("hbase.thrift.ssl.keystore.password", TLS_PASSWORD),
+            ("hbase.thrift.ssl.keystore.keypassword", TLS_PASSWORD),
+        ])
     }
 
     /// The main gateway.

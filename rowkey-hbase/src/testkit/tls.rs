@@ -24,18 +24,11 @@ pub struct TestTls {
 /// Make a [`TestTls`] in `dir` (created; what it held is removed) with the JDK's `keytool`.
 ///
 /// ```no_run
-/// use rowkey_hbase::testkit::{make_tls, HBase, TLS_PASSWORD};
+/// use rowkey_hbase::testkit::{make_tls, HBase};
 ///
 /// let hbase = HBase::shared()?;
 /// let tls = make_tls(&hbase.dir().join("tls"))?;
-/// let keystore = tls.keystore.display().to_string();
-/// let gateway = hbase.gateway_with(&[
-///     ("hbase.regionserver.thrift.http", "true"),
-///     ("hbase.thrift.ssl.enabled", "true"),
-///     ("hbase.thrift.ssl.keystore.store", &keystore),
-///     ("hbase.thrift.ssl.keystore.password", TLS_PASSWORD),
-///     ("hbase.thrift.ssl.keystore.keypassword", TLS_PASSWORD),
-/// ])?;
+/// let gateway = hbase.https_gateway(&tls)?; // clients trust tls.ca_pem
 /// # Ok::<(), rowkey_hbase::testkit::ServerError>(())
 /// ```
 ///

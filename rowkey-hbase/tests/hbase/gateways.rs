@@ -9,7 +9,7 @@
 
 use std::sync::OnceLock;
 
-use rowkey_hbase::testkit::{make_tls, Gateway, HBase, TestTls, TLS_PASSWORD};
+use rowkey_hbase::testkit::{make_tls, Gateway, HBase, TestTls};
 use rowkey_hbase::{Client, Error, GatewayConfig};
 
 use rowkey_hbase::{Batch, Cell};
@@ -61,15 +61,8 @@ fn http() -> &'static Gateway {
 fn https() -> &'static (TestTls, Gateway) {
     HTTPS.get_or_init(|| {
         let tls = make_tls(&hbase().dir().join("tls")).unwrap_or_else(|e| panic!("{e}"));
-        let keystore = tls.keystore.to_string_lossy().into_owned();
         let g = hbase()
-            .gateway_with(&[
-                ("hbase.regionserver.thrift.http", "true"),
-                ("hbase.thrift.ssl.enabled", "true"),
-                ("hbase.thrift.ssl.keystore.store", &keystore),
-                ("hbase.thrift.ssl.keystore.password", TLS_PASSWORD),
-                ("hbase.thrift.ssl.keystore.keypassword", TLS_PASSWORD),
-            ])
+            .https_gateway(&tls)
             .unwrap_or_else(|e| panic!("HTTPS gateway: {e}"));
         (tls, g)
     })

@@ -7,20 +7,17 @@
 //! with an expired one, with the wrong principal and on a protection mismatch it is refused
 //! with an error that says why, at once (never a retry loop); a renewed ticket is picked up.
 //!
-//! One Kerberized HBase for the binary (separate from the `hbase` binary's: every process of
-//! it runs with Kerberos on).
-
-#[path = "../common/smoke.rs"]
-mod smoke;
+//! Its own Kerberized HBase (every process of it runs with Kerberos on), started on first use
+//! beside the binary's other servers; feature `kerberos`.
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use rowkey_hbase::testkit::{make_tls, Gateway, HBase, Kdc, TestTls, REALM, TLS_PASSWORD};
+use rowkey_hbase::testkit::{make_tls, Gateway, HBase, Kdc, TestTls, REALM};
 use rowkey_hbase::{Client, Error, GatewayConfig, Kerberos, Qop};
 
-use smoke::{smoke, Reading};
+use crate::smoke::{smoke, Reading};
 
 const GATEWAY: &str = "hbase/localhost@EXAMPLE.COM";
 const SPNEGO: &str = "HTTP/localhost@EXAMPLE.COM";
@@ -59,7 +56,7 @@ fn secure() -> &'static Secure {
 }
 
 fn alice() -> Kerberos {
-    Kerberos::service(GATEWAY).ticket_cache(&secure().alice)
+    Kerberos::ticket_cache(GATEWAY, &secure().alice)
 }
 
 fn socket(g: &Gateway, kerberos: Kerberos) -> GatewayConfig {
@@ -98,16 +95,9 @@ fn https() -> &'static (TestTls, Gateway) {
     G.get_or_init(|| {
         let s = secure();
         let tls = make_tls(&s.kdc.dir().join("tls")).unwrap_or_else(|e| panic!("{e}"));
-        let keystore = tls.keystore.display().to_string();
         let g = s
             .hbase
-            .gateway_with(&[
-                ("hbase.regionserver.thrift.http", "true"),
-                ("hbase.thrift.ssl.enabled", "true"),
-                ("hbase.thrift.ssl.keystore.store", &keystore),
-                ("hbase.thrift.ssl.keystore.password", TLS_PASSWORD),
-                ("hbase.thrift.ssl.keystore.keypassword", TLS_PASSWORD),
-            ])
+            .https_gateway(&tls)
             .unwrap_or_else(|e| panic!("HTTPS gateway: {e}"));
         (tls, g)
     })
@@ -133,7 +123,7 @@ fn reads_and_writes_at_every_protection_level() {
         Client::connect_to(socket(integrity(), alice().qop(Qop::AuthInt))).expect("auth-int");
     smoke(&admin(), &client, "krb_int");
     // credentials from a keytab (no ticket cache), and from the default cache (KRB5CCNAME)
-    let keytab = Kerberos::service(GATEWAY).keytab(&format!("bob@{REALM}"), s.kdc.keytab());
+    let keytab = Kerberos::keytab(GATEWAY, &format!("bob@{REALM}"), s.kdc.keytab());
     let client = Client::connect_to(socket(s.hbase.main_gateway(), keytab)).expect("keytab");
     assert!(client
         .list_tables()
@@ -194,7 +184,7 @@ fn refused_without_a_ticket() {
     let missing = s.kdc.dir().join("nobody.cc");
     let e = Client::connect_to(socket(
         s.hbase.main_gateway(),
-        Kerberos::service(GATEWAY).ticket_cache(&missing),
+        Kerberos::ticket_cache(GATEWAY, &missing),
     ))
     .expect_err("no ticket");
     let m = auth_error(e);
@@ -217,7 +207,7 @@ fn an_expired_ticket_is_refused_and_a_renewed_one_picked_up() {
         .expect("kinit -l 5s");
     let client = Client::connect_to(socket(
         s.hbase.main_gateway(),
-        Kerberos::service(GATEWAY).ticket_cache(&cache),
+        Kerberos::ticket_cache(GATEWAY, &cache),
     ))
     .expect("a fresh ticket")
     .with_max_idle(Duration::from_millis(200))
@@ -245,7 +235,7 @@ fn refused_with_the_wrong_principal() {
     // a principal the KDC knows, but not the gateway's: the gateway cannot accept the ticket
     let e = Client::connect_to(socket(
         s.hbase.main_gateway(),
-        Kerberos::service(SPNEGO).ticket_cache(&s.alice),
+        Kerberos::ticket_cache(SPNEGO, &s.alice),
     ))
     .expect_err("HTTP/localhost at the SASL gateway");
     let m = auth_error(e);
@@ -253,7 +243,7 @@ fn refused_with_the_wrong_principal() {
     // a principal the KDC does not know
     let e = Client::connect_to(socket(
         s.hbase.main_gateway(),
-        Kerberos::service("hbase/nowhere@EXAMPLE.COM").ticket_cache(&s.alice),
+        Kerberos::ticket_cache("hbase/nowhere@EXAMPLE.COM", &s.alice),
     ))
     .expect_err("unknown principal");
     let m = auth_error(e);
@@ -261,7 +251,7 @@ fn refused_with_the_wrong_principal() {
     // a client principal whose key the keytab does not hold
     let e = Client::connect_to(socket(
         s.hbase.main_gateway(),
-        Kerberos::service(GATEWAY).keytab(&format!("mallory@{REALM}"), s.kdc.keytab()),
+        Kerberos::keytab(GATEWAY, &format!("mallory@{REALM}"), s.kdc.keytab()),
     ))
     .expect_err("no key for mallory");
     auth_error(e);
@@ -299,7 +289,7 @@ fn http_mode_over_tls_with_spnego() {
         .expect("url")
         .ca_file(&tls.ca_pem)
         .expect("CA");
-    let spnego = Kerberos::service(SPNEGO).ticket_cache(&s.alice);
+    let spnego = Kerberos::ticket_cache(SPNEGO, &s.alice);
     // the kit saw the TLS port accept a connection: wait until the servlet answers too
     let deadline = Instant::now() + Duration::from_secs(60);
     let client = loop {
@@ -322,7 +312,7 @@ fn http_mode_over_tls_with_spnego() {
         Client::connect_to(
             trusting
                 .clone()
-                .kerberos(Kerberos::service(SPNEGO).ticket_cache(&missing)),
+                .kerberos(Kerberos::ticket_cache(SPNEGO, &missing)),
         )
         .expect_err("no ticket"),
     );

@@ -1,8 +1,10 @@
-//! Every test of rowkey-hbase that needs a server, in one test binary that starts one server:
-//! standalone HBase 2.6.1 with Apache Phoenix 5.2.1 in it and its Thrift2 gateway
+//! Every test of rowkey-hbase that needs a server, in one test binary: standalone HBase 2.6.1
+//! with Apache Phoenix 5.2.1 in it and its Thrift2 gateway
 //! (`rowkey_hbase::testkit::HBase::shared_phoenix`, on free loopback ports, stopped when the
 //! binary exits; JDK 17 and Maven, the jars from Maven Central on the first run). Tests that need
-//! a gateway of their own (idle timeouts, restarts) start one beside the server's.
+//! a gateway of their own (idle timeouts, restarts) start one beside the server's; two topics need
+//! a server configured otherwise and start it on first use: the HexStringSplit experiment (three
+//! region servers) and `kerberos` (a KDC and a Kerberized HBase).
 //!
 //! One module per topic:
 //!
@@ -12,6 +14,8 @@
 //! - [`gateways`]: every transport a gateway offers (framed, compact, HTTP, HTTPS), and the wrong
 //!   client for each refused with a clear error;
 //! - [`index`]: the index tables' crash proof on the server;
+//! - `kerberos` (feature `kerberos`): SASL GSSAPI at every protection level and SPNEGO over
+//!   HTTPS against a Kerberized HBase, and every refusal;
 //! - [`shell`]: the real HBase shell runs what `plan` and the key tool print;
 //! - [`phoenix`], [`phoenix_types`], [`phoenix_scans`]: Phoenix's own row keys, every key type,
 //!   and typed scans against Phoenix's `WHERE`;
@@ -31,6 +35,8 @@ mod smoke;
 
 mod gateways;
 mod index;
+#[cfg(feature = "kerberos")]
+mod kerberos;
 mod live;
 mod oracle;
 mod phoenix;

@@ -1,5 +1,5 @@
 //! Decisions, made once per key and read by every generator (thiserror's `prop.rs`): each
-//! field's encoding (its codec type and `LAYOUT` entry), mask, hash prefix, argument form,
+//! field's encoding (its codec type — `Desc<..>` when descending — and `LAYOUT` entry), hash prefix, argument form,
 //! which scans it allows, and its role in the salt; the key's salt.
 
 use proc_macro2::{Span, TokenStream};
@@ -50,7 +50,7 @@ pub struct FieldProp<'a> {
     pub codec: TokenStream,
     /// The codec of the value alone (without the hash prefix): the layout's field width.
     pub value_codec: TokenStream,
-    /// `0x00` (ascending) or `0xFF` (`#[desc]`), relative to the key's mask.
+    /// `#[desc]`: the codec is `Desc<..>` (the layout and the lints also say so).
     pub desc: bool,
     /// `#[hash_prefix(N)]` / `#[hash_prefix(N, raw)]`.
     pub hash: Option<(usize, bool)>,
@@ -248,12 +248,13 @@ impl<'a> FieldProp<'a> {
     /// A column of a Phoenix key: its codec is `phoenix::Col` (`LastCol` for the last), which
     /// writes Phoenix's bytes for the field's type; only `#[desc]` applies.
     fn phoenix(f: &'a Field<'a>, optimizable: bool, last: bool, krate: &TokenStream) -> Self {
-        let codec = if last {
+        let col = if last {
             quote!(#krate::phoenix::LastCol<#optimizable>)
         } else {
             quote!(#krate::phoenix::Col<#optimizable>)
         };
         let desc = f.attrs.desc.is_some();
+        let codec = desc_type(col, desc, krate);
         // CHAR(N) compares padded; a legacy DESC variable-width column sorts a value before
         // its extensions: neither is a byte range per value range
         let legacy_desc_var = !optimizable && desc && f.kind.natural_width().is_none();
@@ -308,10 +309,11 @@ impl<'a> FieldProp<'a> {
             Encoding::Natural
         };
         let reverse = a.reverse.is_some();
-        let value_codec = codec_type(&base, reverse, krate);
+        let desc = a.desc.is_some();
+        let value_codec = desc_type(codec_type(&base, reverse, krate), desc, krate);
         let hash = a.hash_prefix.as_ref().map(|h| (h.value.len, h.value.raw));
         // a hashed field is its encoding behind the `Hashed` codec wrapper (which owns the hash
-        // bytes and their check)
+        // bytes and their check; a `#[desc]` field's hash bytes stay as they are: `Desc` inside)
         let codec = match hash {
             Some((len, raw)) => quote!(#krate::hash_prefix::Hashed<#value_codec, #len, #raw>),
             None => value_codec.clone(),
@@ -322,7 +324,7 @@ impl<'a> FieldProp<'a> {
             reverse,
             codec,
             value_codec,
-            desc: a.desc.is_some(),
+            desc,
             hash,
             form: Form::of(&f.kind),
             range: range_refusal(f),
@@ -345,24 +347,6 @@ impl<'a> FieldProp<'a> {
     /// refuses), or an `Option` of those.
     pub fn finite(&self) -> bool {
         matches!(self.f.kind.inner(), TyKind::Bool | TyKind::Other)
-    }
-
-    /// The mask expression relative to the key's mask `__mask` (encode) or a reader's.
-    pub fn mask_expr(&self, key_mask: TokenStream) -> TokenStream {
-        if self.desc {
-            quote!(#key_mask ^ 0xFF)
-        } else {
-            key_mask
-        }
-    }
-
-    /// The mask of a field in a scan of an ascending key.
-    pub fn scan_mask(&self) -> u8 {
-        if self.desc {
-            0xFF
-        } else {
-            0
-        }
     }
 
     /// The `layout::FieldEncoding` value.
@@ -402,6 +386,15 @@ pub fn last_segment_is(ty: &syn::Type, name: &str) -> bool {
         syn::Type::Group(g) => last_segment_is(&g.elem, name),
         syn::Type::Paren(p) => last_segment_is(&p.elem, name),
         _ => false,
+    }
+}
+
+/// `#[desc]`: the codec `c` in descending order, `Desc<c>`.
+fn desc_type(c: TokenStream, desc: bool, krate: &TokenStream) -> TokenStream {
+    if desc {
+        quote!(#krate::codec::Desc<#c>)
+    } else {
+        c
     }
 }
 

@@ -147,7 +147,7 @@ pub type In<S> = Result<S, crate::scan::TooManyRanges>;
 )]
 pub trait ListOf<F, C> {
     /// Fix the field to each value, in every alternative of `a`.
-    fn add_to(self, a: &mut crate::scan::builder::Alternatives, mask: u8) -> In<()>;
+    fn add_to(self, a: &mut crate::scan::builder::Alternatives) -> In<()>;
 }
 
 impl<I, T, C> ListOf<Plain<T>, C> for I
@@ -157,9 +157,9 @@ where
     C: crate::codec::Codec<T>,
 {
     #[inline]
-    fn add_to(self, a: &mut crate::scan::builder::Alternatives, mask: u8) -> In<()> {
+    fn add_to(self, a: &mut crate::scan::builder::Alternatives) -> In<()> {
         for v in self {
-            a.add::<C, T>(core::borrow::Borrow::borrow(&v), mask)?;
+            a.add::<C, T>(core::borrow::Borrow::borrow(&v))?;
         }
         Ok(())
     }
@@ -173,9 +173,9 @@ where
     C: for<'a> crate::codec::Codec<F::Canon<'a>>,
 {
     #[inline]
-    fn add_to(self, a: &mut crate::scan::builder::Alternatives, mask: u8) -> In<()> {
+    fn add_to(self, a: &mut crate::scan::builder::Alternatives) -> In<()> {
         for v in self {
-            a.add::<C, F::Canon<'_>>(&v.canon(), mask)?;
+            a.add::<C, F::Canon<'_>>(&v.canon())?;
         }
         Ok(())
     }
@@ -187,40 +187,35 @@ where
 pub fn list<F, C, L: ListOf<F, C>>(
     b: crate::scan::builder::ScanBuilder,
     field: &'static str,
-    mask: u8,
     last: bool,
     values: L,
 ) -> In<crate::scan::builder::ScanBuilder> {
     let mut a = b.alternatives(field);
-    values.add_to(&mut a, mask)?;
+    values.add_to(&mut a)?;
     a.done(last)
 }
 
 /// Equality on a string or bytes field, from any of its argument forms.
 #[inline(always)]
-pub fn fix_form<F, C, Q>(b: &mut crate::scan::builder::ScanBuilder, q: &Q, mask: u8)
+pub fn fix_form<F, C, Q>(b: &mut crate::scan::builder::ScanBuilder, q: &Q)
 where
     F: FormFamily,
     C: for<'a> crate::codec::Codec<F::Canon<'a>>,
     Q: FormOf<F> + ?Sized,
 {
-    b.field::<C, F::Canon<'_>>(&q.canon(), mask);
+    b.field::<C, F::Canon<'_>>(&q.canon());
 }
 
 /// A range on a string or bytes field (or an `Option` of one), from any range of its forms.
 #[inline(always)]
-pub fn range_form<F, C, R>(
-    b: crate::scan::builder::ScanBuilder,
-    r: &R,
-    mask: u8,
-) -> crate::scan::Scan
+pub fn range_form<F, C, R>(b: crate::scan::builder::ScanBuilder, r: &R) -> crate::scan::Scan
 where
     F: FormFamily,
     C: for<'a> crate::codec::Codec<F::Canon<'a>>,
     R: RangeOf<F>,
 {
     let (lo, hi) = r.bounds();
-    b.range_bounds::<C, F::Canon<'_>>(lo.as_ref(), hi.as_ref(), mask)
+    b.range_bounds::<C, F::Canon<'_>>(lo.as_ref(), hi.as_ref())
 }
 
 /// The content bytes of a form (what a starts-with scan compares).
@@ -242,32 +237,24 @@ impl ContentForm for BytesForms {
 
 /// A starts-with scan on a string or bytes field, from any of its forms.
 #[inline(always)]
-pub fn starts_form<F, C, Q>(
-    b: crate::scan::builder::ScanBuilder,
-    q: &Q,
-    mask: u8,
-) -> crate::scan::Scan
+pub fn starts_form<F, C, Q>(b: crate::scan::builder::ScanBuilder, q: &Q) -> crate::scan::Scan
 where
     F: ContentForm,
     C: crate::codec::ContentPrefix,
     Q: FormOf<F> + ?Sized,
 {
-    b.starts_with::<C>(F::bytes(q.canon()), mask)
+    b.starts_with::<C>(F::bytes(q.canon()))
 }
 
 /// A starts-with scan on an `Option` string or bytes field, from any form of the content: the
 /// `Some` values whose content starts with the prefix (`None` never does; the empty prefix
 /// selects every `Some` value).
 #[inline(always)]
-pub fn starts_form_some<F, C, Q>(
-    b: crate::scan::builder::ScanBuilder,
-    q: &Q,
-    mask: u8,
-) -> crate::scan::Scan
+pub fn starts_form_some<F, C, Q>(b: crate::scan::builder::ScanBuilder, q: &Q) -> crate::scan::Scan
 where
     F: ContentForm,
     C: crate::codec::SomePrefix,
     Q: FormOf<F> + ?Sized,
 {
-    b.starts_some::<C>(F::bytes(q.canon()), mask)
+    b.starts_some::<C>(F::bytes(q.canon()))
 }

@@ -22,7 +22,7 @@ pub fn nested_field_bound<C: Codec<T>, T>(
     }
     out.truncate(at);
     let e = C::bound_into(v, mask, upper, true, out);
-    Some(prefix_edge(out, start, at, e, upper == (mask != 0)))
+    Some(prefix_edge(out, start, at, e, upper == C::inverted(mask)))
 }
 
 /// The last field of a derived key's range bound: the field's own bound, or, when it passes
@@ -39,7 +39,7 @@ pub fn nested_last_bound<C: Codec<T>, T>(
     let at = out.len();
     match C::bound_into(v, mask, upper, inclusive, out) {
         e @ Edge::At { .. } => e,
-        e => prefix_edge(out, start, at, e, upper == (mask != 0)),
+        e => prefix_edge(out, start, at, e, upper == C::inverted(mask)),
     }
 }
 

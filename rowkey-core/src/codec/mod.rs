@@ -1,16 +1,19 @@
 //! Field codecs: how one field's value becomes bytes and back.
 //!
 //! A codec is a zero-sized type chosen by the derive from the field's attributes
-//! ([`Natural`], [`Java`], [`Pad`], [`Sep`], [`SepByte`], [`ReverseTs`], [`Reverse`]); the field's
+//! ([`Natural`], [`Java`], [`Pad`], [`Sep`], [`SepByte`], [`ReverseTs`], [`Reverse`], [`Desc`]); the field's
 //! type picks the implementation. Every encoding here is order-preserving (memcmp order of the
 //! bytes equals the value order) unless its docs say otherwise, and every `encode` writes exactly
 //! `len` bytes.
 //!
-//! The `mask` argument is `0x00` for ascending fields and `0xFF` for `#[desc]` fields: every
-//! byte written is XORed with it, which reverses the order of a prefix-free encoding.
+//! `#[desc]` is the codec [`Desc<C>`](Desc): `C` written in descending order. The `mask`
+//! argument of every method is that order, as `C` sees it: `0x00` ascending, `0xFF` inverted —
+//! every byte written is XORed with it, which reverses the order of a prefix-free encoding.
 //! Variable-length content that is otherwise written raw (the last field) switches to the
-//! escaped, terminated encoding of [`Sep`] when descending, so that prefix-freeness — and with it
-//! the reversed order — holds.
+//! escaped, terminated encoding of [`Sep`] when inverted, so that prefix-freeness — and with it
+//! the reversed order — holds. Only [`Desc`] and a key nested in a descending field pass `0xFF`;
+//! everything else (the derive's generated code, the scan builder) passes `0x00` for a key of
+//! its own.
 //!
 //! These are the runtime half of `#[derive(RowKey)]`; they are public so that the generated code
 //! can reach them, and documented so that the byte formats are stated in one place.
@@ -31,6 +34,7 @@
 
 mod content;
 mod decimal;
+mod desc;
 mod encodings;
 pub(crate) mod escape;
 mod int;
@@ -45,7 +49,7 @@ mod traits;
 pub use crate::bound::{Bound, Edge};
 pub use crate::integer::Integer;
 pub use content::{AsContent, FromContent};
-pub use encodings::{Java, Natural, Pad, Reverse, ReverseTs, Sep, SepByte};
+pub use encodings::{Desc, Java, Natural, Pad, Reverse, ReverseTs, Sep, SepByte};
 pub use option::OptionPresence;
 #[doc(hidden)]
 pub use prefix::{ContentPrefix, Present, SomePrefix};

@@ -67,7 +67,13 @@ impl<T, C: Codec<T> + OptionPresence> Codec<Option<T>> for C {
                 let at = out.len();
                 match C::bound_into(x, mask, upper, inclusive, out) {
                     e @ Edge::At { .. } => e,
-                    e => prefix_edge(out, start, at, e, upper == ((mask != 0) != C::REVERSED)),
+                    e => prefix_edge(
+                        out,
+                        start,
+                        at,
+                        e,
+                        upper == (C::inverted(mask) != C::REVERSED),
+                    ),
                 }
             }
         }

@@ -20,6 +20,15 @@ pub trait Codec<T> {
     const PREFIX_FREE: bool;
     /// Whether the byte order is the reverse of the value order (`#[reverse_ts]`).
     const REVERSED: bool = false;
+    /// Whether the bytes this codec writes at `mask` are inverted: `mask != 0`, except for
+    /// [`Desc`](super::Desc), which writes its inner codec at the other mask. What code that
+    /// reasons about a field's byte order (the scan builder, a nested key's bound) asks,
+    /// rather than reading the mask.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn inverted(mask: u8) -> bool {
+        mask != 0
+    }
     /// Exact encoded length.
     fn len(v: &T, mask: u8) -> usize;
     /// Append the encoding to `buf`. Errors carry no field name; the caller adds it.
@@ -122,8 +131,8 @@ pub trait Codec<T> {
         Pieces::monotone(
             bound(lo, false),
             bound(hi, true),
-            (mask != 0) != Self::REVERSED,
-            Self::PREFIX_FREE || mask != 0,
+            Self::inverted(mask) != Self::REVERSED,
+            Self::PREFIX_FREE || Self::inverted(mask),
         )
     }
 }

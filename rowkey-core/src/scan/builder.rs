@@ -13,6 +13,11 @@ use crate::codec::{self, Codec, ContentPrefix, SomePrefix};
 use crate::layout::{SaltKind, SaltLayout};
 use crate::salt;
 
+/// The order a scanned key writes its own fields in (the `mask` of [`Codec`]): ascending. A
+/// descending field says so itself (its codec is `Desc<C>`), so the builder never reads an
+/// attribute; [`Codec::inverted`] tells it which way the field's bytes run.
+const KEY_ORDER: u8 = 0x00;
+
 /// Finish a range's start: `buf` holds the prefix (`head_len` bytes) and the bound's bytes.
 /// `false` when the range is empty for sure (the successor carried into the prefix: nothing
 /// after the bound has it).
@@ -185,25 +190,25 @@ impl ScanBuilder {
     /// scan becomes empty. The layout's salt (data) says whether the field's bytes are salted
     /// and whether it is the last salted one: then the salt is known.
     #[inline(always)]
-    pub fn field<C: Codec<T>, T>(&mut self, v: &T, mask: u8) {
+    pub fn field<C: Codec<T>, T>(&mut self, v: &T) {
         if let Some(others) = self.others.as_deref_mut() {
             for b in others {
-                b.field_one::<C, T>(v, mask);
+                b.field_one::<C, T>(v);
             }
         }
-        self.field_one::<C, T>(v, mask);
+        self.field_one::<C, T>(v);
     }
 
     /// [`field`](Self::field) on this alternative only.
     #[inline(always)]
-    fn field_one<C: Codec<T>, T>(&mut self, v: &T, mask: u8) {
+    fn field_one<C: Codec<T>, T>(&mut self, v: &T) {
         let start = self.buf.len();
-        if C::encode(v, &mut self.buf, mask).is_err() {
+        if C::encode(v, &mut self.buf, KEY_ORDER).is_err() {
             self.impossible = true;
         }
         if C::TRIMS {
             let n = self.buf.len() - start;
-            self.tail = match C::trim_tail(v, mask) {
+            self.tail = match C::trim_tail(v, KEY_ORDER) {
                 None => self
                     .tail
                     .saturating_add(u16::try_from(n).unwrap_or(u16::MAX)),
@@ -262,12 +267,11 @@ impl ScanBuilder {
     pub fn any<C: Codec<T>, T: FiniteDomain>(
         self,
         field: &'static str,
-        mask: u8,
         last: bool,
     ) -> Result<ScanBuilder, TooManyRanges> {
         let mut a = self.alternatives(field);
         for v in T::domain() {
-            a.add::<C, T>(&v, mask)?;
+            a.add::<C, T>(&v)?;
         }
         a.done(last)
     }
@@ -291,12 +295,9 @@ impl ScanBuilder {
     /// field becomes `bytes ++ 0x00`). A range on the field of a modulo salt touches only the
     /// buckets its values can have.
     #[inline(always)]
-    pub fn range<C: Codec<T>, T, R: RangeBounds<T>>(mut self, r: R, mask: u8) -> Scan {
+    pub fn range<C: Codec<T>, T, R: RangeBounds<T>>(mut self, r: R) -> Scan {
         if self.others.is_some() {
-            return self.each(|b| {
-                b.range::<C, T, _>((r.start_bound(), r.end_bound()), mask)
-                    .ranges
-            });
+            return self.each(|b| b.range::<C, T, _>((r.start_bound(), r.end_bound())).ranges);
         }
         if let Some(s) = self.salt {
             if s.modulo && self.next as usize == s.through {
@@ -314,25 +315,25 @@ impl ScanBuilder {
                 self.buckets = Some(modulo_buckets(lo, hi, s.buckets));
             }
         }
-        self.range_bounds::<C, T>(r.start_bound(), r.end_bound(), mask)
+        self.range_bounds::<C, T>(r.start_bound(), r.end_bound())
     }
 
     /// [`range`](Self::range) from the two bounds.
     #[inline(always)]
-    pub fn range_bounds<C: Codec<T>, T>(mut self, lo: Bound<&T>, hi: Bound<&T>, mask: u8) -> Scan {
+    pub fn range_bounds<C: Codec<T>, T>(mut self, lo: Bound<&T>, hi: Bound<&T>) -> Scan {
         if self.others.is_some() {
-            return self.each(|b| b.range_bounds::<C, T>(lo, hi, mask).ranges);
+            return self.each(|b| b.range_bounds::<C, T>(lo, hi).ranges);
         }
         if self.tail != 0 {
-            let ranges = self.trim_heads(|b| b.range_bounds::<C, T>(lo, hi, mask).ranges);
+            let ranges = self.trim_heads(|b| b.range_bounds::<C, T>(lo, hi).ranges);
             return Scan { ranges };
         }
         if let (true, false, Some(salt)) = (C::MONOTONE, self.impossible, self.fixed_salt()) {
             return Scan {
-                ranges: self.monotone_range::<C, T>(salt, lo, hi, mask),
+                ranges: self.monotone_range::<C, T>(salt, lo, hi),
             };
         }
-        let parts = C::pieces(lo, hi, mask);
+        let parts = C::pieces(lo, hi, KEY_ORDER);
         if parts.is_empty() {
             self.impossible = true;
         }
@@ -347,15 +348,9 @@ impl ScanBuilder {
     /// intermediate pieces (the same rules: bounds swapped when the byte order is reversed, an
     /// exclusive bound over an encoding that is not prefix-free becomes `bytes ++ 0x00`).
     #[inline(always)]
-    fn monotone_range<C: Codec<T>, T>(
-        self,
-        salt: u32,
-        lo: Bound<&T>,
-        hi: Bound<&T>,
-        mask: u8,
-    ) -> ScanRanges {
-        let swap = (mask != 0) != C::REVERSED;
-        let prefix_free = C::PREFIX_FREE || mask != 0;
+    fn monotone_range<C: Codec<T>, T>(self, salt: u32, lo: Bound<&T>, hi: Bound<&T>) -> ScanRanges {
+        let swap = C::inverted(KEY_ORDER) != C::REVERSED;
+        let prefix_free = C::PREFIX_FREE || C::inverted(KEY_ORDER);
         // the byte-order lower and upper ends: a value bound and whether it is the value's upper
         let ((first, first_up), (last, last_up)) = if swap {
             ((hi, true), (lo, false))
@@ -364,8 +359,8 @@ impl ScanBuilder {
         };
         let edge = |b: Bound<&T>, upper: bool, out: &mut Vec<u8>| match b {
             Bound::Unbounded => codec::Edge::All,
-            Bound::Included(v) => C::bound_into(v, mask, upper, true, out),
-            Bound::Excluded(v) => C::bound_into(v, mask, upper, false, out),
+            Bound::Included(v) => C::bound_into(v, KEY_ORDER, upper, true, out),
+            Bound::Excluded(v) => C::bound_into(v, KEY_ORDER, upper, false, out),
         };
         let (mut buf, salt_end) = self.head_with_salt(salt);
         let head_len = buf.len();
@@ -394,13 +389,13 @@ impl ScanBuilder {
     /// A starts-with on an `Option` field: the `Some` values whose content starts with `p`
     /// (the empty `p`: every `Some` value, never `None`).
     #[inline(always)]
-    pub fn starts_some<C: SomePrefix>(self, p: &[u8], mask: u8) -> Scan {
+    pub fn starts_some<C: SomePrefix>(self, p: &[u8]) -> Scan {
         if p.is_empty() {
-            if let Some(parts) = C::every_some(mask) {
+            if let Some(parts) = C::every_some(KEY_ORDER) {
                 return self.pieces(&parts);
             }
         }
-        self.starts_with::<C::Prefix>(p, mask)
+        self.starts_with::<C::Prefix>(p)
     }
 
     /// The scan of the field pieces `parts` (a range computed by the field's codec).
@@ -426,18 +421,18 @@ impl ScanBuilder {
     /// `[head ++ e, successor(head ++ e))` is written in place (inlined into the caller);
     /// otherwise the pieces path.
     #[inline(always)]
-    pub fn starts_with<C: ContentPrefix>(mut self, p: &[u8], mask: u8) -> Scan {
+    pub fn starts_with<C: ContentPrefix>(mut self, p: &[u8]) -> Scan {
         if self.others.is_some() {
-            return self.each(|b| b.starts_with::<C>(p, mask).ranges);
+            return self.each(|b| b.starts_with::<C>(p).ranges);
         }
         if self.tail != 0 {
-            let ranges = self.trim_heads(|b| b.starts_with::<C>(p, mask).ranges);
+            let ranges = self.trim_heads(|b| b.starts_with::<C>(p).ranges);
             return Scan { ranges };
         }
         if let (false, Some(salt)) = (self.impossible, self.fixed_salt()) {
             // One range, `[head ++ e, successor(head ++ e))`, written in place.
             let head_len = self.buf.len();
-            match C::prefix_into(p, mask, &mut self.buf) {
+            match C::prefix_into(p, KEY_ORDER, &mut self.buf) {
                 None => {
                     return Scan {
                         ranges: ScanRanges::default(),
@@ -453,14 +448,14 @@ impl ScanBuilder {
                 Some(false) => self.buf.truncate(head_len),
             }
         }
-        self.starts_with_pieces::<C>(p, mask)
+        self.starts_with_pieces::<C>(p)
     }
 
     /// [`starts_with`](Self::starts_with) through the pieces: a padded prefix ending in the
     /// fill byte (two pieces), or the salt not fixed (one range per bucket).
     #[inline(never)]
-    fn starts_with_pieces<C: ContentPrefix>(mut self, p: &[u8], mask: u8) -> Scan {
-        let parts = match C::prefix_parts(p, mask) {
+    fn starts_with_pieces<C: ContentPrefix>(mut self, p: &[u8]) -> Scan {
+        let parts = match C::prefix_parts(p, KEY_ORDER) {
             None => Pieces::none(),
             Some((e, None)) => Pieces::one(Lower::At(e.clone()), Upper::After(e)),
             Some((e, Some(x))) => {
@@ -682,10 +677,10 @@ impl Alternatives {
     ///
     /// [`TooManyRanges`] when the scan would have more than [`MAX_ALTERNATIVES`].
     #[inline]
-    pub fn add<C: Codec<T>, T>(&mut self, v: &T, mask: u8) -> Result<(), TooManyRanges> {
+    pub fn add<C: Codec<T>, T>(&mut self, v: &T) -> Result<(), TooManyRanges> {
         for b in &self.bases {
             let mut nb = b.clone();
-            nb.field_one::<C, T>(v, mask);
+            nb.field_one::<C, T>(v);
             if !nb.impossible {
                 self.out.push(nb);
             }

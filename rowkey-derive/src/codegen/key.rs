@@ -31,10 +31,9 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
         .iter()
         .map(|fp| {
             let (codec, ty, member, fname) = (&fp.codec, fp.f.ty, &fp.f.member, &fp.f.name);
-            let mask = fp.mask_expr(quote!(__mask));
             let i = fp.f.index;
             respan(
-                quote!(__sink.put::<#codec, #ty, #i>(&self.#member, #mask, #fname)?;),
+                quote!(__sink.put::<#codec, #ty, #i>(&self.#member, __mask, #fname)?;),
                 fp.span,
             )
         })
@@ -44,9 +43,8 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
         .iter()
         .map(|fp| {
             let (codec, ty, member) = (&fp.codec, fp.f.ty, &fp.f.member);
-            let mask = fp.mask_expr(quote!(__mask));
             respan(
-                quote!(+ <#codec as #pv::Codec<#ty>>::len(&self.#member, #mask)),
+                quote!(+ <#codec as #pv::Codec<#ty>>::len(&self.#member, __mask)),
                 fp.span,
             )
         })
@@ -56,10 +54,9 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
         .iter()
         .map(|fp| {
             let (codec, ty, var, fname) = (&fp.codec, fp.f.ty, &fp.f.var, &fp.f.name);
-            let mask = fp.mask_expr(quote!(__r.mask()));
             let i = fp.f.index;
             respan(
-                quote!(let #var = __r.field::<#codec, #ty, #i>(#fname, #mask)?;),
+                quote!(let #var = __r.field::<#codec, #ty, #i>(#fname, __r.mask())?;),
                 fp.span,
             )
         })

@@ -109,7 +109,6 @@ pub fn expand(
         let codec = &fp.codec;
         let ty = f.ty;
         let span = fp.span;
-        let mask = fp.scan_mask();
         let fname = &f.name;
         let form = &fp.form;
         let (arg_ty, enc_ty, val_ref) = match form {
@@ -142,12 +141,12 @@ pub fn expand(
         };
         let fix = match form {
             Form::Text => {
-                quote!(#pv::fix_form::<#pv::TextForms, #codec, _>(&mut __b, &__v, #mask);)
+                quote!(#pv::fix_form::<#pv::TextForms, #codec, _>(&mut __b, &__v);)
             }
             Form::Bytes => {
-                quote!(#pv::fix_form::<#pv::BytesForms, #codec, _>(&mut __b, &__v, #mask);)
+                quote!(#pv::fix_form::<#pv::BytesForms, #codec, _>(&mut __b, &__v);)
             }
-            _ => quote!(__b.field::<#codec, #enc_ty>(#val_ref, #mask);),
+            _ => quote!(__b.field::<#codec, #enc_ty>(#val_ref);),
         };
         let complete = (i == last).then(|| quote!(__b.complete();));
         let eq_name = method_ident(f, "");
@@ -189,7 +188,7 @@ pub fn expand(
                 #[doc = #in_doc]
                 #[inline]
                 pub fn #in_name(self, __vs: impl #pv::ListOf<#fam, #codec>) -> #pv::In<#next> {
-                    #pv::list(self.0, #fname, #mask, #is_last, __vs).map(#scan_ty::new)
+                    #pv::list(self.0, #fname, #is_last, __vs).map(#scan_ty::new)
                 }
             },
             span,
@@ -201,7 +200,7 @@ pub fn expand(
                     #[doc = #any_doc]
                     #[inline]
                     pub fn #any_name(self) -> #pv::In<#next> where for<'__x> #ty: #sc::FiniteDomain, for<'__x> #codec: #pv::Codec<#ty> {
-                        self.0.any::<#codec, #ty>(#fname, #mask, #is_last).map(#scan_ty::new)
+                        self.0.any::<#codec, #ty>(#fname, #is_last).map(#scan_ty::new)
                     }
                 },
                 span,
@@ -217,7 +216,7 @@ pub fn expand(
                 let body = match form.family(&pv) {
                     Some((fam, _)) => quote! {
                         pub fn #range_name<__R: #pv::RangeOf<#fam>>(self, __r: __R) -> #end #ty_g {
-                            #end(#pv::range_form::<#fam, #codec, __R>(self.0, &__r, #mask), ::core::marker::PhantomData)
+                            #end(#pv::range_form::<#fam, #codec, __R>(self.0, &__r), ::core::marker::PhantomData)
                         }
                     },
                     None => {
@@ -250,7 +249,7 @@ pub fn expand(
                                 #[doc(hidden)]
                                 #[inline(always)]
                                 pub fn #name<__R: ::core::ops::RangeBounds<#ty>>(self, __r: __R) -> #end #ty_g {
-                                    let __s = self.0.range::<#codec, #ty, __R>(__r, #mask);
+                                    let __s = self.0.range::<#codec, #ty, __R>(__r);
                                     #end(__s, ::core::marker::PhantomData)
                                 }
                             }
@@ -260,7 +259,7 @@ pub fn expand(
                         quote! {
                             pub fn #range_name<__R: ::core::ops::RangeBounds<#ty> #bound>(self, __r: __R) -> #end #ty_g {
                                 #check
-                                let __s = self.0.range::<#codec, #ty, __R>(__r, #mask);
+                                let __s = self.0.range::<#codec, #ty, __R>(__r);
                                 #end(__s, ::core::marker::PhantomData)
                             }
                             #unchecked
@@ -296,14 +295,14 @@ pub fn expand(
                             "Constrain `{fname}` to `Some` values starting with `p` (never \
                              `None`; `\"\"` selects every `Some` value) and end the scan."
                         ),
-                        quote!(#pv::starts_form_some::<#fam, #codec, _>(self.0, &__p, #mask)),
+                        quote!(#pv::starts_form_some::<#fam, #codec, _>(self.0, &__p)),
                     )
                 } else {
                     (
                         format!(
                             "Constrain `{fname}` to values starting with `p` and end the scan."
                         ),
-                        quote!(#pv::starts_form::<#fam, #codec, _>(self.0, &__p, #mask)),
+                        quote!(#pv::starts_form::<#fam, #codec, _>(self.0, &__p)),
                     )
                 };
                 methods.push(respan(

@@ -280,7 +280,7 @@ const _: () = {
             __b.field::<
                     ::rowkey::codec::Natural,
                     T,
-                >(::core::borrow::Borrow::<T>::borrow(&__v), 0u8);
+                >(::core::borrow::Borrow::<T>::borrow(&__v));
             __TaggedScan(__b, ::core::marker::PhantomData)
         }
         ///Fix `tag` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -289,7 +289,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<T>, ::rowkey::codec::Natural>,
         ) -> __rk::In<__TaggedScan<'a, __TaggedFields::name, T>> {
-            __rk::list(self.0, "tag", 0u8, false, __vs).map(__TaggedScan::new)
+            __rk::list(self.0, "tag", false, __vs).map(__TaggedScan::new)
         }
         ///Scan every value of `tag` (a `bool`, a fieldless enum, an `Option` of those) and go on to the next field: the IN-list of all its values. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
         #[inline]
@@ -299,7 +299,7 @@ const _: () = {
             for<'__x> ::rowkey::codec::Natural: __rk::Codec<T>,
         {
             self.0
-                .any::<::rowkey::codec::Natural, T>("tag", 0u8, false)
+                .any::<::rowkey::codec::Natural, T>("tag", false)
                 .map(__TaggedScan::new)
         }
         ///Constrain `tag` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -314,7 +314,7 @@ const _: () = {
                     "rowkey: no range scan on `tag` of `Tagged`: the nested key's bytes do not sort as its values (a field with #[desc], #[reverse_ts], #[rowkey(java)], #[hash_prefix], #[reverse], a custom separator or a #[pad] fill other than 0x00, or a salt); fix it by equality",
                 )
             };
-            let __s = self.0.range::<::rowkey::codec::Natural, T, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Natural, T, __R>(__r);
             __TaggedScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -323,7 +323,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __TaggedScanEnd<'a, T> {
-            let __s = self.0.range::<::rowkey::codec::Natural, T, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Natural, T, __R>(__r);
             __TaggedScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -346,11 +346,7 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __TaggedScan<'a, __TaggedFields::id, T> {
             let mut __b = self.0;
-            __rk::fix_form::<
-                __rk::TextForms,
-                ::rowkey::codec::Sep,
-                _,
-            >(&mut __b, &__v, 0u8);
+            __rk::fix_form::<__rk::TextForms, ::rowkey::codec::Sep, _>(&mut __b, &__v);
             __TaggedScan(__b, ::core::marker::PhantomData)
         }
         ///Fix `name` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -359,7 +355,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Sep>,
         ) -> __rk::In<__TaggedScan<'a, __TaggedFields::id, T>> {
-            __rk::list(self.0, "name", 0u8, false, __vs).map(__TaggedScan::new)
+            __rk::list(self.0, "name", false, __vs).map(__TaggedScan::new)
         }
         ///Constrain `name` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -372,7 +368,7 @@ const _: () = {
                     __rk::TextForms,
                     ::rowkey::codec::Sep,
                     __R,
-                >(self.0, &__r, 0u8),
+                >(self.0, &__r),
                 ::core::marker::PhantomData,
             )
         }
@@ -386,7 +382,7 @@ const _: () = {
                 __rk::TextForms,
                 ::rowkey::codec::Sep,
                 _,
-            >(self.0, &__p, 0u8);
+            >(self.0, &__p);
             __TaggedScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -399,7 +395,7 @@ const _: () = {
         #[inline(always)]
         pub fn id(self, __v: u64) -> __TaggedScan<'a, (), T> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8);
+            __b.field::<::rowkey::codec::Natural, u64>(&__v);
             __b.complete();
             __TaggedScan(__b, ::core::marker::PhantomData)
         }
@@ -409,7 +405,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<u64>, ::rowkey::codec::Natural>,
         ) -> __rk::In<__TaggedScan<'a, (), T>> {
-            __rk::list(self.0, "id", 0u8, true, __vs).map(__TaggedScan::new)
+            __rk::list(self.0, "id", true, __vs).map(__TaggedScan::new)
         }
         ///Constrain `id` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -417,7 +413,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __TaggedScanEnd<'a, T> {
-            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r);
             __TaggedScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]

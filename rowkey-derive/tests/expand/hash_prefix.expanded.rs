@@ -292,7 +292,7 @@ const _: () = {
                         false,
                     >,
                     u64,
-                >(&__v, 0u8);
+                >(&__v);
             __EventKeyScan(__b, ::core::marker::PhantomData)
         }
         ///Fix `uid` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -304,7 +304,7 @@ const _: () = {
                 ::rowkey::hash_prefix::Hashed<::rowkey::codec::Natural, 4usize, false>,
             >,
         ) -> __rk::In<__EventKeyScan<__EventKeyFields::event_type>> {
-            __rk::list(self.0, "uid", 0u8, false, __vs).map(__EventKeyScan::new)
+            __rk::list(self.0, "uid", false, __vs).map(__EventKeyScan::new)
         }
         #[doc(hidden)]
         pub fn uid_range(
@@ -332,7 +332,7 @@ const _: () = {
             __b.field::<
                     ::rowkey::codec::Natural,
                     EventType,
-                >(::core::borrow::Borrow::<EventType>::borrow(&__v), 0u8);
+                >(::core::borrow::Borrow::<EventType>::borrow(&__v));
             __EventKeyScan(__b, ::core::marker::PhantomData)
         }
         ///Fix `event_type` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -341,7 +341,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<EventType>, ::rowkey::codec::Natural>,
         ) -> __rk::In<__EventKeyScan<__EventKeyFields::biz_type>> {
-            __rk::list(self.0, "event_type", 0u8, false, __vs).map(__EventKeyScan::new)
+            __rk::list(self.0, "event_type", false, __vs).map(__EventKeyScan::new)
         }
         ///Scan every value of `event_type` (a `bool`, a fieldless enum, an `Option` of those) and go on to the next field: the IN-list of all its values. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
         #[inline]
@@ -353,7 +353,7 @@ const _: () = {
             for<'__x> ::rowkey::codec::Natural: __rk::Codec<EventType>,
         {
             self.0
-                .any::<::rowkey::codec::Natural, EventType>("event_type", 0u8, false)
+                .any::<::rowkey::codec::Natural, EventType>("event_type", false)
                 .map(__EventKeyScan::new)
         }
         ///Constrain `event_type` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -366,7 +366,7 @@ const _: () = {
                     { <::rowkey::codec::Natural as __rk::Codec<EventType>>::RANGE_EXACT },
                 >,
         >(self, __r: __R) -> __EventKeyScanEnd {
-            let __s = self.0.range::<::rowkey::codec::Natural, EventType, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Natural, EventType, __R>(__r);
             __EventKeyScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -375,7 +375,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __EventKeyScanEnd {
-            let __s = self.0.range::<::rowkey::codec::Natural, EventType, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Natural, EventType, __R>(__r);
             __EventKeyScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -397,11 +397,7 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __EventKeyScan<__EventKeyFields::ts_ms> {
             let mut __b = self.0;
-            __rk::fix_form::<
-                __rk::TextForms,
-                ::rowkey::codec::Sep,
-                _,
-            >(&mut __b, &__v, 0u8);
+            __rk::fix_form::<__rk::TextForms, ::rowkey::codec::Sep, _>(&mut __b, &__v);
             __EventKeyScan(__b, ::core::marker::PhantomData)
         }
         ///Fix `biz_type` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -410,7 +406,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Sep>,
         ) -> __rk::In<__EventKeyScan<__EventKeyFields::ts_ms>> {
-            __rk::list(self.0, "biz_type", 0u8, false, __vs).map(__EventKeyScan::new)
+            __rk::list(self.0, "biz_type", false, __vs).map(__EventKeyScan::new)
         }
         ///Constrain `biz_type` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -423,7 +419,7 @@ const _: () = {
                     __rk::TextForms,
                     ::rowkey::codec::Sep,
                     __R,
-                >(self.0, &__r, 0u8),
+                >(self.0, &__r),
                 ::core::marker::PhantomData,
             )
         }
@@ -437,7 +433,7 @@ const _: () = {
                 __rk::TextForms,
                 ::rowkey::codec::Sep,
                 _,
-            >(self.0, &__p, 0u8);
+            >(self.0, &__p);
             __EventKeyScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -446,7 +442,7 @@ const _: () = {
         #[inline(always)]
         pub fn ts_ms(self, __v: i64) -> __EventKeyScan<()> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::ReverseTs, i64>(&__v, 0u8);
+            __b.field::<::rowkey::codec::ReverseTs, i64>(&__v);
             __b.complete();
             __EventKeyScan(__b, ::core::marker::PhantomData)
         }
@@ -456,7 +452,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<i64>, ::rowkey::codec::ReverseTs>,
         ) -> __rk::In<__EventKeyScan<()>> {
-            __rk::list(self.0, "ts_ms", 0u8, true, __vs).map(__EventKeyScan::new)
+            __rk::list(self.0, "ts_ms", true, __vs).map(__EventKeyScan::new)
         }
         ///Constrain `ts_ms` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -464,7 +460,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __EventKeyScanEnd {
-            let __s = self.0.range::<::rowkey::codec::ReverseTs, i64, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::ReverseTs, i64, __R>(__r);
             __EventKeyScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]

@@ -225,7 +225,7 @@ const _: () = {
         #[inline(always)]
         pub fn ts_ms(self, __v: u64) -> __LogByTimeScan<__LogByTimeFields::host> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8);
+            __b.field::<::rowkey::codec::Natural, u64>(&__v);
             __LogByTimeScan(__b, ::core::marker::PhantomData)
         }
         ///Fix `ts_ms` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -234,7 +234,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<u64>, ::rowkey::codec::Natural>,
         ) -> __rk::In<__LogByTimeScan<__LogByTimeFields::host>> {
-            __rk::list(self.0, "ts_ms", 0u8, false, __vs).map(__LogByTimeScan::new)
+            __rk::list(self.0, "ts_ms", false, __vs).map(__LogByTimeScan::new)
         }
         ///Constrain `ts_ms` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -242,7 +242,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __LogByTimeScanEnd {
-            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r);
             __LogByTimeScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -261,11 +261,7 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __LogByTimeScan<__LogByTimeFields::event> {
             let mut __b = self.0;
-            __rk::fix_form::<
-                __rk::TextForms,
-                ::rowkey::codec::Sep,
-                _,
-            >(&mut __b, &__v, 0u8);
+            __rk::fix_form::<__rk::TextForms, ::rowkey::codec::Sep, _>(&mut __b, &__v);
             __LogByTimeScan(__b, ::core::marker::PhantomData)
         }
         ///Fix `host` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -274,7 +270,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Sep>,
         ) -> __rk::In<__LogByTimeScan<__LogByTimeFields::event>> {
-            __rk::list(self.0, "host", 0u8, false, __vs).map(__LogByTimeScan::new)
+            __rk::list(self.0, "host", false, __vs).map(__LogByTimeScan::new)
         }
         ///Constrain `host` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -287,7 +283,7 @@ const _: () = {
                     __rk::TextForms,
                     ::rowkey::codec::Sep,
                     __R,
-                >(self.0, &__r, 0u8),
+                >(self.0, &__r),
                 ::core::marker::PhantomData,
             )
         }
@@ -301,7 +297,7 @@ const _: () = {
                 __rk::TextForms,
                 ::rowkey::codec::Sep,
                 _,
-            >(self.0, &__p, 0u8);
+            >(self.0, &__p);
             __LogByTimeScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -313,11 +309,7 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __LogByTimeScan<()> {
             let mut __b = self.0;
-            __rk::fix_form::<
-                __rk::TextForms,
-                ::rowkey::codec::Sep,
-                _,
-            >(&mut __b, &__v, 0u8);
+            __rk::fix_form::<__rk::TextForms, ::rowkey::codec::Sep, _>(&mut __b, &__v);
             __b.complete();
             __LogByTimeScan(__b, ::core::marker::PhantomData)
         }
@@ -327,7 +319,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Sep>,
         ) -> __rk::In<__LogByTimeScan<()>> {
-            __rk::list(self.0, "event", 0u8, true, __vs).map(__LogByTimeScan::new)
+            __rk::list(self.0, "event", true, __vs).map(__LogByTimeScan::new)
         }
         ///Constrain `event` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -340,7 +332,7 @@ const _: () = {
                     __rk::TextForms,
                     ::rowkey::codec::Sep,
                     __R,
-                >(self.0, &__r, 0u8),
+                >(self.0, &__r),
                 ::core::marker::PhantomData,
             )
         }
@@ -354,7 +346,7 @@ const _: () = {
                 __rk::TextForms,
                 ::rowkey::codec::Sep,
                 _,
-            >(self.0, &__p, 0u8);
+            >(self.0, &__p);
             __LogByTimeScanEnd(__s, ::core::marker::PhantomData)
         }
     }

@@ -36,9 +36,9 @@ const _: () = {
             where
                 __rk::Bool<
                     {
-                        <::rowkey::codec::Natural as __rk::Codec<
-                            Option<i32>,
-                        >>::PREFIX_FREE
+                        <::rowkey::codec::Desc<
+                            ::rowkey::codec::Natural,
+                        > as __rk::Codec<Option<i32>>>::PREFIX_FREE
                     },
                 >: __rk::SelfDelimited<Profile, __ProfileFields::score, Option<i32>>,
             {}
@@ -89,7 +89,9 @@ const _: () = {
                     name: "score",
                     ty: "Option<i32>",
                     encoding: ::rowkey::layout::FieldEncoding::Natural,
-                    width: <::rowkey::codec::Natural as __rk::Codec<Option<i32>>>::WIDTH,
+                    width: <::rowkey::codec::Desc<
+                        ::rowkey::codec::Natural,
+                    > as __rk::Codec<Option<i32>>>::WIDTH,
                     desc: true,
                     hash_prefix: ::core::option::Option::None,
                 },
@@ -126,7 +128,9 @@ const _: () = {
                     ::core::option::Option::Some(__rk::head_len::<Self>()),
                     <::rowkey::codec::Pad<8usize, 0u8> as __rk::Codec<String>>::WIDTH,
                     <::rowkey::codec::Pad<6usize, 0u8> as __rk::Codec<u32>>::WIDTH,
-                    <::rowkey::codec::Natural as __rk::Codec<Option<i32>>>::WIDTH,
+                    <::rowkey::codec::Desc<
+                        ::rowkey::codec::Natural,
+                    > as __rk::Codec<Option<i32>>>::WIDTH,
                     <::rowkey::codec::Reverse<
                         ::rowkey::codec::Natural,
                     > as __rk::Codec<u64>>::WIDTH,
@@ -178,10 +182,10 @@ const _: () = {
                 >(&self.shard, __mask, "shard")?;
             __sink
                 .put::<
-                    ::rowkey::codec::Natural,
+                    ::rowkey::codec::Desc<::rowkey::codec::Natural>,
                     Option<i32>,
                     2usize,
-                >(&self.score, __mask ^ 0xFF, "score")?;
+                >(&self.score, __mask, "score")?;
             __sink
                 .put::<
                     ::rowkey::codec::Reverse<::rowkey::codec::Natural>,
@@ -217,9 +221,9 @@ const _: () = {
                     6usize,
                     0u8,
                 > as __rk::Codec<u32>>::len(&self.shard, __mask)
-                + <::rowkey::codec::Natural as __rk::Codec<
-                    Option<i32>,
-                >>::len(&self.score, __mask ^ 0xFF)
+                + <::rowkey::codec::Desc<
+                    ::rowkey::codec::Natural,
+                > as __rk::Codec<Option<i32>>>::len(&self.score, __mask)
                 + <::rowkey::codec::Reverse<
                     ::rowkey::codec::Natural,
                 > as __rk::Codec<u64>>::len(&self.account, __mask)
@@ -254,10 +258,10 @@ const _: () = {
                 >("shard", __r.mask())?;
             let __f2 = __r
                 .field::<
-                    ::rowkey::codec::Natural,
+                    ::rowkey::codec::Desc<::rowkey::codec::Natural>,
                     Option<i32>,
                     2usize,
-                >("score", __r.mask() ^ 0xFF)?;
+                >("score", __r.mask())?;
             let __f3 = __r
                 .field::<
                     ::rowkey::codec::Reverse<::rowkey::codec::Natural>,
@@ -351,7 +355,7 @@ const _: () = {
                 __rk::TextForms,
                 ::rowkey::codec::Pad<8usize, 0u8>,
                 _,
-            >(&mut __b, &__v, 0u8);
+            >(&mut __b, &__v);
             __ProfileScan(__b, ::core::marker::PhantomData)
         }
         ///Fix `region` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -360,7 +364,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Pad<8usize, 0u8>>,
         ) -> __rk::In<__ProfileScan<__ProfileFields::shard>> {
-            __rk::list(self.0, "region", 0u8, false, __vs).map(__ProfileScan::new)
+            __rk::list(self.0, "region", false, __vs).map(__ProfileScan::new)
         }
         ///Constrain `region` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -373,7 +377,7 @@ const _: () = {
                     __rk::TextForms,
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     __R,
-                >(self.0, &__r, 0u8),
+                >(self.0, &__r),
                 ::core::marker::PhantomData,
             )
         }
@@ -387,7 +391,7 @@ const _: () = {
                 __rk::TextForms,
                 ::rowkey::codec::Pad<8usize, 0u8>,
                 _,
-            >(self.0, &__p, 0u8);
+            >(self.0, &__p);
             __ProfileScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -396,7 +400,7 @@ const _: () = {
         #[inline(always)]
         pub fn shard(self, __v: u32) -> __ProfileScan<__ProfileFields::score> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Pad<6usize, 0u8>, u32>(&__v, 0u8);
+            __b.field::<::rowkey::codec::Pad<6usize, 0u8>, u32>(&__v);
             __ProfileScan(__b, ::core::marker::PhantomData)
         }
         ///Fix `shard` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -405,7 +409,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<u32>, ::rowkey::codec::Pad<6usize, 0u8>>,
         ) -> __rk::In<__ProfileScan<__ProfileFields::score>> {
-            __rk::list(self.0, "shard", 0u8, false, __vs).map(__ProfileScan::new)
+            __rk::list(self.0, "shard", false, __vs).map(__ProfileScan::new)
         }
         ///Constrain `shard` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -413,9 +417,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __ProfileScanEnd {
-            let __s = self
-                .0
-                .range::<::rowkey::codec::Pad<6usize, 0u8>, u32, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Pad<6usize, 0u8>, u32, __R>(__r);
             __ProfileScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -431,16 +433,22 @@ const _: () = {
         #[inline(always)]
         pub fn score(self, __v: Option<i32>) -> __ProfileScan<__ProfileFields::account> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, Option<i32>>(&__v, 255u8);
+            __b.field::<
+                    ::rowkey::codec::Desc<::rowkey::codec::Natural>,
+                    Option<i32>,
+                >(&__v);
             __ProfileScan(__b, ::core::marker::PhantomData)
         }
         ///Fix `score` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
         #[inline]
         pub fn score_in(
             self,
-            __vs: impl __rk::ListOf<__rk::Plain<Option<i32>>, ::rowkey::codec::Natural>,
+            __vs: impl __rk::ListOf<
+                __rk::Plain<Option<i32>>,
+                ::rowkey::codec::Desc<::rowkey::codec::Natural>,
+            >,
         ) -> __rk::In<__ProfileScan<__ProfileFields::account>> {
-            __rk::list(self.0, "score", 255u8, false, __vs).map(__ProfileScan::new)
+            __rk::list(self.0, "score", false, __vs).map(__ProfileScan::new)
         }
         ///Constrain `score` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -450,7 +458,11 @@ const _: () = {
         ) -> __ProfileScanEnd {
             let __s = self
                 .0
-                .range::<::rowkey::codec::Natural, Option<i32>, __R>(__r, 255u8);
+                .range::<
+                    ::rowkey::codec::Desc<::rowkey::codec::Natural>,
+                    Option<i32>,
+                    __R,
+                >(__r);
             __ProfileScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -466,10 +478,7 @@ const _: () = {
         #[inline(always)]
         pub fn account(self, __v: u64) -> __ProfileScan<__ProfileFields::name> {
             let mut __b = self.0;
-            __b.field::<
-                    ::rowkey::codec::Reverse<::rowkey::codec::Natural>,
-                    u64,
-                >(&__v, 0u8);
+            __b.field::<::rowkey::codec::Reverse<::rowkey::codec::Natural>, u64>(&__v);
             __ProfileScan(__b, ::core::marker::PhantomData)
         }
         ///Fix `account` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -481,7 +490,7 @@ const _: () = {
                 ::rowkey::codec::Reverse<::rowkey::codec::Natural>,
             >,
         ) -> __rk::In<__ProfileScan<__ProfileFields::name>> {
-            __rk::list(self.0, "account", 0u8, false, __vs).map(__ProfileScan::new)
+            __rk::list(self.0, "account", false, __vs).map(__ProfileScan::new)
         }
         #[doc(hidden)]
         pub fn account_range(
@@ -507,7 +516,7 @@ const _: () = {
                 __rk::TextForms,
                 ::rowkey::codec::Natural,
                 _,
-            >(&mut __b, &__v, 0u8);
+            >(&mut __b, &__v);
             __b.complete();
             __ProfileScan(__b, ::core::marker::PhantomData)
         }
@@ -517,7 +526,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Natural>,
         ) -> __rk::In<__ProfileScan<()>> {
-            __rk::list(self.0, "name", 0u8, true, __vs).map(__ProfileScan::new)
+            __rk::list(self.0, "name", true, __vs).map(__ProfileScan::new)
         }
         ///Constrain `name` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -530,7 +539,7 @@ const _: () = {
                     __rk::TextForms,
                     ::rowkey::codec::Natural,
                     __R,
-                >(self.0, &__r, 0u8),
+                >(self.0, &__r),
                 ::core::marker::PhantomData,
             )
         }
@@ -544,7 +553,7 @@ const _: () = {
                 __rk::TextForms,
                 ::rowkey::codec::Natural,
                 _,
-            >(self.0, &__p, 0u8);
+            >(self.0, &__p);
             __ProfileScanEnd(__s, ::core::marker::PhantomData)
         }
     }

@@ -240,7 +240,7 @@ const _: () = {
             __v: u64,
         ) -> __OrderBySellerScan<__OrderBySellerFields::created_ms> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8);
+            __b.field::<::rowkey::codec::Natural, u64>(&__v);
             __OrderBySellerScan(__b, ::core::marker::PhantomData)
         }
         ///Fix `seller_id` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -249,8 +249,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<u64>, ::rowkey::codec::Natural>,
         ) -> __rk::In<__OrderBySellerScan<__OrderBySellerFields::created_ms>> {
-            __rk::list(self.0, "seller_id", 0u8, false, __vs)
-                .map(__OrderBySellerScan::new)
+            __rk::list(self.0, "seller_id", false, __vs).map(__OrderBySellerScan::new)
         }
         ///Constrain `seller_id` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -258,7 +257,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __OrderBySellerScanEnd {
-            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r);
             __OrderBySellerScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -280,7 +279,7 @@ const _: () = {
             __v: i64,
         ) -> __OrderBySellerScan<__OrderBySellerFields::order_no> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::ReverseTs, i64>(&__v, 0u8);
+            __b.field::<::rowkey::codec::ReverseTs, i64>(&__v);
             __OrderBySellerScan(__b, ::core::marker::PhantomData)
         }
         ///Fix `created_ms` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -289,8 +288,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<i64>, ::rowkey::codec::ReverseTs>,
         ) -> __rk::In<__OrderBySellerScan<__OrderBySellerFields::order_no>> {
-            __rk::list(self.0, "created_ms", 0u8, false, __vs)
-                .map(__OrderBySellerScan::new)
+            __rk::list(self.0, "created_ms", false, __vs).map(__OrderBySellerScan::new)
         }
         ///Constrain `created_ms` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -298,7 +296,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __OrderBySellerScanEnd {
-            let __s = self.0.range::<::rowkey::codec::ReverseTs, i64, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::ReverseTs, i64, __R>(__r);
             __OrderBySellerScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -320,11 +318,7 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __OrderBySellerScan<()> {
             let mut __b = self.0;
-            __rk::fix_form::<
-                __rk::TextForms,
-                ::rowkey::codec::Sep,
-                _,
-            >(&mut __b, &__v, 0u8);
+            __rk::fix_form::<__rk::TextForms, ::rowkey::codec::Sep, _>(&mut __b, &__v);
             __b.complete();
             __OrderBySellerScan(__b, ::core::marker::PhantomData)
         }
@@ -334,7 +328,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Sep>,
         ) -> __rk::In<__OrderBySellerScan<()>> {
-            __rk::list(self.0, "order_no", 0u8, true, __vs).map(__OrderBySellerScan::new)
+            __rk::list(self.0, "order_no", true, __vs).map(__OrderBySellerScan::new)
         }
         ///Constrain `order_no` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -347,7 +341,7 @@ const _: () = {
                     __rk::TextForms,
                     ::rowkey::codec::Sep,
                     __R,
-                >(self.0, &__r, 0u8),
+                >(self.0, &__r),
                 ::core::marker::PhantomData,
             )
         }
@@ -361,7 +355,7 @@ const _: () = {
                 __rk::TextForms,
                 ::rowkey::codec::Sep,
                 _,
-            >(self.0, &__p, 0u8);
+            >(self.0, &__p);
             __OrderBySellerScanEnd(__s, ::core::marker::PhantomData)
         }
     }

@@ -565,7 +565,7 @@ const _: () = {
         #[inline(always)]
         pub fn f00(self, __v: u64) -> __Wide16Scan<__Wide16Fields::f01> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8);
+            __b.field::<::rowkey::codec::Natural, u64>(&__v);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Fix `f00` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -574,7 +574,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<u64>, ::rowkey::codec::Natural>,
         ) -> __rk::In<__Wide16Scan<__Wide16Fields::f01>> {
-            __rk::list(self.0, "f00", 0u8, false, __vs).map(__Wide16Scan::new)
+            __rk::list(self.0, "f00", false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f00` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -582,7 +582,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -601,11 +601,7 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __Wide16Scan<__Wide16Fields::f02> {
             let mut __b = self.0;
-            __rk::fix_form::<
-                __rk::TextForms,
-                ::rowkey::codec::Sep,
-                _,
-            >(&mut __b, &__v, 0u8);
+            __rk::fix_form::<__rk::TextForms, ::rowkey::codec::Sep, _>(&mut __b, &__v);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Fix `f01` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -614,7 +610,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Sep>,
         ) -> __rk::In<__Wide16Scan<__Wide16Fields::f02>> {
-            __rk::list(self.0, "f01", 0u8, false, __vs).map(__Wide16Scan::new)
+            __rk::list(self.0, "f01", false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f01` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -627,7 +623,7 @@ const _: () = {
                     __rk::TextForms,
                     ::rowkey::codec::Sep,
                     __R,
-                >(self.0, &__r, 0u8),
+                >(self.0, &__r),
                 ::core::marker::PhantomData,
             )
         }
@@ -641,7 +637,7 @@ const _: () = {
                 __rk::TextForms,
                 ::rowkey::codec::Sep,
                 _,
-            >(self.0, &__p, 0u8);
+            >(self.0, &__p);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -650,7 +646,7 @@ const _: () = {
         #[inline(always)]
         pub fn f02(self, __v: i32) -> __Wide16Scan<__Wide16Fields::f03> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, i32>(&__v, 0u8);
+            __b.field::<::rowkey::codec::Natural, i32>(&__v);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Fix `f02` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -659,7 +655,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<i32>, ::rowkey::codec::Natural>,
         ) -> __rk::In<__Wide16Scan<__Wide16Fields::f03>> {
-            __rk::list(self.0, "f02", 0u8, false, __vs).map(__Wide16Scan::new)
+            __rk::list(self.0, "f02", false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f02` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -667,7 +663,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let __s = self.0.range::<::rowkey::codec::Natural, i32, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Natural, i32, __R>(__r);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -686,11 +682,7 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::BytesForms>,
         ) -> __Wide16Scan<__Wide16Fields::f04> {
             let mut __b = self.0;
-            __rk::fix_form::<
-                __rk::BytesForms,
-                ::rowkey::codec::Sep,
-                _,
-            >(&mut __b, &__v, 0u8);
+            __rk::fix_form::<__rk::BytesForms, ::rowkey::codec::Sep, _>(&mut __b, &__v);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Fix `f03` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -699,7 +691,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::BytesForms, ::rowkey::codec::Sep>,
         ) -> __rk::In<__Wide16Scan<__Wide16Fields::f04>> {
-            __rk::list(self.0, "f03", 0u8, false, __vs).map(__Wide16Scan::new)
+            __rk::list(self.0, "f03", false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f03` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -712,7 +704,7 @@ const _: () = {
                     __rk::BytesForms,
                     ::rowkey::codec::Sep,
                     __R,
-                >(self.0, &__r, 0u8),
+                >(self.0, &__r),
                 ::core::marker::PhantomData,
             )
         }
@@ -726,7 +718,7 @@ const _: () = {
                 __rk::BytesForms,
                 ::rowkey::codec::Sep,
                 _,
-            >(self.0, &__p, 0u8);
+            >(self.0, &__p);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -735,7 +727,7 @@ const _: () = {
         #[inline(always)]
         pub fn f04(self, __v: u16) -> __Wide16Scan<__Wide16Fields::f05> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, u16>(&__v, 0u8);
+            __b.field::<::rowkey::codec::Natural, u16>(&__v);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Fix `f04` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -744,7 +736,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<u16>, ::rowkey::codec::Natural>,
         ) -> __rk::In<__Wide16Scan<__Wide16Fields::f05>> {
-            __rk::list(self.0, "f04", 0u8, false, __vs).map(__Wide16Scan::new)
+            __rk::list(self.0, "f04", false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f04` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -752,7 +744,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let __s = self.0.range::<::rowkey::codec::Natural, u16, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Natural, u16, __R>(__r);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -768,7 +760,7 @@ const _: () = {
         #[inline(always)]
         pub fn f05(self, __v: bool) -> __Wide16Scan<__Wide16Fields::f06> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, bool>(&__v, 0u8);
+            __b.field::<::rowkey::codec::Natural, bool>(&__v);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Fix `f05` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -777,7 +769,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<bool>, ::rowkey::codec::Natural>,
         ) -> __rk::In<__Wide16Scan<__Wide16Fields::f06>> {
-            __rk::list(self.0, "f05", 0u8, false, __vs).map(__Wide16Scan::new)
+            __rk::list(self.0, "f05", false, __vs).map(__Wide16Scan::new)
         }
         ///Scan every value of `f05` (a `bool`, a fieldless enum, an `Option` of those) and go on to the next field: the IN-list of all its values. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
         #[inline]
@@ -787,7 +779,7 @@ const _: () = {
             for<'__x> ::rowkey::codec::Natural: __rk::Codec<bool>,
         {
             self.0
-                .any::<::rowkey::codec::Natural, bool>("f05", 0u8, false)
+                .any::<::rowkey::codec::Natural, bool>("f05", false)
                 .map(__Wide16Scan::new)
         }
         ///Constrain `f05` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -796,7 +788,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let __s = self.0.range::<::rowkey::codec::Natural, bool, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Natural, bool, __R>(__r);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -819,7 +811,7 @@ const _: () = {
                 __rk::TextForms,
                 ::rowkey::codec::Pad<8usize, 0u8>,
                 _,
-            >(&mut __b, &__v, 0u8);
+            >(&mut __b, &__v);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Fix `f06` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -828,7 +820,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Pad<8usize, 0u8>>,
         ) -> __rk::In<__Wide16Scan<__Wide16Fields::f07>> {
-            __rk::list(self.0, "f06", 0u8, false, __vs).map(__Wide16Scan::new)
+            __rk::list(self.0, "f06", false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f06` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -841,7 +833,7 @@ const _: () = {
                     __rk::TextForms,
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     __R,
-                >(self.0, &__r, 0u8),
+                >(self.0, &__r),
                 ::core::marker::PhantomData,
             )
         }
@@ -855,7 +847,7 @@ const _: () = {
                 __rk::TextForms,
                 ::rowkey::codec::Pad<8usize, 0u8>,
                 _,
-            >(self.0, &__p, 0u8);
+            >(self.0, &__p);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -864,7 +856,7 @@ const _: () = {
         #[inline(always)]
         pub fn f07(self, __v: char) -> __Wide16Scan<__Wide16Fields::f08> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, char>(&__v, 0u8);
+            __b.field::<::rowkey::codec::Natural, char>(&__v);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Fix `f07` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -873,7 +865,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<char>, ::rowkey::codec::Natural>,
         ) -> __rk::In<__Wide16Scan<__Wide16Fields::f08>> {
-            __rk::list(self.0, "f07", 0u8, false, __vs).map(__Wide16Scan::new)
+            __rk::list(self.0, "f07", false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f07` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -881,7 +873,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let __s = self.0.range::<::rowkey::codec::Natural, char, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Natural, char, __R>(__r);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -897,7 +889,7 @@ const _: () = {
         #[inline(always)]
         pub fn f08(self, __v: u64) -> __Wide16Scan<__Wide16Fields::f09> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8);
+            __b.field::<::rowkey::codec::Natural, u64>(&__v);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Fix `f08` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -906,7 +898,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<u64>, ::rowkey::codec::Natural>,
         ) -> __rk::In<__Wide16Scan<__Wide16Fields::f09>> {
-            __rk::list(self.0, "f08", 0u8, false, __vs).map(__Wide16Scan::new)
+            __rk::list(self.0, "f08", false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f08` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -914,7 +906,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -933,11 +925,7 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __Wide16Scan<__Wide16Fields::f10> {
             let mut __b = self.0;
-            __rk::fix_form::<
-                __rk::TextForms,
-                ::rowkey::codec::Sep,
-                _,
-            >(&mut __b, &__v, 0u8);
+            __rk::fix_form::<__rk::TextForms, ::rowkey::codec::Sep, _>(&mut __b, &__v);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Fix `f09` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -946,7 +934,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Sep>,
         ) -> __rk::In<__Wide16Scan<__Wide16Fields::f10>> {
-            __rk::list(self.0, "f09", 0u8, false, __vs).map(__Wide16Scan::new)
+            __rk::list(self.0, "f09", false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f09` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -959,7 +947,7 @@ const _: () = {
                     __rk::TextForms,
                     ::rowkey::codec::Sep,
                     __R,
-                >(self.0, &__r, 0u8),
+                >(self.0, &__r),
                 ::core::marker::PhantomData,
             )
         }
@@ -973,7 +961,7 @@ const _: () = {
                 __rk::TextForms,
                 ::rowkey::codec::Sep,
                 _,
-            >(self.0, &__p, 0u8);
+            >(self.0, &__p);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -982,7 +970,7 @@ const _: () = {
         #[inline(always)]
         pub fn f10(self, __v: i32) -> __Wide16Scan<__Wide16Fields::f11> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, i32>(&__v, 0u8);
+            __b.field::<::rowkey::codec::Natural, i32>(&__v);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Fix `f10` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -991,7 +979,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<i32>, ::rowkey::codec::Natural>,
         ) -> __rk::In<__Wide16Scan<__Wide16Fields::f11>> {
-            __rk::list(self.0, "f10", 0u8, false, __vs).map(__Wide16Scan::new)
+            __rk::list(self.0, "f10", false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f10` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -999,7 +987,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let __s = self.0.range::<::rowkey::codec::Natural, i32, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Natural, i32, __R>(__r);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -1018,11 +1006,7 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::BytesForms>,
         ) -> __Wide16Scan<__Wide16Fields::f12> {
             let mut __b = self.0;
-            __rk::fix_form::<
-                __rk::BytesForms,
-                ::rowkey::codec::Sep,
-                _,
-            >(&mut __b, &__v, 0u8);
+            __rk::fix_form::<__rk::BytesForms, ::rowkey::codec::Sep, _>(&mut __b, &__v);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Fix `f11` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -1031,7 +1015,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::BytesForms, ::rowkey::codec::Sep>,
         ) -> __rk::In<__Wide16Scan<__Wide16Fields::f12>> {
-            __rk::list(self.0, "f11", 0u8, false, __vs).map(__Wide16Scan::new)
+            __rk::list(self.0, "f11", false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f11` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1044,7 +1028,7 @@ const _: () = {
                     __rk::BytesForms,
                     ::rowkey::codec::Sep,
                     __R,
-                >(self.0, &__r, 0u8),
+                >(self.0, &__r),
                 ::core::marker::PhantomData,
             )
         }
@@ -1058,7 +1042,7 @@ const _: () = {
                 __rk::BytesForms,
                 ::rowkey::codec::Sep,
                 _,
-            >(self.0, &__p, 0u8);
+            >(self.0, &__p);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -1067,7 +1051,7 @@ const _: () = {
         #[inline(always)]
         pub fn f12(self, __v: u16) -> __Wide16Scan<__Wide16Fields::f13> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, u16>(&__v, 0u8);
+            __b.field::<::rowkey::codec::Natural, u16>(&__v);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Fix `f12` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -1076,7 +1060,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<u16>, ::rowkey::codec::Natural>,
         ) -> __rk::In<__Wide16Scan<__Wide16Fields::f13>> {
-            __rk::list(self.0, "f12", 0u8, false, __vs).map(__Wide16Scan::new)
+            __rk::list(self.0, "f12", false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f12` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1084,7 +1068,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let __s = self.0.range::<::rowkey::codec::Natural, u16, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Natural, u16, __R>(__r);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -1100,7 +1084,7 @@ const _: () = {
         #[inline(always)]
         pub fn f13(self, __v: bool) -> __Wide16Scan<__Wide16Fields::f14> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, bool>(&__v, 0u8);
+            __b.field::<::rowkey::codec::Natural, bool>(&__v);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Fix `f13` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -1109,7 +1093,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<bool>, ::rowkey::codec::Natural>,
         ) -> __rk::In<__Wide16Scan<__Wide16Fields::f14>> {
-            __rk::list(self.0, "f13", 0u8, false, __vs).map(__Wide16Scan::new)
+            __rk::list(self.0, "f13", false, __vs).map(__Wide16Scan::new)
         }
         ///Scan every value of `f13` (a `bool`, a fieldless enum, an `Option` of those) and go on to the next field: the IN-list of all its values. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
         #[inline]
@@ -1119,7 +1103,7 @@ const _: () = {
             for<'__x> ::rowkey::codec::Natural: __rk::Codec<bool>,
         {
             self.0
-                .any::<::rowkey::codec::Natural, bool>("f13", 0u8, false)
+                .any::<::rowkey::codec::Natural, bool>("f13", false)
                 .map(__Wide16Scan::new)
         }
         ///Constrain `f13` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -1128,7 +1112,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let __s = self.0.range::<::rowkey::codec::Natural, bool, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Natural, bool, __R>(__r);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -1151,7 +1135,7 @@ const _: () = {
                 __rk::TextForms,
                 ::rowkey::codec::Pad<8usize, 0u8>,
                 _,
-            >(&mut __b, &__v, 0u8);
+            >(&mut __b, &__v);
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
         ///Fix `f14` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -1160,7 +1144,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Pad<8usize, 0u8>>,
         ) -> __rk::In<__Wide16Scan<__Wide16Fields::f15>> {
-            __rk::list(self.0, "f14", 0u8, false, __vs).map(__Wide16Scan::new)
+            __rk::list(self.0, "f14", false, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f14` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1173,7 +1157,7 @@ const _: () = {
                     __rk::TextForms,
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     __R,
-                >(self.0, &__r, 0u8),
+                >(self.0, &__r),
                 ::core::marker::PhantomData,
             )
         }
@@ -1187,7 +1171,7 @@ const _: () = {
                 __rk::TextForms,
                 ::rowkey::codec::Pad<8usize, 0u8>,
                 _,
-            >(self.0, &__p, 0u8);
+            >(self.0, &__p);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -1196,7 +1180,7 @@ const _: () = {
         #[inline(always)]
         pub fn f15(self, __v: char) -> __Wide16Scan<()> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, char>(&__v, 0u8);
+            __b.field::<::rowkey::codec::Natural, char>(&__v);
             __b.complete();
             __Wide16Scan(__b, ::core::marker::PhantomData)
         }
@@ -1206,7 +1190,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<char>, ::rowkey::codec::Natural>,
         ) -> __rk::In<__Wide16Scan<()>> {
-            __rk::list(self.0, "f15", 0u8, true, __vs).map(__Wide16Scan::new)
+            __rk::list(self.0, "f15", true, __vs).map(__Wide16Scan::new)
         }
         ///Constrain `f15` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -1214,7 +1198,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide16ScanEnd {
-            let __s = self.0.range::<::rowkey::codec::Natural, char, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Natural, char, __R>(__r);
             __Wide16ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]

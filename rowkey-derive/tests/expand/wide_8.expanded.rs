@@ -354,7 +354,7 @@ const _: () = {
         #[inline(always)]
         pub fn f00(self, __v: u64) -> __Wide8Scan<__Wide8Fields::f01> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, u64>(&__v, 0u8);
+            __b.field::<::rowkey::codec::Natural, u64>(&__v);
             __Wide8Scan(__b, ::core::marker::PhantomData)
         }
         ///Fix `f00` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -363,7 +363,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<u64>, ::rowkey::codec::Natural>,
         ) -> __rk::In<__Wide8Scan<__Wide8Fields::f01>> {
-            __rk::list(self.0, "f00", 0u8, false, __vs).map(__Wide8Scan::new)
+            __rk::list(self.0, "f00", false, __vs).map(__Wide8Scan::new)
         }
         ///Constrain `f00` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -371,7 +371,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide8ScanEnd {
-            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Natural, u64, __R>(__r);
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -390,11 +390,7 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::TextForms>,
         ) -> __Wide8Scan<__Wide8Fields::f02> {
             let mut __b = self.0;
-            __rk::fix_form::<
-                __rk::TextForms,
-                ::rowkey::codec::Sep,
-                _,
-            >(&mut __b, &__v, 0u8);
+            __rk::fix_form::<__rk::TextForms, ::rowkey::codec::Sep, _>(&mut __b, &__v);
             __Wide8Scan(__b, ::core::marker::PhantomData)
         }
         ///Fix `f01` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -403,7 +399,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Sep>,
         ) -> __rk::In<__Wide8Scan<__Wide8Fields::f02>> {
-            __rk::list(self.0, "f01", 0u8, false, __vs).map(__Wide8Scan::new)
+            __rk::list(self.0, "f01", false, __vs).map(__Wide8Scan::new)
         }
         ///Constrain `f01` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -416,7 +412,7 @@ const _: () = {
                     __rk::TextForms,
                     ::rowkey::codec::Sep,
                     __R,
-                >(self.0, &__r, 0u8),
+                >(self.0, &__r),
                 ::core::marker::PhantomData,
             )
         }
@@ -430,7 +426,7 @@ const _: () = {
                 __rk::TextForms,
                 ::rowkey::codec::Sep,
                 _,
-            >(self.0, &__p, 0u8);
+            >(self.0, &__p);
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -439,7 +435,7 @@ const _: () = {
         #[inline(always)]
         pub fn f02(self, __v: i32) -> __Wide8Scan<__Wide8Fields::f03> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, i32>(&__v, 0u8);
+            __b.field::<::rowkey::codec::Natural, i32>(&__v);
             __Wide8Scan(__b, ::core::marker::PhantomData)
         }
         ///Fix `f02` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -448,7 +444,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<i32>, ::rowkey::codec::Natural>,
         ) -> __rk::In<__Wide8Scan<__Wide8Fields::f03>> {
-            __rk::list(self.0, "f02", 0u8, false, __vs).map(__Wide8Scan::new)
+            __rk::list(self.0, "f02", false, __vs).map(__Wide8Scan::new)
         }
         ///Constrain `f02` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -456,7 +452,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide8ScanEnd {
-            let __s = self.0.range::<::rowkey::codec::Natural, i32, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Natural, i32, __R>(__r);
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -475,11 +471,7 @@ const _: () = {
             __v: impl __rk::FormOf<__rk::BytesForms>,
         ) -> __Wide8Scan<__Wide8Fields::f04> {
             let mut __b = self.0;
-            __rk::fix_form::<
-                __rk::BytesForms,
-                ::rowkey::codec::Sep,
-                _,
-            >(&mut __b, &__v, 0u8);
+            __rk::fix_form::<__rk::BytesForms, ::rowkey::codec::Sep, _>(&mut __b, &__v);
             __Wide8Scan(__b, ::core::marker::PhantomData)
         }
         ///Fix `f03` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -488,7 +480,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::BytesForms, ::rowkey::codec::Sep>,
         ) -> __rk::In<__Wide8Scan<__Wide8Fields::f04>> {
-            __rk::list(self.0, "f03", 0u8, false, __vs).map(__Wide8Scan::new)
+            __rk::list(self.0, "f03", false, __vs).map(__Wide8Scan::new)
         }
         ///Constrain `f03` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -501,7 +493,7 @@ const _: () = {
                     __rk::BytesForms,
                     ::rowkey::codec::Sep,
                     __R,
-                >(self.0, &__r, 0u8),
+                >(self.0, &__r),
                 ::core::marker::PhantomData,
             )
         }
@@ -515,7 +507,7 @@ const _: () = {
                 __rk::BytesForms,
                 ::rowkey::codec::Sep,
                 _,
-            >(self.0, &__p, 0u8);
+            >(self.0, &__p);
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -524,7 +516,7 @@ const _: () = {
         #[inline(always)]
         pub fn f04(self, __v: u16) -> __Wide8Scan<__Wide8Fields::f05> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, u16>(&__v, 0u8);
+            __b.field::<::rowkey::codec::Natural, u16>(&__v);
             __Wide8Scan(__b, ::core::marker::PhantomData)
         }
         ///Fix `f04` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -533,7 +525,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<u16>, ::rowkey::codec::Natural>,
         ) -> __rk::In<__Wide8Scan<__Wide8Fields::f05>> {
-            __rk::list(self.0, "f04", 0u8, false, __vs).map(__Wide8Scan::new)
+            __rk::list(self.0, "f04", false, __vs).map(__Wide8Scan::new)
         }
         ///Constrain `f04` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -541,7 +533,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide8ScanEnd {
-            let __s = self.0.range::<::rowkey::codec::Natural, u16, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Natural, u16, __R>(__r);
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -557,7 +549,7 @@ const _: () = {
         #[inline(always)]
         pub fn f05(self, __v: bool) -> __Wide8Scan<__Wide8Fields::f06> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, bool>(&__v, 0u8);
+            __b.field::<::rowkey::codec::Natural, bool>(&__v);
             __Wide8Scan(__b, ::core::marker::PhantomData)
         }
         ///Fix `f05` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -566,7 +558,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<bool>, ::rowkey::codec::Natural>,
         ) -> __rk::In<__Wide8Scan<__Wide8Fields::f06>> {
-            __rk::list(self.0, "f05", 0u8, false, __vs).map(__Wide8Scan::new)
+            __rk::list(self.0, "f05", false, __vs).map(__Wide8Scan::new)
         }
         ///Scan every value of `f05` (a `bool`, a fieldless enum, an `Option` of those) and go on to the next field: the IN-list of all its values. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
         #[inline]
@@ -576,7 +568,7 @@ const _: () = {
             for<'__x> ::rowkey::codec::Natural: __rk::Codec<bool>,
         {
             self.0
-                .any::<::rowkey::codec::Natural, bool>("f05", 0u8, false)
+                .any::<::rowkey::codec::Natural, bool>("f05", false)
                 .map(__Wide8Scan::new)
         }
         ///Constrain `f05` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
@@ -585,7 +577,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide8ScanEnd {
-            let __s = self.0.range::<::rowkey::codec::Natural, bool, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Natural, bool, __R>(__r);
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]
@@ -608,7 +600,7 @@ const _: () = {
                 __rk::TextForms,
                 ::rowkey::codec::Pad<8usize, 0u8>,
                 _,
-            >(&mut __b, &__v, 0u8);
+            >(&mut __b, &__v);
             __Wide8Scan(__b, ::core::marker::PhantomData)
         }
         ///Fix `f06` to each of `values` (an IN-list; the union of one scan per value) and go on to the next field. Errors past `rowkey::scan::MAX_ALTERNATIVES` combinations.
@@ -617,7 +609,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::TextForms, ::rowkey::codec::Pad<8usize, 0u8>>,
         ) -> __rk::In<__Wide8Scan<__Wide8Fields::f07>> {
-            __rk::list(self.0, "f06", 0u8, false, __vs).map(__Wide8Scan::new)
+            __rk::list(self.0, "f06", false, __vs).map(__Wide8Scan::new)
         }
         ///Constrain `f06` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -630,7 +622,7 @@ const _: () = {
                     __rk::TextForms,
                     ::rowkey::codec::Pad<8usize, 0u8>,
                     __R,
-                >(self.0, &__r, 0u8),
+                >(self.0, &__r),
                 ::core::marker::PhantomData,
             )
         }
@@ -644,7 +636,7 @@ const _: () = {
                 __rk::TextForms,
                 ::rowkey::codec::Pad<8usize, 0u8>,
                 _,
-            >(self.0, &__p, 0u8);
+            >(self.0, &__p);
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
     }
@@ -653,7 +645,7 @@ const _: () = {
         #[inline(always)]
         pub fn f07(self, __v: char) -> __Wide8Scan<()> {
             let mut __b = self.0;
-            __b.field::<::rowkey::codec::Natural, char>(&__v, 0u8);
+            __b.field::<::rowkey::codec::Natural, char>(&__v);
             __b.complete();
             __Wide8Scan(__b, ::core::marker::PhantomData)
         }
@@ -663,7 +655,7 @@ const _: () = {
             self,
             __vs: impl __rk::ListOf<__rk::Plain<char>, ::rowkey::codec::Natural>,
         ) -> __rk::In<__Wide8Scan<()>> {
-            __rk::list(self.0, "f07", 0u8, true, __vs).map(__Wide8Scan::new)
+            __rk::list(self.0, "f07", true, __vs).map(__Wide8Scan::new)
         }
         ///Constrain `f07` to a range of values (in the value's natural order; reversed and Java encodings are handled) and end the scan.
         #[inline(always)]
@@ -671,7 +663,7 @@ const _: () = {
             self,
             __r: __R,
         ) -> __Wide8ScanEnd {
-            let __s = self.0.range::<::rowkey::codec::Natural, char, __R>(__r, 0u8);
+            let __s = self.0.range::<::rowkey::codec::Natural, char, __R>(__r);
             __Wide8ScanEnd(__s, ::core::marker::PhantomData)
         }
         #[doc(hidden)]

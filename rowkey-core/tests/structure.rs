@@ -540,6 +540,48 @@ fn no_codec_imports_the_scan_builder() {
     );
 }
 
+/// `#[desc]` is one codec, `Desc<C>`: the derive writes no inversion of its own (it names
+/// `Desc`), and the scan builder and its forms take no order (they write a key's own fields
+/// ascending and ask a field's codec, `Codec::inverted`, which way its bytes run).
+#[test]
+fn desc_is_decided_by_its_codec_alone() {
+    let mut mods = BTreeMap::new();
+    modules(&src(), &[], &mut mods);
+    let scan: Vec<_> = mods
+        .iter()
+        .filter(|(m, _)| {
+            m.first().is_some_and(|f| f == "scan")
+                || *m == &["__private", "forms"].map(String::from)
+        })
+        .collect();
+    assert!(
+        scan.len() >= 4,
+        "{:?}",
+        scan.iter().map(|(m, _)| m).collect::<Vec<_>>()
+    );
+    for (m, code) in scan {
+        assert!(
+            !names(code, "mask"),
+            "{m:?} passes a field's order (a mask)"
+        );
+        assert!(
+            !code.contains("0xFF ^") && !code.contains("^ 0xFF"),
+            "{m:?} inverts"
+        );
+    }
+    let derive = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rowkey-derive/src");
+    let mut files = BTreeMap::new();
+    modules(&derive, &[], &mut files);
+    assert!(files.len() >= 10);
+    for (m, code) in &files {
+        assert!(
+            !code.contains("^ 0xFF") && !code.contains("^0xFF"),
+            "the derive inverts a field's order itself in {m:?}: name `Desc` instead"
+        );
+    }
+    assert!(files.values().any(|c| c.contains("codec::Desc<")));
+}
+
 /// What a line defines, if it is an item definition (not a module, a `use` or an attribute).
 fn defines(line: &str) -> Option<&str> {
     let mut l = line.trim_start();

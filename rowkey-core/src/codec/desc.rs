@@ -5,11 +5,51 @@
 
 use bytes::BufMut;
 
-use super::encodings::Desc;
 use super::prefix::{ContentPrefix, SomePrefix};
 use super::traits::{Codec, Decode};
 use crate::bound::{Bound, Edge, Pieces};
 use crate::error::{DecodeError, EncodeError};
+
+/// `#[desc]`: the encoding `C` in descending order — every byte `C` writes inverted (`b ^ 0xFF`),
+/// which reverses the order of a prefix-free encoding. `C` writes the descending form of its
+/// own bytes: content that is raw as the last field ascending is escaped and terminated
+/// descending (the bytes of [`Sep`](super::Sep)) so that prefix-freeness, and with it the reversed order,
+/// holds; a `#[sep(b'x')]` separator and a `#[pad]` fill are inverted with the content; an
+/// `Option`'s presence byte too (`None` then sorts last); a nested key's fields each flip
+/// (a `#[desc]` field of a key used `#[desc]` is ascending again); an Apache Phoenix column
+/// takes Phoenix's `DESC` separator. A `#[hash_prefix]`'s hash bytes are not inverted (the
+/// derive puts `Desc` inside `Hashed`).
+///
+/// `Desc` is the one place that decides a field is descending: it calls its inner codec at the
+/// other order (the `mask` argument of [`Codec`](super::Codec), `0xFF` for inverted). No
+/// caller passes a field's order; only a key nested in a descending field passes `0xFF` to
+/// its fields.
+///
+/// ```
+/// use rowkey::codec::{Codec, Decode, Desc, Natural, Sep};
+///
+/// let enc = |v: u16| {
+///     let mut buf = Vec::new();
+///     <Desc<Natural> as Codec<u16>>::encode(&v, &mut buf, 0x00).map(|_| buf)
+/// };
+/// assert_eq!(enc(1)?, [0xFF, 0xFE]);
+/// assert!(enc(2)? < enc(1)?); // larger values first
+///
+/// // the last field's raw content is escaped and terminated descending, then inverted
+/// let mut buf = Vec::new();
+/// <Desc<Natural> as Codec<String>>::encode(&"ab".to_string(), &mut buf, 0x00)?;
+/// assert_eq!(buf, [!b'a', !b'b', 0xFF]);
+/// let (s, used) = <Desc<Natural> as Decode<'_, String>>::decode(&buf, 0x00).unwrap();
+/// assert_eq!((s.as_str(), used), ("ab", 3));
+///
+/// // the same bytes as the inner codec written at the inverted order
+/// let mut sep = Vec::new();
+/// <Sep as Codec<String>>::encode(&"ab".to_string(), &mut sep, 0xFF)?;
+/// assert_eq!(buf, sep);
+/// # Ok::<(), rowkey::EncodeError>(())
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Desc<C>(C);
 
 /// The order `Desc` gives its inner codec: the other one.
 #[inline(always)]

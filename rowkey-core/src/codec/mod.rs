@@ -49,7 +49,8 @@ mod traits;
 pub use crate::bound::{Bound, Edge};
 pub use crate::integer::Integer;
 pub use content::{AsContent, FromContent};
-pub use encodings::{Desc, Java, Natural, Pad, Reverse, ReverseTs, Sep, SepByte};
+pub use desc::Desc;
+pub use encodings::{Java, Natural, Pad, Reverse, ReverseTs, Sep, SepByte};
 pub use option::OptionPresence;
 #[doc(hidden)]
 pub use prefix::{ContentPrefix, Present, SomePrefix};

@@ -28,7 +28,12 @@
 //! no key has there — a salt at or above the bucket count, a non-hex character where the hash
 //! prefix is, a non-digit in the padded digits — since such a point divides nothing the keys
 //! use. Expected shares assume salts and hash characters are uniform (what they are built for);
-//! padded digits are used for reachability only.
+//! padded digits are used for reachability only. The bytes after them are the fields' own
+//! (a small `u64` starts with `0x00` bytes), so where a split point falls among them the layout
+//! cannot tell how a salt bucket's or hash cell's keys divide: the negligible-share and skew
+//! findings flag only what the layout proves — a region that gets at most a negligible share,
+//! and skew from the shares regions get at least. Split points inside a bucket (a sample's
+//! quantiles, `split_points_from_sample`) are judged by a sample ([`Lint::sample`]).
 //!
 //! ```
 //! use rowkey::plan::{create_table_split_keys, hex_string_split_range, FindingKind, Lint};
@@ -91,9 +96,11 @@ pub enum FindingKind {
     SplitPointOutsideLayout,
     /// Regions no key of the layout can reach.
     UnreachableRegions,
-    /// Reachable regions expected to get a negligible share (below one key in a million).
+    /// Reachable regions the layout proves get a negligible share (at most one key in a
+    /// million).
     NegligibleRegions,
-    /// Expected max/mean share above the skew threshold (layout model).
+    /// Max/mean share above the skew threshold, from the shares the layout proves regions get
+    /// at least (layout model).
     LayoutSkew,
     /// Regions with no key of the sample.
     EmptyInSample,
@@ -193,7 +200,9 @@ impl LintReport {
     }
 
     /// The share of keys each region is expected to get under the layout's model (salt and hash
-    /// characters uniform), when the layout has one.
+    /// characters uniform), when the layout has one. Where a split point goes on past the
+    /// modeled bytes, the bytes after them are taken as uniform too: an estimate the findings do
+    /// not rely on (they use only what the layout proves; see the module docs).
     pub fn expected_shares(&self) -> Option<&[f64]> {
         self.expected_shares.as_deref()
     }
@@ -352,9 +361,9 @@ impl<'a> Lint<'a> {
             } else {
                 self.check_layout(layout, &model, valid, &advice, &mut findings);
                 if valid && model.uniform() {
-                    let shares = self.shares(&model);
-                    self.check_shares(layout, &model, &shares, &advice, &mut findings);
-                    expected_shares = Some(shares);
+                    let bounds = self.share_bounds(&model);
+                    self.check_shares(layout, &model, &bounds, &advice, &mut findings);
+                    expected_shares = Some(self.shares(&model));
                 }
             }
         }
@@ -584,6 +593,21 @@ impl<'a> Lint<'a> {
         }
     }
 
+    /// What the model proves of each region's share of keys: at least, at most (equal when
+    /// the split points end inside the modeled bytes, as salt boundaries and hex splits do).
+    fn share_bounds(&self, model: &Model) -> Vec<(f64, f64)> {
+        let mut cdf: Vec<(f64, f64)> = Vec::with_capacity(self.splits.len() + 2);
+        cdf.push((0.0, 0.0));
+        cdf.extend(self.splits.iter().map(|s| model.cdf_bounds(s)));
+        cdf.push((1.0, 1.0));
+        cdf.windows(2)
+            .map(|w| match w {
+                [(lo_a, hi_a), (lo_b, hi_b)] => ((lo_b - hi_a).max(0.0), (hi_b - lo_a).max(0.0)),
+                _ => (0.0, 0.0),
+            })
+            .collect()
+    }
+
     /// Expected share of keys per region under the model.
     fn shares(&self, model: &Model) -> Vec<f64> {
         let mut cdf: Vec<f64> = Vec::with_capacity(self.splits.len() + 2);
@@ -602,7 +626,7 @@ impl<'a> Lint<'a> {
         &self,
         layout: &Layout,
         model: &Model,
-        shares: &[f64],
+        bounds: &[(f64, f64)],
         advice: &str,
         findings: &mut Vec<Finding>,
     ) {
@@ -611,18 +635,19 @@ impl<'a> Lint<'a> {
             .filter(|f| f.kind == FindingKind::UnreachableRegions)
             .flat_map(|f| f.regions.iter().copied())
             .collect();
-        let negligible: Vec<usize> = shares
-            .iter()
-            .enumerate()
-            .filter(|(i, &s)| s < NEGLIGIBLE_SHARE && !unreachable.contains(i))
-            .map(|(i, _)| i)
+        // only what the layout proves: a region whose share could be more is not negligible,
+        // and a region is hot by the share it gets at least
+        let at_most = |i: usize| bounds.get(i).map_or(0.0, |b| b.1);
+        let at_least = |i: usize| bounds.get(i).map_or(0.0, |b| b.0);
+        let negligible: Vec<usize> = (0..bounds.len())
+            .filter(|&i| at_most(i) < NEGLIGIBLE_SHARE && !unreachable.contains(&i))
             .collect();
         if !negligible.is_empty() {
             let detail: Vec<String> = negligible
                 .iter()
                 .take(4)
-                .map(|&i| match shares.get(i).copied().unwrap_or(0.0) {
-                    s if s > 0.0 => format!("region {i}: {s:.1e} of the keys"),
+                .map(|&i| match at_most(i) {
+                    s if s > 0.0 => format!("region {i}: at most {s:.1e} of the keys"),
                     _ => format!("region {i}: about 0 of the keys"),
                 })
                 .collect();
@@ -633,7 +658,7 @@ impl<'a> Lint<'a> {
                     "{} of {} regions can be reached by keys of `{}` but are expected to get \
                      almost none of them ({}; {}): regions {}",
                     negligible.len(),
-                    shares.len(),
+                    bounds.len(),
                     layout.name,
                     model.describe(),
                     detail.join(", "),
@@ -643,20 +668,14 @@ impl<'a> Lint<'a> {
                 advice: advice.to_owned(),
             });
         }
-        let n = shares.len() as f64;
-        let max = shares.iter().copied().fold(0.0, f64::max);
+        let n = bounds.len() as f64;
+        let max = (0..bounds.len()).map(at_least).fold(0.0, f64::max);
         let skew = max * n;
         if skew > self.skew {
-            let mut hot: Vec<usize> = (0..shares.len())
-                .filter(|&i| shares.get(i).is_some_and(|&s| s * n > self.skew))
+            let mut hot: Vec<usize> = (0..bounds.len())
+                .filter(|&i| at_least(i) * n > self.skew)
                 .collect();
-            hot.sort_by(|a, b| {
-                let (x, y) = (
-                    shares.get(*a).copied().unwrap_or(0.0),
-                    shares.get(*b).copied().unwrap_or(0.0),
-                );
-                y.total_cmp(&x).then(a.cmp(b))
-            });
+            hot.sort_by(|a, b| at_least(*b).total_cmp(&at_least(*a)).then(a.cmp(b)));
             let detail: Vec<String> = hot
                 .iter()
                 .take(5)
@@ -664,7 +683,7 @@ impl<'a> Lint<'a> {
                     format!(
                         "region {i} ({}) {:.1}%",
                         self.region_start(i, 24),
-                        shares.get(i).copied().unwrap_or(0.0) * 100.0
+                        at_least(i) * 100.0
                     )
                 })
                 .collect();
@@ -673,8 +692,13 @@ impl<'a> Lint<'a> {
                 severity: Severity::Warning,
                 kind: FindingKind::LayoutSkew,
                 message: format!(
-                    "expected max/mean skew {skew:.2} (threshold {:.2}) for evenly spread keys of \
+                    "expected max/mean skew {}{skew:.2} (threshold {:.2}) for evenly spread keys of \
                      `{}`; hottest: {}",
+                    if bounds.iter().all(|b| b.0 == b.1) {
+                        ""
+                    } else {
+                        "at least "
+                    },
                     self.skew,
                     layout.name,
                     detail.join(", ")
@@ -1106,24 +1130,50 @@ impl Model {
     }
 
     /// Share of keys below `x`, with every token uniform over its allowed values and the bytes
-    /// after the model uniform.
+    /// after the model uniform (an estimate: see [`cdf_bounds`](Self::cdf_bounds)).
     fn cdf(&self, x: &[u8]) -> f64 {
+        match self.cdf_parts(x) {
+            (at, mass, Some(frac)) => at + mass * frac,
+            (at, _, None) => at,
+        }
+    }
+
+    /// What the model proves of the share of keys below `x`: at least the first, at most the
+    /// second. Exact when `x` ends inside the modeled bytes; when it goes on past them, the keys
+    /// of its last cell (`mass` of them) may be anywhere relative to it — the layout says
+    /// nothing of the bytes after the salt and hash characters (a small `u64` starts with
+    /// `0x00` bytes, a sample-based split point sits among the keys).
+    fn cdf_bounds(&self, x: &[u8]) -> (f64, f64) {
+        match self.cdf_parts(x) {
+            (at, mass, Some(_)) => (at, at + mass),
+            (at, _, None) => (at, at),
+        }
+    }
+
+    /// The walk behind [`cdf`](Self::cdf): the share of the keys in cells below `x`, the share
+    /// of `x`'s own cell, and where `x`'s bytes after the model fall in that cell taken as
+    /// uniform — `None` when the share below `x` is exact (`x` ends inside the modeled bytes or
+    /// at the end of them, or has a byte no key has there).
+    fn cdf_parts(&self, x: &[u8]) -> (f64, f64, Option<f64>) {
         let mut acc = 0.0;
         let mut mass = 1.0;
         let mut rest = x;
         for t in &self.toks {
             if rest.is_empty() {
-                return acc;
+                return (acc, mass, None);
             }
             let w = t.width();
             let v = token_value(rest, w);
             let count = t.count().max(1) as f64;
             acc += mass * t.count_below(v) as f64 / count;
             if !t.allows(v) || rest.len() < w {
-                return acc;
+                return (acc, mass, None);
             }
             mass /= count;
             rest = rest.get(w..).unwrap_or_default();
+        }
+        if rest.is_empty() {
+            return (acc, mass, None);
         }
         let mut frac = 0.0;
         let mut scale = 1.0 / 256.0;
@@ -1131,7 +1181,7 @@ impl Model {
             frac += f64::from(b) * scale;
             scale /= 256.0;
         }
-        acc + mass * frac
+        (acc, mass, Some(frac))
     }
 }
 
@@ -1343,5 +1393,58 @@ mod tests {
         assert!(r.has_errors());
         assert_eq!(r.regions_of(FindingKind::InvalidSplitPoints), [2, 3, 4]);
         assert_eq!(ranges(&[0, 1, 2, 5, 7, 8]), "0-2, 5, 7-8");
+    }
+
+    /// The layout says how keys spread over its salt buckets and hash characters, not over the
+    /// bytes after them: split points from a sample, inside the buckets, are not flagged from
+    /// the layout (the bytes of a small `u64` start with `0x00`; taken as uniform, those regions
+    /// looked negligible and the others hot). What the layout does prove is still flagged.
+    #[test]
+    fn split_points_inside_a_bucket_are_judged_by_the_sample_not_the_layout() {
+        let l = layout(&[PLAIN], Some(4));
+        // per bucket, sequential small ids: `salt, 0, 0, 0, 0, 0, 0, hi, lo`
+        let sample: Vec<Vec<u8>> = (0..4000u64)
+            .map(|i| {
+                let mut k = vec![(i % 4) as u8];
+                k.extend_from_slice(&(i / 4).to_be_bytes());
+                k
+            })
+            .collect();
+        let mut sorted = sample.clone();
+        sorted.sort();
+        // 4 regions per bucket, at the bucket's sample quartiles
+        let splits: Vec<Vec<u8>> = (1..16)
+            .map(|r| {
+                sorted
+                    .get(r * sorted.len() / 16)
+                    .cloned()
+                    .unwrap_or_default()
+            })
+            .collect();
+        let r = Lint::new(&splits).layout(&l).sample(&sample).run();
+        assert!(
+            r.regions_of(FindingKind::NegligibleRegions).is_empty()
+                && r.regions_of(FindingKind::LayoutSkew).is_empty(),
+            "{r}"
+        );
+        assert!(r.is_clean(), "{r}");
+        // bucket 0 split in 8, buckets 1-3 whole: each whole bucket's region gets a quarter of
+        // the keys whatever follows the salt (11 regions: skew 2.75, proven); how bucket 0's
+        // keys fall among its 8 regions the layout cannot tell (the sample would)
+        let mut uneven: Vec<Vec<u8>> = (1..8u64)
+            .map(|i| {
+                let mut k = vec![0u8];
+                k.extend_from_slice(&(i * 100).to_be_bytes());
+                k
+            })
+            .collect();
+        uneven.extend([vec![1u8], vec![2u8], vec![3u8]]);
+        let r = Lint::new(&uneven).layout(&l).run();
+        assert_eq!(r.regions_of(FindingKind::LayoutSkew), [8, 9, 10], "{r}");
+        assert!(r.to_string().contains("skew at least 2.75"), "{r}");
+        assert!(
+            r.regions_of(FindingKind::NegligibleRegions).is_empty(),
+            "{r}"
+        );
     }
 }

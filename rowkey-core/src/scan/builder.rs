@@ -883,49 +883,46 @@ fn finish_general(base: ScanBuilder, parts: Pieces) -> ScanRanges {
 /// `head` becomes a template `p ++ p` whose salts are rewritten per bucket; each range is one
 /// exact copy of its bytes (no growth path, so no range is built in a `Vec` that is then moved
 /// and read back: a store-forwarding stall per range), and the last range is the template.
-fn fan_out(mut t: Vec<u8>, at: usize, width: usize, n: u32, exact: bool) -> Vec<ScanRange> {
+pub(super) fn fan_out(
+    mut t: Vec<u8>,
+    at: usize,
+    width: usize,
+    n: u32,
+    exact: bool,
+) -> Vec<ScanRange> {
     let Some(last) = n.checked_sub(1) else {
         return Vec::new();
     };
     let len = t.len();
-    t.extend_from_within(..);
-    if exact {
-        t.push(0);
-    }
-    // the successor of `p` bumps the last byte that is not 0xFF and drops those after it: its
-    // place changes with the salt only when everything after the salt is 0xFF
-    let set = |t: &mut Vec<u8>, salt: u32| {
-        salt::write_at(t.get_mut(at..).unwrap_or_default(), salt, width);
-        salt::write_at(t.get_mut(len + at..).unwrap_or_default(), salt, width);
+    // `r` holds `p` with its bucket's salt: write its stop after it — `p ++ 0x00` when `exact`,
+    // else the successor of `p` (the last byte that is not 0xFF bumped, those after it
+    // dropped; none when `p` is all 0xFF) — and make it the range
+    let close = |mut r: Vec<u8>| {
+        r.extend_from_within(..len);
+        let bounded = if exact {
+            r.push(0);
+            true
+        } else if let Some(k) = successor_len(r.get(len..).unwrap_or_default()) {
+            r.truncate(len + k);
+            bump_last(&mut r);
+            true
+        } else {
+            r.truncate(len);
+            false
+        };
+        ScanRange::from_parts(r, len, bounded)
     };
-    // where the range's bytes end, and whether it has a stop (`p` all 0xFF has none)
-    let stop = |t: &[u8]| -> (usize, bool) {
-        if exact {
-            return (2 * len + 1, true);
-        }
-        match successor_len(t.get(len..2 * len).unwrap_or_default()) {
-            Some(n) => (len + n, true),
-            None => (len, false),
-        }
-    };
-    let bump = |r: &mut [u8], bounded: bool| {
-        if bounded && !exact {
-            bump_last(r);
-        }
-    };
+    // each range in a buffer of its exact size, the last in the builder's own
+    let cap = 2 * len + usize::from(exact);
     let mut out = Vec::with_capacity(n as usize);
     for salt in 0..last {
-        set(&mut t, salt);
-        let (end, bounded) = stop(&t);
-        let mut r = t.get(..end).unwrap_or_default().to_vec();
-        bump(&mut r, bounded);
-        out.push(ScanRange::from_parts(r, len, bounded));
+        let mut r = Vec::with_capacity(cap);
+        r.extend_from_slice(&t);
+        salt::write_at(r.get_mut(at..).unwrap_or_default(), salt, width);
+        out.push(close(r));
     }
-    set(&mut t, last);
-    let (end, bounded) = stop(&t);
-    t.truncate(end);
-    bump(&mut t, bounded);
-    out.push(ScanRange::from_parts(t, len, bounded));
+    salt::write_at(t.get_mut(at..).unwrap_or_default(), last, width);
+    out.push(close(t));
     out
 }
 

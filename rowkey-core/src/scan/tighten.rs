@@ -266,7 +266,17 @@ pub fn whole_buckets(ranges: &ScanRanges) -> bool {
         && ranges
             .iter()
             .zip(ranges.iter().skip(1))
-            .all(|(a, b)| a.start().get(..salt_end) != b.start().get(..salt_end))
+            .all(|(a, b)| !same_bucket(a.start(), b.start(), salt_end))
+}
+
+/// Whether two starts have the same salt prefix: a byte loop (one or two bytes after a short
+/// constant prefix, where a call to `memcmp` per pair cost more than the comparison).
+#[inline(always)]
+fn same_bucket(a: &[u8], b: &[u8], salt_end: usize) -> bool {
+    match (a.get(..salt_end), b.get(..salt_end)) {
+        (Some(a), Some(b)) => a.iter().zip(b).all(|(x, y)| x == y),
+        (a, b) => a == b,
+    }
 }
 
 /// Whether `r` is whole salt buckets: from a salt prefix to a salt prefix (or the end).

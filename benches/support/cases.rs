@@ -196,6 +196,61 @@ pub fn cases() -> Vec<Case> {
         hand_encode_hashed(black_box(&k), b)
     });
 
+    // ---- the key modes: a Phoenix key and a Bigtable struct key, against hand-written code
+    let pk = phoenix_event();
+    let k = pk.clone();
+    enc(out, "PhoenixEvent/rowkey", move |b| {
+        black_box(&k).encode_into(b).unwrap()
+    });
+    let k = pk.clone();
+    enc(out, "PhoenixEvent/hand", move |b| {
+        hand_encode_phoenix(black_box(&k), b).unwrap()
+    });
+    let stk = struct_event();
+    let k = stk.clone();
+    enc(out, "StructEvent/rowkey", move |b| {
+        black_box(&k).encode_into(b).unwrap()
+    });
+    let k = stk.clone();
+    enc(out, "StructEvent/hand", move |b| {
+        hand_encode_struct(black_box(&k), b)
+    });
+
+    let k = pk.clone();
+    case(out, "to_row_key", "PhoenixEvent/rowkey", move || {
+        black_box(&k).to_row_key().unwrap()
+    });
+    let k = pk.clone();
+    case(out, "to_row_key", "PhoenixEvent/hand", move || {
+        let k = black_box(&k);
+        hand_bytes(hand_len_phoenix(k), |v| hand_encode_phoenix(k, v).unwrap())
+    });
+    let k = stk.clone();
+    case(out, "to_row_key", "StructEvent/rowkey", move || {
+        black_box(&k).to_row_key().unwrap()
+    });
+    let k = stk.clone();
+    case(out, "to_row_key", "StructEvent/hand", move || {
+        let k = black_box(&k);
+        hand_bytes(hand_len_struct(k), |v| hand_encode_struct(k, v))
+    });
+    let b = pk.to_row_key().unwrap().to_vec();
+    let b2 = b.clone();
+    case(out, "from_row_key", "PhoenixEvent/rowkey", move || {
+        PhoenixEvent::from_row_key(black_box(&b)).unwrap()
+    });
+    case(out, "from_row_key", "PhoenixEvent/hand", move || {
+        hand_decode_phoenix(black_box(&b2)).unwrap()
+    });
+    let b = stk.to_row_key().unwrap().to_vec();
+    let b2 = b.clone();
+    case(out, "from_row_key", "StructEvent/rowkey", move || {
+        StructEvent::from_row_key(black_box(&b)).unwrap()
+    });
+    case(out, "from_row_key", "StructEvent/hand", move || {
+        hand_decode_struct(black_box(&b2)).unwrap()
+    });
+
     // ---- the hashes the salt and the hash prefix compute
     case(out, "hash", "phoenix_8B", || {
         phoenix(&black_box(USER).to_be_bytes())

@@ -235,6 +235,184 @@ pub fn hand_decode_hashed(b: &[u8]) -> Result<SimpleHashed, HandError> {
     })
 }
 
+/// Phoenix: `tenant 00 device 00 ts^FLIP` (a VARCHAR before another column holds no `0x00`;
+/// an empty one is NULL).
+#[inline]
+pub fn hand_encode_phoenix<B: BufMut>(k: &PhoenixEvent, buf: &mut B) -> Result<(), HandError> {
+    let (t, d) = (k.tenant.as_bytes(), k.device.as_bytes());
+    // an empty VARCHAR is NULL, which a primary-key column here may not be
+    if t.is_empty() || d.is_empty() || t.contains(&0) || d.contains(&0) {
+        return Err(HandError);
+    }
+    buf.put_slice(t);
+    buf.put_u8(0);
+    buf.put_slice(d);
+    buf.put_u8(0);
+    buf.put_u64(k.ts as u64 ^ FLIP);
+    Ok(())
+}
+
+#[inline]
+pub fn hand_len_phoenix(k: &PhoenixEvent) -> usize {
+    k.tenant.len() + k.device.len() + 2 + 8
+}
+
+#[inline]
+pub fn hand_decode_phoenix(b: &[u8]) -> Result<PhoenixEvent, HandError> {
+    let text = |b: &[u8]| -> Result<(String, usize), HandError> {
+        let i = b.iter().position(|&x| x == 0).ok_or(HandError)?;
+        let s = std::str::from_utf8(&b[..i]).map_err(|_| HandError)?;
+        Ok((s.to_owned(), i + 1))
+    };
+    let (tenant, n) = text(b)?;
+    let (device, m) = text(&b[n..])?;
+    let ts: &[u8; 8] = b[n + m..].try_into().map_err(|_| HandError)?;
+    Ok(PhoenixEvent {
+        tenant,
+        device,
+        ts: (u64::from_be_bytes(*ts) ^ FLIP) as i64,
+    })
+}
+
+/// `OrderedCodeBytes`: `0x00` escaped as `0x00 0xFF` (an empty field as `0x00 0x00`).
+#[inline]
+fn oc_escape(raw: &[u8], out: &mut Vec<u8>) {
+    if raw.is_empty() {
+        out.extend_from_slice(&[0, 0]);
+        return;
+    }
+    let mut rest = raw;
+    while let Some(i) = rest.iter().position(|&x| x == 0) {
+        out.extend_from_slice(&rest[..i]);
+        out.extend_from_slice(&[0, 0xFF]);
+        rest = &rest[i + 1..];
+    }
+    out.extend_from_slice(rest);
+}
+
+/// Google's orderedcode signed varint: `n` one bits, a zero bit, the value big-endian in the
+/// fewest bytes `n`; a negative value is the inverse of the encoding of `!value`.
+#[inline]
+fn oc_varint(v: i64, out: &mut [u8; 10]) -> usize {
+    let (y, inv) = if v < 0 {
+        (!v as u64, 0xFF)
+    } else {
+        (v as u64, 0)
+    };
+    let mut n = 1;
+    while n < 10 && u128::from(y) >= 1u128 << (7 * n - 1) {
+        n += 1;
+    }
+    let x = u128::from(y) | (((1u128 << n) - 1) << (7 * n));
+    let be = x.to_be_bytes();
+    for (o, b) in out.iter_mut().zip(&be[16 - n..]) {
+        *o = b ^ inv;
+    }
+    n
+}
+
+/// The varint at the front of `b`: value and length (canonical form only).
+#[inline]
+fn oc_varint_get(b: &[u8]) -> Result<(i64, usize), HandError> {
+    let &b0 = b.first().ok_or(HandError)?;
+    let inv = if b0 & 0x80 == 0 { 0xFF } else { 0 };
+    let mut n = (b0 ^ inv).leading_ones() as usize;
+    if n == 8 {
+        n += (b.get(1).ok_or(HandError)? ^ inv).leading_ones() as usize;
+    }
+    if n == 0 || n > 10 {
+        return Err(HandError);
+    }
+    let bytes = b.get(..n).ok_or(HandError)?;
+    let x = bytes
+        .iter()
+        .fold(0u128, |a, &c| a << 8 | u128::from(c ^ inv));
+    let y = x & ((1u128 << (7 * n - 1)) - 1);
+    if n > 1 && y < 1u128 << (7 * (n - 1) - 1) || y > i64::MAX as u128 {
+        return Err(HandError);
+    }
+    let v = y as i64;
+    Ok((if inv == 0 { v } else { !v }, n))
+}
+
+#[inline]
+pub fn hand_encode_struct(k: &StructEvent, out: &mut Vec<u8>) {
+    oc_escape(k.tenant.as_bytes(), out);
+    out.extend_from_slice(&[0, 1]);
+    oc_escape(k.device.as_bytes(), out);
+    out.extend_from_slice(&[0, 1]);
+    let mut v = [0u8; 10];
+    let n = oc_varint(k.ts, &mut v);
+    oc_escape(&v[..n], out);
+}
+
+#[inline]
+pub fn hand_len_struct(k: &StructEvent) -> usize {
+    let esc = |b: &[u8]| {
+        if b.is_empty() {
+            2
+        } else {
+            b.len() + b.iter().filter(|&&x| x == 0).count()
+        }
+    };
+    let mut v = [0u8; 10];
+    let n = oc_varint(k.ts, &mut v);
+    esc(k.tenant.as_bytes()) + esc(k.device.as_bytes()) + esc(&v[..n]) + 4
+}
+
+/// One escaped field from the front of `b` (`last`: to the end): its bytes and the key bytes
+/// it used with its `0x00 0x01`.
+#[inline]
+fn oc_field(b: &[u8], last: bool) -> Result<(Vec<u8>, usize), HandError> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    loop {
+        match b[i..].iter().position(|&x| x == 0) {
+            None if last => {
+                out.extend_from_slice(&b[i..]);
+                return Ok((out, b.len()));
+            }
+            None => return Err(HandError),
+            Some(j) => {
+                out.extend_from_slice(&b[i..i + j]);
+                match b.get(i + j + 1) {
+                    Some(0xFF) => {
+                        out.push(0);
+                        i += j + 2;
+                    }
+                    Some(0x01) if !last => return Ok((out, i + j + 2)),
+                    Some(0x00) if j == 0 && i == 0 => {
+                        // the empty field
+                        return match (last, b.get(2..4)) {
+                            (true, _) if b.len() == 2 => Ok((out, 2)),
+                            (false, Some([0, 1])) => Ok((out, 4)),
+                            _ => Err(HandError),
+                        };
+                    }
+                    _ => return Err(HandError),
+                }
+            }
+        }
+    }
+}
+
+#[inline]
+pub fn hand_decode_struct(b: &[u8]) -> Result<StructEvent, HandError> {
+    let text = |v: Vec<u8>| String::from_utf8(v).map_err(|_| HandError);
+    let (t, n) = oc_field(b, false)?;
+    let (d, m) = oc_field(&b[n..], false)?;
+    let (v, _) = oc_field(&b[n + m..], true)?;
+    let (ts, used) = oc_varint_get(&v)?;
+    if used != v.len() {
+        return Err(HandError);
+    }
+    Ok(StructEvent {
+        tenant: text(t)?,
+        device: text(d)?,
+        ts,
+    })
+}
+
 /// Exact-size `Vec`, encoded, as `Bytes` (what `to_row_key` does, by hand).
 #[inline]
 pub fn hand_bytes(len: usize, f: impl FnOnce(&mut Vec<u8>)) -> Bytes {

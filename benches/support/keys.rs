@@ -36,6 +36,29 @@ pub struct SimpleHashed {
     pub ts: i64,
 }
 
+/// An Apache Phoenix primary key `(TENANT VARCHAR, DEVICE VARCHAR, TS BIGINT)`: each VARCHAR
+/// then a `0x00` separator, `TS` 8 bytes big-endian with the sign bit flipped.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(phoenix)]
+pub struct PhoenixEvent {
+    pub tenant: String,
+    pub device: String,
+    pub ts: i64,
+}
+
+/// A Bigtable struct key (`Type.Struct`, `OrderedCodeBytes`): each field with `0x00` escaped as
+/// `0x00 0xFF`, fields joined by `0x00 0x01`, `ts` an orderedcode signed varint.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(bigtable(ordered_code))]
+pub struct StructEvent {
+    pub tenant: String,
+    pub device: String,
+    pub ts: i64,
+}
+
+pub const TENANT: &str = "acme-industries";
+pub const DEVICE: &str = "sensor-0042-eu-west";
+
 pub const SELLER: u64 = 1_234_567;
 pub const REGION: &str = "eu-west-1";
 pub const TS: i64 = 1_700_000_000_000;
@@ -80,5 +103,21 @@ pub fn order_key_len(len: usize) -> OrderKey {
     OrderKey {
         region,
         ..order_key()
+    }
+}
+
+pub fn phoenix_event() -> PhoenixEvent {
+    PhoenixEvent {
+        tenant: TENANT.into(),
+        device: DEVICE.into(),
+        ts: TS,
+    }
+}
+
+pub fn struct_event() -> StructEvent {
+    StructEvent {
+        tenant: TENANT.into(),
+        device: DEVICE.into(),
+        ts: TS,
     }
 }

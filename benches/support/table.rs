@@ -11,14 +11,17 @@ use super::reads::READ_ROWS;
 /// Median ns per call, by `group/id`.
 pub type Results = BTreeMap<String, f64>;
 
-/// The keys of the encode/decode rows (`OrderKey` with 9-, 64- and 256-byte regions).
-pub const KEYS: [&str; 6] = [
+/// The keys of the encode/decode rows (`OrderKey` with 9-, 64- and 256-byte regions; a
+/// Phoenix key and a Bigtable struct key).
+pub const KEYS: [&str; 8] = [
     "OrderKey",
     "OrderKey64",
     "OrderKey256",
     "Simple",
     "SimpleSalted",
     "SimpleHashed",
+    "PhoenixEvent",
+    "StructEvent",
 ];
 /// The end-to-end reads (group `read`): id and what it reads.
 pub const READS: [(&str, &str); 1] = [("redb16", "typed merged read")];

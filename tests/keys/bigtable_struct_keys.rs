@@ -145,6 +145,14 @@ fn run<L: Layout>(seed: u64) -> (usize, usize, usize) {
         let row = L::random(&mut rng);
         assert_eq!(row.struct_values(), row.values());
         let ours = row.to_row_key();
+        // `to_row_key` builds the key in place; `encode_into` writes the same bytes, or the
+        // same refusal
+        let mut into = Vec::new();
+        match (row.encode_into(&mut into), &ours) {
+            (Ok(()), Ok(k)) => assert_eq!(&into[..], k.as_ref(), "{row:?}: encode_into"),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{row:?}"),
+            (a, b) => panic!("{row:?}: encode_into {a:?}, to_row_key {b:?}"),
+        }
         match schema.encode(&row.values()) {
             Ok(bytes) => {
                 let ours = ours.unwrap_or_else(|e| {

@@ -261,6 +261,14 @@ fn run<L: Layout>(seed: u64) -> (usize, usize, usize) {
     for _ in 0..ROWS {
         let row = L::random(&mut rng);
         let ours = row.to_row_key();
+        // `to_row_key` builds the key in place; `encode_into` writes the same bytes, or the
+        // same refusal
+        let mut into = Vec::new();
+        match (row.encode_into(&mut into), &ours) {
+            (Ok(()), Ok(k)) => assert_eq!(&into[..], k.as_ref(), "{row:?}: encode_into"),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{row:?}"),
+            (a, b) => panic!("{row:?}: encode_into {a:?}, to_row_key {b:?}"),
+        }
         match row.reference() {
             Ok(bytes) => {
                 let ours = ours.unwrap_or_else(|e| {
@@ -1455,4 +1463,73 @@ fn decimal_ladder() {
         },
         1
     );
+}
+
+/// A salted Phoenix key with a `max_len`, and a struct key: `to_row_key` (the key built in
+/// place, the salt filled in after the fields) and `encode_into` write the same bytes,
+/// `encoded_len` is their length, and a refusal (`max_len`, NULLs only) is the same error.
+#[test]
+fn built_in_place_equals_encode_into() {
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    #[rowkey(phoenix, salt(buckets = 7), max_len = 30)]
+    struct Pre {
+        a: String,
+        b: Option<String>,
+        c: i32,
+        d: Option<String>,
+    }
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    #[rowkey(bigtable(ordered_code))]
+    struct St {
+        a: String,
+        n: i64,
+        d: String,
+    }
+    let texts = [
+        "",
+        "a",
+        "\u{1}",
+        "xyz",
+        "\u{7f}\u{80}",
+        "long-long-long-long-long",
+    ];
+    let (mut written, mut refused) = (0, 0);
+    for (i, a) in texts.iter().enumerate() {
+        for b in [None, Some("b"), Some("")] {
+            for d in [None, Some("d\u{ff}"), Some("")] {
+                let k = Pre {
+                    a: a.to_string(),
+                    b: b.map(str::to_owned),
+                    c: i as i32 - 3,
+                    d: d.map(str::to_owned),
+                };
+                let mut v = Vec::new();
+                match (k.encode_into(&mut v), k.to_row_key()) {
+                    (Ok(()), Ok(r)) => {
+                        assert_eq!(&v[..], r.as_ref(), "{k:?}");
+                        assert_eq!(k.encoded_len(), v.len(), "{k:?}");
+                        assert_eq!(Pre::from_row_key(&v).unwrap(), k);
+                        written += 1;
+                    }
+                    (Err(x), Err(y)) => {
+                        assert_eq!(x.to_string(), y.to_string(), "{k:?}");
+                        refused += 1;
+                    }
+                    (x, y) => panic!("{k:?}: encode_into {x:?}, to_row_key {y:?}"),
+                }
+            }
+        }
+        let s = St {
+            a: a.to_string(),
+            n: (i as i64 - 2) * 1_000_003,
+            d: texts[texts.len() - 1 - i].to_string(),
+        };
+        let mut v = Vec::new();
+        s.encode_into(&mut v).unwrap();
+        assert_eq!(&v[..], s.to_row_key().unwrap().as_ref(), "{s:?}");
+        assert_eq!(s.encoded_len(), v.len());
+        assert_eq!(St::from_row_key(&v).unwrap(), s);
+    }
+    // (too long for `max_len`, an empty NOT NULL value, ...)
+    assert!(written > 10 && refused > 10, "{written} {refused}");
 }

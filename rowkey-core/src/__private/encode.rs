@@ -61,7 +61,7 @@ impl TrimOut for Vec<u8> {
         Vec::len(self)
     }
     fn put<C: Codec<T>, T>(&mut self, v: &T, mask: u8) -> Result<(), EncodeError> {
-        C::encode(v, self, mask)
+        C::encode_vec(v, self, mask)
     }
 }
 
@@ -110,6 +110,32 @@ fn all_null() -> EncodeError {
     )
 }
 
+/// Append the fields of a key that drops its trailing separators to `out`: their full forms,
+/// cut after the last non-NULL value (less what its codec drops). A key of NULLs only is an
+/// error.
+#[inline]
+fn trimmed_fields<K: KeyFields>(k: &K, mask: u8, out: Vec<u8>) -> Result<Vec<u8>, EncodeError> {
+    let keep = out.len();
+    let mut sink = Trimmed {
+        out,
+        keep,
+        any: false,
+    };
+    k.put_fields(&mut sink, mask)?;
+    if !sink.any {
+        return Err(all_null());
+    }
+    sink.out.truncate(sink.keep);
+    Ok(sink.out)
+}
+
+/// The salt of a key that drops its trailing separators: over the fields' bytes as cut (the
+/// whole key after the prefix: Phoenix's salt).
+#[inline]
+fn trimmed_salt(fields: &[u8], buckets: u32) -> u32 {
+    crate::salt::bucket_of(crate::salt::step(1, fields), buckets)
+}
+
 /// [`encode_parts`] of a key that drops its trailing separators: the fields' full forms cut
 /// after the last non-NULL value, then the salt over them (the whole key: Phoenix's salt).
 #[cold]
@@ -119,23 +145,31 @@ fn encode_trimmed<K: KeyFields, B: BufMut>(
     buf: &mut B,
     mask: u8,
 ) -> Result<(), EncodeError> {
-    let mut sink = Trimmed {
-        out: Vec::with_capacity(32),
-        keep: 0,
-        any: false,
-    };
-    k.put_fields(&mut sink, mask)?;
-    if !sink.any {
-        return Err(all_null());
-    }
-    sink.out.truncate(sink.keep);
+    // (room for most keys: a reallocation cost as much as the allocation)
+    let fields = trimmed_fields(k, mask, Vec::with_capacity(128))?;
     put_prefix(buf, K::PREFIX, mask);
     if let Some(s) = const { K::SALT } {
-        let v = crate::salt::bucket_of(crate::salt::step(1, &sink.out), s.buckets);
-        crate::salt::put(buf, v, s.buckets, mask);
+        crate::salt::put(buf, trimmed_salt(&fields, s.buckets), s.buckets, mask);
     }
-    buf.put_slice(&sink.out);
+    buf.put_slice(&fields);
     Ok(())
+}
+
+/// `to_row_key` of a key that drops its trailing separators: [`encode_trimmed`]'s bytes
+/// written once, into a buffer of the key's exact length (its prefix and salt filled in after
+/// the fields), where `encode_into` a new buffer would write them twice.
+pub fn trimmed_row_key<K: KeyFields>(k: &K) -> Result<bytes::Bytes, EncodeError> {
+    let head = head_len::<K>();
+    let mut out = Vec::with_capacity(trimmed_len(k, 0));
+    out.resize(head, 0);
+    let mut out = trimmed_fields(k, 0, out)?;
+    let (h, fields) = out.split_at_mut(head);
+    let (p, salt) = h.split_at_mut(K::PREFIX.len().min(head));
+    p.copy_from_slice(K::PREFIX);
+    if let Some(s) = const { K::SALT } {
+        crate::salt::write_at(salt, trimmed_salt(fields, s.buckets), s.width);
+    }
+    Ok(bytes::Bytes::from(out.into_boxed_slice()))
 }
 
 /// The encoded length of a key that drops its trailing separators (`len_masked` of a
@@ -284,7 +318,7 @@ pub fn put_prefix<B: BufMut>(buf: &mut B, prefix: &[u8], mask: u8) {
 
 /// Name the key type `key` in an error about the whole key (one that names no field).
 #[inline(always)]
-pub fn whole_key(r: Result<(), EncodeError>, key: &'static str) -> Result<(), EncodeError> {
+pub fn whole_key<T>(r: Result<T, EncodeError>, key: &'static str) -> Result<T, EncodeError> {
     r.map_err(|e| {
         if e.field().is_empty() {
             e.in_key(key)

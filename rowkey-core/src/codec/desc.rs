@@ -82,6 +82,10 @@ impl<T, C: Codec<T>> Codec<T> for Desc<C> {
         C::encode(v, buf, flip(mask))
     }
     #[inline(always)]
+    fn encode_vec(v: &T, out: &mut Vec<u8>, mask: u8) -> Result<(), EncodeError> {
+        C::encode_vec(v, out, flip(mask))
+    }
+    #[inline(always)]
     fn bound(v: &T, mask: u8, upper: bool, inclusive: bool) -> Bound {
         C::bound(v, flip(mask), upper, inclusive)
     }

@@ -31,6 +31,15 @@ pub trait Codec<T> {
     }
     /// Exact encoded length.
     fn len(v: &T, mask: u8) -> usize;
+    /// [`encode`](Codec::encode) into a `Vec`: what a key that drops its trailing separators
+    /// ([`TRIMS`](Codec::TRIMS)) writes its fields into before it cuts them. The same bytes;
+    /// a codec that builds its bytes in a `Vec` anyway (Apache Phoenix's columns) writes them
+    /// there directly instead of through a buffer of its own.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn encode_vec(v: &T, out: &mut Vec<u8>, mask: u8) -> Result<(), EncodeError> {
+        Self::encode(v, out, mask)
+    }
     /// Append the encoding to `buf`. Errors carry no field name; the caller adds it.
     fn encode<B: BufMut>(v: &T, buf: &mut B, mask: u8) -> Result<(), EncodeError>;
 

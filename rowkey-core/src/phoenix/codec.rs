@@ -39,6 +39,28 @@ pub struct Col<const OPT: bool>;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LastCol<const OPT: bool>;
 
+std::thread_local! {
+    /// Where [`Codec::len`] of a variable-width column writes the value to measure it, and a
+    /// decode re-encodes the value it read (the canonical check): a buffer per thread, not one
+    /// per call.
+    static SCRATCH: core::cell::RefCell<Vec<u8>> = const { core::cell::RefCell::new(Vec::new()) };
+}
+
+/// `f` of the thread's scratch buffer, emptied (a new buffer when that one is in use — a value
+/// type's code that reaches a Phoenix key again — or the thread is ending).
+#[inline]
+fn with_scratch<R>(f: impl Fn(&mut Vec<u8>) -> R) -> R {
+    SCRATCH
+        .try_with(|s| match s.try_borrow_mut() {
+            Ok(mut out) => {
+                out.clear();
+                f(&mut out)
+            }
+            Err(_) => f(&mut Vec::new()),
+        })
+        .unwrap_or_else(|_| f(&mut Vec::new()))
+}
+
 /// The full form of `v` in a column (`last` or not) into `out`.
 fn full_form<T: PhoenixType + ?Sized, const OPT: bool>(
     v: &T,
@@ -319,18 +341,24 @@ macro_rules! phoenix_codec {
                 if let Some(w) = T::WIDTH {
                     return w;
                 }
-                let mut out = Vec::new();
-                let _ = full_form::<T, OPT>(v, mask, $last, &mut out);
-                out.len()
+                // the value types write into a `Vec`: measured in the thread's scratch
+                with_scratch(|out| {
+                    let _ = full_form::<T, OPT>(v, mask, $last, out);
+                    out.len()
+                })
             }
 
             #[inline]
             fn encode<B: BufMut>(v: &T, buf: &mut B, mask: u8) -> Result<(), EncodeError> {
                 let mut out = Vec::new();
-                full_form::<T, OPT>(v, mask, $last, &mut out)
-                    .map_err(|kind| EncodeError::new("", kind))?;
+                Self::encode_vec(v, &mut out, mask)?;
                 buf.put_slice(&out);
                 Ok(())
+            }
+
+            #[inline]
+            fn encode_vec(v: &T, out: &mut Vec<u8>, mask: u8) -> Result<(), EncodeError> {
+                full_form::<T, OPT>(v, mask, $last, out).map_err(|kind| EncodeError::new("", kind))
             }
 
             #[inline]
@@ -362,7 +390,7 @@ macro_rules! phoenix_codec {
         impl<'de, T: PhoenixDecode<'de>, const OPT: bool> Decode<'de, T> for $codec<OPT> {
             #[inline]
             fn decode(input: &'de [u8], mask: u8) -> Result<(T, usize), DecodeError> {
-                read_value::<T>(input, mask != 0, $last, OPT, &mut Vec::new())
+                with_scratch(|scratch| read_value::<T>(input, mask != 0, $last, OPT, scratch))
             }
         }
 

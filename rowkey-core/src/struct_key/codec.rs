@@ -27,14 +27,14 @@ use std::borrow::Cow;
 use bytes::BufMut;
 
 use super::format::{
-    delimited_split, escape_into, escaped_offset, int64, ordered_split, put_delimited, put_ordered,
-    Int64Encoding,
+    delimited_split, escape_into, escaped_len, escaped_offset, int64, ordered_split,
+    put_delimited_raw, put_ordered, Int64Encoding,
 };
 use super::schema::{FieldType, Value};
 use crate::bound::Edge;
 use crate::codec::ContentPrefix;
 use crate::codec::{Codec, Decode};
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 
 /// A field of a `bigtable(ordered_code)` key (`Type.Struct.Encoding.OrderedCodeBytes`):
 /// `FIRST`/`LAST` its place, `BE` the Int64 encoding (see the [module docs](super)).
@@ -108,6 +108,17 @@ pub trait StructValue {
     /// The field's own encoding (unescaped, undelimited).
     #[doc(hidden)]
     fn raw(&self, int64: Int64Encoding, out: &mut Vec<u8>);
+
+    /// `f` of the field's own encoding ([`raw`](Self::raw)) without a buffer of its own: the
+    /// content of strings and bytes as it is, an integer's bytes on the stack. What encoding a
+    /// key calls (a copy of each field, then of the escaped field, cost more than the key).
+    #[doc(hidden)]
+    #[inline]
+    fn with_raw<R>(&self, int64: Int64Encoding, f: impl FnOnce(&[u8]) -> R) -> R {
+        let mut raw = Vec::new();
+        self.raw(int64, &mut raw);
+        f(&raw)
+    }
 }
 
 /// A field type a struct key decodes.
@@ -136,6 +147,11 @@ impl StructValue for i64 {
     fn raw(&self, int64: Int64Encoding, out: &mut Vec<u8>) {
         int64.encode(*self, out);
     }
+    #[inline]
+    fn with_raw<R>(&self, int64: Int64Encoding, f: impl FnOnce(&[u8]) -> R) -> R {
+        let (bytes, n) = int64.bytes(*self);
+        f(bytes.get(..n).unwrap_or_default())
+    }
 }
 impl<'de> StructDecode<'de> for i64 {
     fn from_raw(raw: Cow<'de, [u8]>, int64: Int64Encoding) -> Result<Self, DecodeError> {
@@ -153,6 +169,11 @@ impl StructValue for Micros {
     }
     fn raw(&self, int64: Int64Encoding, out: &mut Vec<u8>) {
         int64.encode(self.0, out);
+    }
+    #[inline]
+    fn with_raw<R>(&self, int64: Int64Encoding, f: impl FnOnce(&[u8]) -> R) -> R {
+        let (bytes, n) = int64.bytes(self.0);
+        f(bytes.get(..n).unwrap_or_default())
     }
 }
 impl<'de> StructDecode<'de> for Micros {
@@ -177,6 +198,10 @@ impl StructValue for String {
     fn raw(&self, _: Int64Encoding, out: &mut Vec<u8>) {
         out.extend_from_slice(self.as_bytes());
     }
+    #[inline]
+    fn with_raw<R>(&self, _: Int64Encoding, f: impl FnOnce(&[u8]) -> R) -> R {
+        f(self.as_bytes())
+    }
 }
 impl<'de> StructDecode<'de> for String {
     fn from_raw(raw: Cow<'de, [u8]>, _: Int64Encoding) -> Result<Self, DecodeError> {
@@ -197,6 +222,10 @@ impl StructValue for &str {
     }
     fn raw(&self, _: Int64Encoding, out: &mut Vec<u8>) {
         out.extend_from_slice(self.as_bytes());
+    }
+    #[inline]
+    fn with_raw<R>(&self, _: Int64Encoding, f: impl FnOnce(&[u8]) -> R) -> R {
+        f(self.as_bytes())
     }
 }
 impl<'de> StructDecode<'de> for &'de str {
@@ -219,6 +248,10 @@ impl StructValue for Vec<u8> {
     fn raw(&self, _: Int64Encoding, out: &mut Vec<u8>) {
         out.extend_from_slice(self);
     }
+    #[inline]
+    fn with_raw<R>(&self, _: Int64Encoding, f: impl FnOnce(&[u8]) -> R) -> R {
+        f(self)
+    }
 }
 impl<'de> StructDecode<'de> for Vec<u8> {
     fn from_raw(raw: Cow<'de, [u8]>, _: Int64Encoding) -> Result<Self, DecodeError> {
@@ -236,6 +269,10 @@ impl StructValue for &[u8] {
     }
     fn raw(&self, _: Int64Encoding, out: &mut Vec<u8>) {
         out.extend_from_slice(self);
+    }
+    #[inline]
+    fn with_raw<R>(&self, _: Int64Encoding, f: impl FnOnce(&[u8]) -> R) -> R {
+        f(self)
     }
 }
 impl<'de> StructDecode<'de> for &'de [u8] {
@@ -255,21 +292,12 @@ fn cut_here(upper: bool, inclusive: bool) -> bool {
 
 // ---- OrderedCodeBytes ------------------------------------------------------------------
 
-fn ordered_full<T: StructValue + ?Sized>(v: &T, last: bool, be: bool, out: &mut Vec<u8>) {
-    let mut raw = Vec::new();
-    v.raw(int64(be), &mut raw);
-    put_ordered(&raw, last, out);
+fn ordered_full<T: StructValue + ?Sized, B: BufMut>(v: &T, last: bool, be: bool, out: &mut B) {
+    v.with_raw(int64(be), |raw| put_ordered(raw, last, out));
 }
 
 fn ordered_len<T: StructValue + ?Sized>(v: &T, last: bool, be: bool) -> usize {
-    let mut raw = Vec::new();
-    v.raw(int64(be), &mut raw);
-    let body = if raw.is_empty() {
-        2
-    } else {
-        raw.len() + raw.iter().filter(|&&b| b == 0).count()
-    };
-    body + if last { 0 } else { 2 }
+    v.with_raw(int64(be), escaped_len) + if last { 0 } else { 2 }
 }
 
 /// How many bytes at the end of `v`'s full form a key drops when only empty fields follow
@@ -280,9 +308,7 @@ fn ordered_tail<T: StructValue + ?Sized>(
     last: bool,
     be: bool,
 ) -> Option<usize> {
-    let mut raw = Vec::new();
-    v.raw(int64(be), &mut raw);
-    if raw.is_empty() && !first {
+    if v.with_raw(int64(be), <[u8]>::is_empty) && !first {
         return None;
     }
     Some(if last { 0 } else { 2 })
@@ -325,9 +351,7 @@ impl<T: StructValue, const FIRST: bool, const LAST: bool, const BE: bool> Codec<
     }
 
     fn encode<B: BufMut>(v: &T, buf: &mut B, _mask: u8) -> Result<(), EncodeError> {
-        let mut out = Vec::new();
-        ordered_full(v, LAST, BE, &mut out);
-        buf.put_slice(&out);
+        ordered_full(v, LAST, BE, buf);
         Ok(())
     }
 
@@ -374,18 +398,6 @@ impl<const FIRST: bool, const LAST: bool, const BE: bool> ContentPrefix
 
 // ---- DelimitedBytes --------------------------------------------------------------------
 
-fn delimited_full<T: StructValue + ?Sized>(
-    v: &T,
-    delimiter: &[u8],
-    last: bool,
-    be: bool,
-    out: &mut Vec<u8>,
-) -> Result<(), EncodeErrorKind> {
-    let at = out.len();
-    v.raw(int64(be), out);
-    put_delimited(out, at, delimiter, last)
-}
-
 fn delimited_decode<'de, T: StructDecode<'de>>(
     input: &'de [u8],
     delimiter: &[u8],
@@ -406,17 +418,14 @@ impl<K: StructDelimiter + ?Sized, T: StructValue, const LAST: bool, const BE: bo
     const RANGE_EXACT: bool = true;
 
     fn len(v: &T, _mask: u8) -> usize {
-        let mut raw = Vec::new();
-        v.raw(int64(BE), &mut raw);
-        raw.len() + if LAST { 0 } else { K::DELIMITER.len() }
+        v.with_raw(int64(BE), <[u8]>::len) + if LAST { 0 } else { K::DELIMITER.len() }
     }
 
     fn encode<B: BufMut>(v: &T, buf: &mut B, _mask: u8) -> Result<(), EncodeError> {
-        let mut out = Vec::new();
-        delimited_full(v, K::DELIMITER, LAST, BE, &mut out)
-            .map_err(|kind| EncodeError::new("", kind))?;
-        buf.put_slice(&out);
-        Ok(())
+        v.with_raw(int64(BE), |raw| {
+            put_delimited_raw(raw, K::DELIMITER, LAST, buf)
+        })
+        .map_err(|kind| EncodeError::new("", kind))
     }
 
     fn bound_into(v: &T, _mask: u8, _upper: bool, inclusive: bool, out: &mut Vec<u8>) -> Edge {
@@ -466,15 +475,11 @@ impl<T: StructValue, const BE: bool> Codec<T> for Singleton<BE> {
     const RANGE_EXACT: bool = true;
 
     fn len(v: &T, _mask: u8) -> usize {
-        let mut raw = Vec::new();
-        v.raw(int64(BE), &mut raw);
-        raw.len()
+        v.with_raw(int64(BE), <[u8]>::len)
     }
 
     fn encode<B: BufMut>(v: &T, buf: &mut B, _mask: u8) -> Result<(), EncodeError> {
-        let mut raw = Vec::new();
-        v.raw(int64(BE), &mut raw);
-        buf.put_slice(&raw);
+        v.with_raw(int64(BE), |raw| buf.put_slice(raw));
         Ok(())
     }
 }

@@ -5,6 +5,8 @@
 
 use std::borrow::Cow;
 
+use bytes::BufMut;
+
 use crate::error::{DecodeError, DecodeErrorKind, EncodeErrorKind};
 
 /// An `Int64` encoding (`Type.Int64.Encoding`).
@@ -27,9 +29,21 @@ impl Int64Encoding {
     /// assert_eq!(out, [0xC0, 0x40]);
     /// ```
     pub fn encode(self, value: i64, out: &mut Vec<u8>) {
+        let (bytes, n) = self.bytes(value);
+        out.extend_from_slice(bytes.get(..n).unwrap_or_default());
+    }
+
+    /// [`encode`](Self::encode) into an array: the encoding is its first `n` bytes.
+    pub(crate) fn bytes(self, value: i64) -> ([u8; 10], usize) {
         match self {
-            Self::BigEndianBytes => out.extend_from_slice(&value.to_be_bytes()),
-            Self::OrderedCodeBytes => encode_ordered_code_i64(value, out),
+            Self::BigEndianBytes => {
+                let mut out = [0u8; 10];
+                if let Some(head) = out.first_chunk_mut::<8>() {
+                    *head = value.to_be_bytes();
+                }
+                (out, 8)
+            }
+            Self::OrderedCodeBytes => ordered_code_i64(value),
         }
     }
 
@@ -83,6 +97,12 @@ impl Int64Encoding {
 /// assert_eq!(enc(i64::MIN), [0x00, 0x3F, 0x80, 0, 0, 0, 0, 0, 0, 0]);
 /// ```
 pub fn encode_ordered_code_i64(value: i64, out: &mut Vec<u8>) {
+    let (bytes, n) = ordered_code_i64(value);
+    out.extend_from_slice(bytes.get(..n).unwrap_or_default());
+}
+
+/// [`encode_ordered_code_i64`] into an array: the encoding is its first `n` bytes.
+pub(crate) fn ordered_code_i64(value: i64) -> ([u8; 10], usize) {
     let neg = value < 0;
     // the magnitude to encode: the value, or its inverse (which is >= 0) for a negative one
     let y = if neg { !value } else { value } as u64;
@@ -93,12 +113,11 @@ pub fn encode_ordered_code_i64(value: i64, out: &mut Vec<u8>) {
     let ones = ((1u128 << n) - 1) << (bits - n as u32);
     let word = ones | u128::from(y);
     let all = word.to_be_bytes();
-    let tail = all.iter().skip(16 - n);
-    if neg {
-        out.extend(tail.map(|b| !b));
-    } else {
-        out.extend(tail);
+    let mut out = [0u8; 10];
+    for (o, b) in out.iter_mut().zip(all.iter().skip(16 - n)) {
+        *o = if neg { !b } else { *b };
     }
+    (out, n)
 }
 
 /// Bytes of the orderedcode encoding of a non-negative magnitude: the least `n` with
@@ -182,26 +201,35 @@ pub(crate) const fn int64(be: bool) -> Int64Encoding {
 }
 
 /// Append `raw` with `00` escaped as `00 FF` (an empty field as `00 00`).
-pub(crate) fn escape_into(raw: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn escape_into<B: BufMut>(raw: &[u8], out: &mut B) {
     if raw.is_empty() {
-        out.extend_from_slice(&[0x00, 0x00]);
+        out.put_slice(&[0x00, 0x00]);
         return;
     }
-    for &b in raw {
-        if b == 0x00 {
-            out.extend_from_slice(&[0x00, 0xFF]);
-        } else {
-            out.push(b);
-        }
+    let mut rest = raw;
+    while let Some(i) = rest.iter().position(|&b| b == 0x00) {
+        out.put_slice(rest.get(..i).unwrap_or_default());
+        out.put_slice(&[0x00, 0xFF]);
+        rest = rest.get(i + 1..).unwrap_or_default();
+    }
+    out.put_slice(rest);
+}
+
+/// The length of `raw` as [`escape_into`] writes it.
+pub(crate) fn escaped_len(raw: &[u8]) -> usize {
+    if raw.is_empty() {
+        2
+    } else {
+        raw.len() + raw.iter().filter(|&&b| b == 0x00).count()
     }
 }
 
 /// Append one `OrderedCodeBytes` field: `raw` escaped (an empty field as `00 00`), then
 /// `00 01` unless it is the last written.
-pub(crate) fn put_ordered(raw: &[u8], last: bool, out: &mut Vec<u8>) {
+pub(crate) fn put_ordered<B: BufMut>(raw: &[u8], last: bool, out: &mut B) {
     escape_into(raw, out);
     if !last {
-        out.extend_from_slice(&[0x00, 0x01]);
+        out.put_slice(&[0x00, 0x01]);
     }
 }
 
@@ -335,18 +363,39 @@ pub(crate) fn put_delimited(
     delimiter: &[u8],
     last: bool,
 ) -> Result<(), EncodeErrorKind> {
-    let first = delimiter.first().copied().unwrap_or(0);
-    if let Some(p) = out
-        .get(at..)
-        .and_then(|b| b.iter().position(|&c| c == first))
-    {
+    if let Err(e) = check_delimited(out.get(at..).unwrap_or_default(), delimiter) {
         out.truncate(at);
-        return Err(EncodeErrorKind::ContainsSeparator { sep: first, at: p });
+        return Err(e);
     }
     if !last {
         out.extend_from_slice(delimiter);
     }
     Ok(())
+}
+
+/// A `DelimitedBytes` field's bytes `raw`, then the delimiter unless it is the last — or the
+/// error of a field holding the delimiter's first byte (nothing written then).
+pub(crate) fn put_delimited_raw<B: BufMut>(
+    raw: &[u8],
+    delimiter: &[u8],
+    last: bool,
+    out: &mut B,
+) -> Result<(), EncodeErrorKind> {
+    check_delimited(raw, delimiter)?;
+    out.put_slice(raw);
+    if !last {
+        out.put_slice(delimiter);
+    }
+    Ok(())
+}
+
+/// Whether a field's bytes are free of the delimiter's first byte.
+fn check_delimited(raw: &[u8], delimiter: &[u8]) -> Result<(), EncodeErrorKind> {
+    let first = delimiter.first().copied().unwrap_or(0);
+    match raw.iter().position(|&c| c == first) {
+        Some(p) => Err(EncodeErrorKind::ContainsSeparator { sep: first, at: p }),
+        None => Ok(()),
+    }
 }
 
 /// One field of a `DelimitedBytes` key from the front of `input`: its bytes, and how many key

@@ -93,6 +93,19 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
             }
         }
     });
+    // a key that drops its trailing separators builds its fields in a buffer before it cuts
+    // them: `to_row_key` makes that buffer the key (`encode_into` would copy it)
+    let trims = key.phoenix.is_some()
+        || matches!(key.bigtable, Some(bt) if matches!(bt.join, crate::attr::BigtableJoin::OrderedCode));
+    let to_row_key = trims.then(|| {
+        quote! {
+            #[inline]
+            fn to_row_key(&self) -> ::core::result::Result<#pv::bytes::Bytes, #pv::EncodeError> {
+                #max_len_check
+                #pv::whole_key(#pv::trimmed_row_key(self), <Self as #krate::RowKey>::LAYOUT.name)
+            }
+        }
+    });
 
     // A range over this key as a nested field: exact when every field sorts ascending in its
     // natural order with every bound encodable or clamped (`Codec::RANGE_EXACT`), and no salt
@@ -279,6 +292,7 @@ pub fn expand(p: &Input, key: &KeyProp, krate: &TokenStream, tuple: bool) -> Tok
             fn encoded_len(&self) -> ::core::primitive::usize {
                 <Self as #pv::KeyParts>::len_masked(self, 0)
             }
+            #to_row_key
 
             fn describe(__bytes: &[::core::primitive::u8]) -> #pv::std::string::String {
                 #pv::describe::<#elided>(__bytes)

@@ -56,7 +56,7 @@ trait TrimOut {
     fn put<C: Codec<T>, T>(&mut self, v: &T, mask: u8) -> Result<(), EncodeError>;
 }
 
-impl TrimOut for Vec<u8> {
+impl TrimOut for &mut Vec<u8> {
     fn len(&self) -> usize {
         Vec::len(self)
     }
@@ -114,10 +114,10 @@ fn all_null() -> EncodeError {
 /// cut after the last non-NULL value (less what its codec drops). A key of NULLs only is an
 /// error.
 #[inline]
-fn trimmed_fields<K: KeyFields>(k: &K, mask: u8, out: Vec<u8>) -> Result<Vec<u8>, EncodeError> {
+fn trimmed_fields<K: KeyFields>(k: &K, mask: u8, out: &mut Vec<u8>) -> Result<(), EncodeError> {
     let keep = out.len();
     let mut sink = Trimmed {
-        out,
+        out: &mut *out,
         keep,
         any: false,
     };
@@ -125,8 +125,9 @@ fn trimmed_fields<K: KeyFields>(k: &K, mask: u8, out: Vec<u8>) -> Result<Vec<u8>
     if !sink.any {
         return Err(all_null());
     }
-    sink.out.truncate(sink.keep);
-    Ok(sink.out)
+    let keep = sink.keep;
+    out.truncate(keep);
+    Ok(())
 }
 
 /// The salt of a key that drops its trailing separators: over the fields' bytes as cut (the
@@ -134,6 +135,27 @@ fn trimmed_fields<K: KeyFields>(k: &K, mask: u8, out: Vec<u8>) -> Result<Vec<u8>
 #[inline]
 fn trimmed_salt(fields: &[u8], buckets: u32) -> u32 {
     crate::salt::bucket_of(crate::salt::step(1, fields), buckets)
+}
+
+std::thread_local! {
+    /// Where a key that drops its trailing separators writes its fields before it cuts them:
+    /// a buffer per thread, not one per key.
+    static TRIM_SCRATCH: core::cell::RefCell<Vec<u8>> = const { core::cell::RefCell::new(Vec::new()) };
+}
+
+/// `f` of the thread's trimming buffer, emptied (a new buffer when that one is in use — a
+/// value type's code that encodes a key of its own — or the thread is ending).
+#[inline]
+fn with_trim_scratch<R>(mut f: impl FnMut(&mut Vec<u8>) -> R) -> R {
+    TRIM_SCRATCH
+        .try_with(|s| match s.try_borrow_mut() {
+            Ok(mut out) => {
+                out.clear();
+                f(&mut out)
+            }
+            Err(_) => f(&mut Vec::new()),
+        })
+        .unwrap_or_else(|_| f(&mut Vec::new()))
 }
 
 /// [`encode_parts`] of a key that drops its trailing separators: the fields' full forms cut
@@ -145,31 +167,34 @@ fn encode_trimmed<K: KeyFields, B: BufMut>(
     buf: &mut B,
     mask: u8,
 ) -> Result<(), EncodeError> {
-    // (room for most keys: a reallocation cost as much as the allocation)
-    let fields = trimmed_fields(k, mask, Vec::with_capacity(128))?;
-    put_prefix(buf, K::PREFIX, mask);
-    if let Some(s) = const { K::SALT } {
-        crate::salt::put(buf, trimmed_salt(&fields, s.buckets), s.buckets, mask);
-    }
-    buf.put_slice(&fields);
-    Ok(())
+    with_trim_scratch(|fields| {
+        trimmed_fields(k, mask, fields)?;
+        put_prefix(&mut *buf, K::PREFIX, mask);
+        if let Some(s) = const { K::SALT } {
+            crate::salt::put(&mut *buf, trimmed_salt(fields, s.buckets), s.buckets, mask);
+        }
+        buf.put_slice(fields);
+        Ok(())
+    })
 }
 
-/// `to_row_key` of a key that drops its trailing separators: [`encode_trimmed`]'s bytes
-/// written once, into a buffer of the key's exact length (its prefix and salt filled in after
-/// the fields), where `encode_into` a new buffer would write them twice.
+/// `to_row_key` of a key that drops its trailing separators: [`encode_trimmed`]'s bytes built
+/// in the thread's trimming buffer with room for the prefix and salt (filled in after the
+/// fields), then copied once into a buffer of the key's exact length — where the default
+/// would measure the key (a pass of its own) and then copy it from the trimming buffer.
 pub fn trimmed_row_key<K: KeyFields>(k: &K) -> Result<bytes::Bytes, EncodeError> {
     let head = head_len::<K>();
-    let mut out = Vec::with_capacity(trimmed_len(k, 0));
-    out.resize(head, 0);
-    let mut out = trimmed_fields(k, 0, out)?;
-    let (h, fields) = out.split_at_mut(head);
-    let (p, salt) = h.split_at_mut(K::PREFIX.len().min(head));
-    p.copy_from_slice(K::PREFIX);
-    if let Some(s) = const { K::SALT } {
-        crate::salt::write_at(salt, trimmed_salt(fields, s.buckets), s.width);
-    }
-    Ok(bytes::Bytes::from(out.into_boxed_slice()))
+    with_trim_scratch(|out| {
+        out.resize(head, 0);
+        trimmed_fields(k, 0, out)?;
+        let (h, fields) = out.split_at_mut(head);
+        let (p, salt) = h.split_at_mut(K::PREFIX.len().min(head));
+        p.copy_from_slice(K::PREFIX);
+        if let Some(s) = const { K::SALT } {
+            crate::salt::write_at(salt, trimmed_salt(fields, s.buckets), s.width);
+        }
+        Ok(bytes::Bytes::copy_from_slice(out))
+    })
 }
 
 /// The encoded length of a key that drops its trailing separators (`len_masked` of a

@@ -204,11 +204,14 @@ pub(crate) fn read_value<'de, T: PhoenixDecode<'de>>(
         }
     };
     let v = T::decode(value, desc)?;
-    // canonical: the value's own bytes, which end where they were read
-    scratch.clear();
-    let canonical = v.encode(scratch, desc).is_ok()
-        && scratch.as_slice() == value
-        && (T::WIDTH.is_some() || last || separator_inside(value, sep).is_none());
+    // canonical: the value's own bytes (re-encoded to compare, unless decoding accepts only
+    // those: `PhoenixDecode::CANONICAL`), which end where they were read
+    let own_bytes = T::CANONICAL || {
+        scratch.clear();
+        v.encode(scratch, desc).is_ok() && scratch.as_slice() == value
+    };
+    let canonical =
+        own_bytes && (T::WIDTH.is_some() || last || separator_inside(value, sep).is_none());
     if !canonical {
         return Err(DecodeError::new(
             DecodeErrorKind::NonCanonical("bytes Phoenix does not write for this value"),

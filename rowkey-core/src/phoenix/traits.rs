@@ -76,6 +76,12 @@ pub trait PhoenixDecode<'de>: PhoenixType + Sized {
         None
     }
 
+    /// Whether every byte string [`decode`](Self::decode) accepts is the encoding of the value
+    /// it returns — decoding and encoding are inverse on what decoding accepts —, so a reader
+    /// need not encode the value again to check that the key is canonical (`false`: it does).
+    #[doc(hidden)]
+    const CANONICAL: bool = false;
+
     /// Decode one value from exactly its bytes (never empty: NULL is [`null`](Self::null)),
     /// inverted when `desc`. Error offsets are relative to `bytes`.
     ///

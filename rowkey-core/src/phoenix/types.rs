@@ -60,6 +60,8 @@ macro_rules! signed {
             }
         }
         impl PhoenixDecode<'_> for $t {
+            // every W bytes are one value's, and only its
+            const CANONICAL: bool = true;
             #[inline]
             fn decode(bytes: &[u8], desc: bool) -> Result<Self, DecodeError> {
                 let a = fixed::<{ size_of::<$t>() }>(bytes, desc)?;
@@ -91,6 +93,8 @@ macro_rules! unsigned {
             }
         }
         impl PhoenixDecode<'_> for $t {
+            // W bytes up to the signed maximum: one value's, and only its
+            const CANONICAL: bool = true;
             #[inline]
             fn decode(bytes: &[u8], desc: bool) -> Result<Self, DecodeError> {
                 let v = <$t>::from_be_bytes(fixed::<{ size_of::<$t>() }>(bytes, desc)?);
@@ -160,6 +164,8 @@ impl PhoenixType for bool {
     }
 }
 impl PhoenixDecode<'_> for bool {
+    // 0x00 and 0x01 only
+    const CANONICAL: bool = true;
     #[inline]
     fn decode(bytes: &[u8], desc: bool) -> Result<Self, DecodeError> {
         let [b] = fixed::<1>(bytes, desc)?;
@@ -224,12 +230,15 @@ fn utf8(bytes: Vec<u8>) -> Result<String, DecodeError> {
 }
 
 impl PhoenixDecode<'_> for String {
+    // the UTF-8 bytes themselves (inverted DESC)
+    const CANONICAL: bool = true;
     fn decode(bytes: &[u8], desc: bool) -> Result<Self, DecodeError> {
         utf8(unmask(bytes, desc).into_owned())
     }
 }
 
 impl<'de> PhoenixDecode<'de> for &'de str {
+    const CANONICAL: bool = true;
     fn decode(bytes: &'de [u8], desc: bool) -> Result<Self, DecodeError> {
         if desc {
             return Err(DecodeError::new(DecodeErrorKind::NeedsOwned, 0));
@@ -456,6 +465,7 @@ impl<T: VariableWidth> PhoenixType for Option<T> {
 }
 
 impl<'de, T: VariableWidth + PhoenixDecode<'de>> PhoenixDecode<'de> for Option<T> {
+    const CANONICAL: bool = T::CANONICAL;
     fn null() -> Option<Self> {
         Some(None)
     }

@@ -205,10 +205,13 @@ impl StructValue for String {
 }
 impl<'de> StructDecode<'de> for String {
     fn from_raw(raw: Cow<'de, [u8]>, _: Int64Encoding) -> Result<Self, DecodeError> {
-        utf8(&raw)?;
-        String::from_utf8(raw.into_owned()).map_err(|e| {
-            DecodeError::new(DecodeErrorKind::InvalidUtf8, e.utf8_error().valid_up_to())
-        })
+        // validated once: borrowed bytes as a `str`, owned (unescaped) ones in place
+        match raw {
+            Cow::Borrowed(b) => utf8(b).map(str::to_owned),
+            Cow::Owned(v) => String::from_utf8(v).map_err(|e| {
+                DecodeError::new(DecodeErrorKind::InvalidUtf8, e.utf8_error().valid_up_to())
+            }),
+        }
     }
 }
 

@@ -44,6 +44,7 @@ pub(crate) fn separator_inside(bytes: &[u8], sep: u8) -> Option<usize> {
 /// NULL. So: no `0x00`/`0xFF` inside a value that is not the last. A trailing `0xFF` on an
 /// ascending last value (only a `VARBINARY` can have one) is written: Phoenix's `UPSERT` stores
 /// it so, and only its `SELECT` reads the value back one byte shorter (module docs).
+#[inline]
 pub(crate) fn readable(bytes: &[u8], desc: bool, last: bool) -> Result<(), EncodeErrorKind> {
     let content = |b: u8| if desc { !b } else { b };
     if !last {
@@ -80,6 +81,7 @@ pub(crate) fn column_allowed<T: PhoenixType + ?Sized>(
 /// Append the bytes of the non-NULL value `v` as its column stores them (inverted when
 /// `desc`), with Phoenix's checks for its place (`last`): not empty, and for a
 /// variable-width value that is not the last, [`readable`]. On an error `out` is as it was.
+#[inline]
 pub(crate) fn write_value<T: PhoenixType + ?Sized>(
     v: &T,
     desc: bool,

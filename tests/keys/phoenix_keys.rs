@@ -1533,3 +1533,27 @@ fn built_in_place_equals_encode_into() {
     // (too long for `max_len`, an empty NOT NULL value, ...)
     assert!(written > 10 && refused > 10, "{written} {refused}");
 }
+
+/// A key longer than a thread keeps its encoding buffer for (64 KiB), then a small one: both
+/// written whole by both paths (the buffer is dropped after the long key, not reused short).
+#[test]
+fn a_long_key_then_a_short_one() {
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    #[rowkey(phoenix)]
+    struct Doc {
+        tenant: String,
+        body: String,
+    }
+    for len in [100_000usize, 3] {
+        let k = Doc {
+            tenant: "t".into(),
+            body: "b".repeat(len),
+        };
+        let bytes = k.to_row_key().unwrap();
+        let mut v = Vec::new();
+        k.encode_into(&mut v).unwrap();
+        assert_eq!(&v[..], bytes.as_ref());
+        assert_eq!(bytes.len(), 2 + len);
+        assert_eq!(Doc::from_row_key(&bytes).unwrap(), k);
+    }
+}

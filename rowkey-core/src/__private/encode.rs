@@ -151,7 +151,12 @@ fn with_trim_scratch<R>(mut f: impl FnMut(&mut Vec<u8>) -> R) -> R {
         .try_with(|s| match s.try_borrow_mut() {
             Ok(mut out) => {
                 out.clear();
-                f(&mut out)
+                let r = f(&mut out);
+                // a thread keeps what an ordinary key needs, not what its longest one did
+                if out.capacity() > crate::codec::SCRATCH_KEEP {
+                    *out = Vec::new();
+                }
+                r
             }
             Err(_) => f(&mut Vec::new()),
         })
@@ -189,7 +194,9 @@ pub fn trimmed_row_key<K: KeyFields>(k: &K) -> Result<bytes::Bytes, EncodeError>
         trimmed_fields(k, 0, out)?;
         let (h, fields) = out.split_at_mut(head);
         let (p, salt) = h.split_at_mut(K::PREFIX.len().min(head));
-        p.copy_from_slice(K::PREFIX);
+        for (d, s) in p.iter_mut().zip(K::PREFIX) {
+            *d = *s;
+        }
         if let Some(s) = const { K::SALT } {
             crate::salt::write_at(salt, trimmed_salt(fields, s.buckets), s.width);
         }

@@ -42,7 +42,7 @@ mod java;
 mod option;
 mod prefix;
 mod raw;
-pub(crate) use raw::ONE_BYTE_EXPECTED;
+pub(crate) use raw::{ONE_BYTE_EXPECTED, SCRATCH_KEEP};
 mod scalar;
 mod traits;
 

@@ -38,6 +38,11 @@ pub(super) fn unmask(bytes: &[u8], mask: u8) -> Vec<u8> {
     bytes.iter().map(|b| b ^ mask).collect()
 }
 
+/// The most a per-thread encoding buffer (a trimming key's, a Phoenix column's scratch) keeps
+/// between keys: what an ordinary key needs, not what a thread's longest one did (HBase's row
+/// keys stop at 32 KiB).
+pub(crate) const SCRATCH_KEEP: usize = 64 * 1024;
+
 /// What the one-byte decoders expect: an `InvalidByte` error with one of these is decided by
 /// its byte alone (and the bytes before it), so every key starting with the bytes up to it is
 /// invalid too (what minimal scan ranges skip by).

@@ -54,7 +54,11 @@ fn with_scratch<R>(f: impl Fn(&mut Vec<u8>) -> R) -> R {
         .try_with(|s| match s.try_borrow_mut() {
             Ok(mut out) => {
                 out.clear();
-                f(&mut out)
+                let r = f(&mut out);
+                if out.capacity() > crate::codec::SCRATCH_KEEP {
+                    *out = Vec::new();
+                }
+                r
             }
             Err(_) => f(&mut Vec::new()),
         })

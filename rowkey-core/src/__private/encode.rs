@@ -183,7 +183,7 @@ fn encode_trimmed<K: KeyFields, B: BufMut>(
     })
 }
 
-/// `to_row_key` of a key that drops its trailing separators: [`encode_trimmed`]'s bytes built
+/// `to_row_key` of a key that drops its trailing separators: `encode_trimmed`'s bytes built
 /// in the thread's trimming buffer with room for the prefix and salt (filled in after the
 /// fields), then copied once into a buffer of the key's exact length — where the default
 /// would measure the key (a pass of its own) and then copy it from the trimming buffer.

@@ -17,7 +17,7 @@ pub fn nested_field_bound<C: Codec<T>, T>(
     out: &mut Vec<u8>,
 ) -> Option<Edge> {
     let at = out.len();
-    if C::encode(v, out, mask).is_ok() {
+    if C::encode_vec(v, out, mask).is_ok() {
         return None;
     }
     out.truncate(at);

@@ -31,10 +31,11 @@ pub trait Codec<T> {
     }
     /// Exact encoded length.
     fn len(v: &T, mask: u8) -> usize;
-    /// [`encode`](Codec::encode) into a `Vec`: what a key that drops its trailing separators
-    /// ([`TRIMS`](Codec::TRIMS)) writes its fields into before it cuts them. The same bytes;
-    /// a codec that builds its bytes in a `Vec` anyway (Apache Phoenix's columns) writes them
-    /// there directly instead of through a buffer of its own.
+    /// [`encode`](Codec::encode) into a `Vec`: what everything that writes into a `Vec` calls
+    /// (a key that drops its trailing separators, [`TRIMS`](Codec::TRIMS), before it cuts its
+    /// fields; the scan builder; bounds). The same bytes; a codec that builds its bytes in a
+    /// `Vec` anyway (Apache Phoenix's columns) writes them there directly instead of through a
+    /// buffer of its own.
     #[doc(hidden)]
     #[inline(always)]
     fn encode_vec(v: &T, out: &mut Vec<u8>, mask: u8) -> Result<(), EncodeError> {
@@ -68,7 +69,7 @@ pub trait Codec<T> {
     fn bound_into(v: &T, mask: u8, upper: bool, inclusive: bool, out: &mut Vec<u8>) -> Edge {
         let _ = upper;
         let at = out.len();
-        match Self::encode(v, out, mask) {
+        match Self::encode_vec(v, out, mask) {
             Ok(()) => Edge::At { inclusive },
             Err(_) => {
                 out.truncate(at);

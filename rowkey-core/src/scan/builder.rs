@@ -203,7 +203,7 @@ impl ScanBuilder {
     #[inline(always)]
     fn field_one<C: Codec<T>, T>(&mut self, v: &T) {
         let start = self.buf.len();
-        if C::encode(v, &mut self.buf, KEY_ORDER).is_err() {
+        if C::encode_vec(v, &mut self.buf, KEY_ORDER).is_err() {
             self.impossible = true;
         }
         if C::TRIMS {

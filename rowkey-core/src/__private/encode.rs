@@ -3,7 +3,7 @@
 
 use bytes::BufMut;
 
-use crate::codec::Codec;
+use crate::codec::{with_scratch, Codec, ScratchBuf};
 use crate::error::{EncodeError, EncodeErrorKind};
 pub use crate::parts::{FieldSink, KeyFields, KeyParts};
 
@@ -140,27 +140,13 @@ fn trimmed_salt(fields: &[u8], buckets: u32) -> u32 {
 std::thread_local! {
     /// Where a key that drops its trailing separators writes its fields before it cuts them:
     /// a buffer per thread, not one per key.
-    static TRIM_SCRATCH: core::cell::RefCell<Vec<u8>> = const { core::cell::RefCell::new(Vec::new()) };
+    static TRIM_SCRATCH: ScratchBuf = const { ScratchBuf::new(Vec::new()) };
 }
 
-/// `f` of the thread's trimming buffer, emptied (a new buffer when that one is in use — a
-/// value type's code that encodes a key of its own — or the thread is ending).
+/// `f` of the thread's trimming buffer (see [`with_scratch`]).
 #[inline]
-fn with_trim_scratch<R>(mut f: impl FnMut(&mut Vec<u8>) -> R) -> R {
-    TRIM_SCRATCH
-        .try_with(|s| match s.try_borrow_mut() {
-            Ok(mut out) => {
-                out.clear();
-                let r = f(&mut out);
-                // a thread keeps what an ordinary key needs, not what its longest one did
-                if out.capacity() > crate::codec::SCRATCH_KEEP {
-                    *out = Vec::new();
-                }
-                r
-            }
-            Err(_) => f(&mut Vec::new()),
-        })
-        .unwrap_or_else(|_| f(&mut Vec::new()))
+fn with_trim_scratch<R>(f: impl FnMut(&mut Vec<u8>) -> R) -> R {
+    with_scratch(&TRIM_SCRATCH, f)
 }
 
 /// [`encode_parts`] of a key that drops its trailing separators: the fields' full forms cut

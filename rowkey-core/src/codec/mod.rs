@@ -42,7 +42,7 @@ mod java;
 mod option;
 mod prefix;
 mod raw;
-pub(crate) use raw::{ONE_BYTE_EXPECTED, SCRATCH_KEEP};
+pub(crate) use raw::{with_scratch, ScratchBuf, ONE_BYTE_EXPECTED};
 mod scalar;
 mod traits;
 

@@ -41,7 +41,33 @@ pub(super) fn unmask(bytes: &[u8], mask: u8) -> Vec<u8> {
 /// The most a per-thread encoding buffer (a trimming key's, a Phoenix column's scratch) keeps
 /// between keys: what an ordinary key needs, not what a thread's longest one did (HBase's row
 /// keys stop at 32 KiB).
-pub(crate) const SCRATCH_KEEP: usize = 64 * 1024;
+const SCRATCH_KEEP: usize = 64 * 1024;
+
+/// A buffer a thread keeps for encoding (declare one with `thread_local!` and
+/// `ScratchBuf::new()`), used through [`with_scratch`].
+pub(crate) type ScratchBuf = core::cell::RefCell<Vec<u8>>;
+
+/// `f` of the thread's buffer `key`, emptied — or of a new buffer when that one is in use (a
+/// value type's code that encodes a key of its own inside `f`) or the thread is ending: never a
+/// `RefCell` panic. Afterwards the thread keeps at most [`SCRATCH_KEEP`] bytes of it.
+#[inline]
+pub(crate) fn with_scratch<R>(
+    key: &'static std::thread::LocalKey<ScratchBuf>,
+    mut f: impl FnMut(&mut Vec<u8>) -> R,
+) -> R {
+    key.try_with(|s| match s.try_borrow_mut() {
+        Ok(mut out) => {
+            out.clear();
+            let r = f(&mut out);
+            if out.capacity() > SCRATCH_KEEP {
+                *out = Vec::new();
+            }
+            r
+        }
+        Err(_) => f(&mut Vec::new()),
+    })
+    .unwrap_or_else(|_| f(&mut Vec::new()))
+}
 
 /// What the one-byte decoders expect: an `InvalidByte` error with one of these is decided by
 /// its byte alone (and the bytes before it), so every key starting with the bytes up to it is

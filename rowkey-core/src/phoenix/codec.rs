@@ -25,7 +25,7 @@ use super::format::{
 };
 use super::traits::{Clamp, PhoenixDecode, PhoenixType, Stored, Zones};
 use crate::bound::{Edge, Lower, Pieces, Upper};
-use crate::codec::{Codec, Decode};
+use crate::codec::{with_scratch, Codec, Decode, ScratchBuf};
 use crate::codec::{ContentPrefix, SomePrefix};
 use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
 
@@ -43,26 +43,13 @@ std::thread_local! {
     /// Where [`Codec::len`] of a variable-width column writes the value to measure it, and a
     /// decode re-encodes the value it read (the canonical check): a buffer per thread, not one
     /// per call.
-    static SCRATCH: core::cell::RefCell<Vec<u8>> = const { core::cell::RefCell::new(Vec::new()) };
+    static SCRATCH: ScratchBuf = const { ScratchBuf::new(Vec::new()) };
 }
 
-/// `f` of the thread's scratch buffer, emptied (a new buffer when that one is in use — a value
-/// type's code that reaches a Phoenix key again — or the thread is ending).
+/// `f` of the thread's Phoenix scratch buffer (see `codec::with_scratch`).
 #[inline]
-fn with_scratch<R>(f: impl Fn(&mut Vec<u8>) -> R) -> R {
-    SCRATCH
-        .try_with(|s| match s.try_borrow_mut() {
-            Ok(mut out) => {
-                out.clear();
-                let r = f(&mut out);
-                if out.capacity() > crate::codec::SCRATCH_KEEP {
-                    *out = Vec::new();
-                }
-                r
-            }
-            Err(_) => f(&mut Vec::new()),
-        })
-        .unwrap_or_else(|_| f(&mut Vec::new()))
+fn with_phoenix_scratch<R>(f: impl FnMut(&mut Vec<u8>) -> R) -> R {
+    with_scratch(&SCRATCH, f)
 }
 
 /// The full form of `v` in a column (`last` or not) into `out`.
@@ -346,7 +333,7 @@ macro_rules! phoenix_codec {
                     return w;
                 }
                 // the value types write into a `Vec`: measured in the thread's scratch
-                with_scratch(|out| {
+                with_phoenix_scratch(|out| {
                     let _ = full_form::<T, OPT>(v, mask, $last, out);
                     out.len()
                 })
@@ -394,7 +381,9 @@ macro_rules! phoenix_codec {
         impl<'de, T: PhoenixDecode<'de>, const OPT: bool> Decode<'de, T> for $codec<OPT> {
             #[inline]
             fn decode(input: &'de [u8], mask: u8) -> Result<(T, usize), DecodeError> {
-                with_scratch(|scratch| read_value::<T>(input, mask != 0, $last, OPT, scratch))
+                with_phoenix_scratch(|scratch| {
+                    read_value::<T>(input, mask != 0, $last, OPT, scratch)
+                })
             }
         }
 

@@ -125,7 +125,9 @@ fn trimmed_fields<K: KeyFields>(k: &K, mask: u8, out: &mut Vec<u8>) -> Result<()
     if !sink.any {
         return Err(all_null());
     }
-    let keep = sink.keep;
+    // never into what `out` held before (a codec's `trim_tail` larger than its bytes): the
+    // head stays whole, so the callers' splits at it hold
+    let keep = sink.keep.max(keep);
     out.truncate(keep);
     Ok(())
 }

@@ -60,7 +60,7 @@ pub struct WriteFailures {
     pub failed: Vec<FailedWrite>,
 }
 
-/// One entry of a batch that was not written.
+/// One entry of a batch that was not written, or not known to be.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FailedWrite {
     /// The table name.
@@ -69,18 +69,63 @@ pub struct FailedWrite {
     pub index: usize,
     /// Its row key.
     pub key: Vec<u8>,
-    /// HBase's message.
+    /// Whether HBase is known not to have applied it, or it may have been applied.
+    pub outcome: Outcome,
+    /// HBase's message (or the connection's, for an entry whose call broke off).
     pub message: String,
+}
+
+/// What is known of a batch entry that is listed in [`WriteFailures`].
+///
+/// HBase answers a `putMultiple`/`deleteMultiple` it could not complete with one error for the
+/// whole call: it tells how many of the call's entries failed (`Failed 10 actions: …`), not
+/// which. An entry is [`Failed`](Outcome::Failed) only when that is known — every entry of the
+/// call failed, HBase refused the entry alone, or the entry names a column family the table does
+/// not have and the failures HBase counted are exactly those — and
+/// [`Unknown`](Outcome::Unknown) otherwise. An entry that is not listed was written.
+///
+/// ```
+/// use rowkey_hbase::{FailedWrite, Outcome, WriteFailures};
+///
+/// // what a caller does with a batch's failures
+/// fn to_retry(failures: &WriteFailures) -> Vec<&FailedWrite> {
+///     failures.failed.iter().filter(|f| f.outcome == Outcome::Failed).collect()
+/// }
+/// # let w = WriteFailures { written: 0, failed: vec![] };
+/// # assert!(to_retry(&w).is_empty());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// Not applied: writing it again writes it once.
+    Failed,
+    /// Perhaps applied, perhaps not: HBase refused the call it was part of without saying
+    /// which entries failed, or the connection broke after the call was sent. A put with the
+    /// server's time or a delete written again may act twice (a second version; a delete of
+    /// what another writer put in between): read the row first. Puts whose cells all carry a
+    /// timestamp ([`Cell::at`](crate::Cell::at)) are never left unknown for a refusal: they are
+    /// sent again alone, which is safe.
+    Unknown,
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Outcome::Failed => "not written",
+            Outcome::Unknown => "outcome unknown",
+        })
+    }
 }
 
 impl fmt::Display for FailedWrite {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "entry {} (table {}, row {}): {}",
+            "entry {} (table {}, row {}) {}: {}",
             self.index,
             self.table,
             to_string_binary(&self.key),
+            self.outcome,
             self.message
         )
     }

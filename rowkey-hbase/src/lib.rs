@@ -70,8 +70,9 @@
 //!   opens. The merge, decode, limit and resume are [`rowkey::read`]'s, as on every store.
 //! - **Connections** ([`Client`], "Connections that survive"): pooled connections checked before
 //!   use, idempotent calls retried on fresh ones after an idle timeout or a gateway restart.
-//! - **Writes** ([`Batch`], [`Cell`]): `putMultiple`/`deleteMultiple` in order, every failed
-//!   entry named.
+//! - **Writes** ([`Batch`], [`Cell`]): `putMultiple`/`deleteMultiple` in order, every entry
+//!   not written named with what is known of it ([`Outcome`]: failed, or perhaps applied); an
+//!   entry that could be written twice is never sent twice.
 //! - **Tables and regions**: [`Client::create_table_for`] pre-splits at the layout's split
 //!   points; [`Table::regions`] and [`Table::region_view`] ([`region`]) read the real regions
 //!   (`getAllRegionLocations`) and count every row in its region — the hotspot report, heatmap
@@ -251,7 +252,11 @@
 //! failures, pre-split tables and the region view, a gateway killed for good in the middle of a
 //! merged read (forward and reverse, concurrent and sequential: an error item once the retry
 //! budget is spent), a gateway **restarted** in the middle of a read (the read goes on: every
-//! row once, in order), a client idle past a gateway's idle timeout (its next calls, read and
+//! row once, in order — also on a gateway started fresh, whose scanner ids after the restart
+//! are the same small numbers as before, for every `streams(n)`, both directions and the
+//! stateless HTTP mode), a batch of puts (at server time and timestamped) and deletes across a
+//! region taken offline (`unassign`: every entry reported truly, nothing written twice,
+//! checked version by version once the region is back), a client idle past a gateway's idle timeout (its next calls, read and
 //! write, succeed at once), IN-lists of 5,000 values on an unsalted and an 8-bucket salted
 //! table against brute force (forward, reverse, limits, `after`, keys only, typed filters, a
 //! filter string, small request budgets, one stream), a 40,000-range read within its
@@ -316,7 +321,7 @@ use std::time::Duration;
 use ::thrift::protocol::{TInputProtocol, TOutputProtocol};
 use rowkey::{RowKey, ScanRanges};
 
-pub use error::{Error, FailedWrite, WriteFailures};
+pub use error::{Error, FailedWrite, Outcome, WriteFailures};
 pub use gateway::{GatewayConfig, Protocol, Transport};
 #[cfg(feature = "kerberos")]
 pub use kerberos::{Kerberos, Qop};
@@ -749,7 +754,7 @@ impl Client {
     }
 }
 
-fn table_name(name: &str) -> TTableName {
+pub(crate) fn table_name(name: &str) -> TTableName {
     match name.split_once(':') {
         Some((ns, q)) => TTableName::new(Some(ns.as_bytes().to_vec()), q.as_bytes().to_vec()),
         None => TTableName::new(None, name.as_bytes().to_vec()),

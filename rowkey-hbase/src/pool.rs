@@ -10,10 +10,30 @@
 //! or died mid-call) is retried on a fresh connection, with a backoff, when it is idempotent.
 
 use std::net::TcpStream;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::gateway::{Opened, Seen};
+use crate::thrift::{TResult, TScan, TTHBaseServiceSyncClient};
 use crate::{Conn, Error};
+
+/// The next connection's life: every connection the crate opens gets a number of its own.
+static LIVES: AtomicU64 = AtomicU64::new(1);
+
+/// A scanner the gateway opened on one connection.
+///
+/// A Thrift2 gateway numbers its scanners from 1 again in each process, so an id means *this*
+/// scanner only to the gateway process that gave it — and the only way to know a call reaches
+/// that process is to make it on the connection the id came from: a connection opened later may
+/// reach a restarted gateway (where the same id is another read's scanner) or another gateway
+/// behind a load balancer. So a `Scanner` is reached only through [`Pooled::scanner_rows`] and
+/// [`Pooled::close_scanner`], which refuse a scanner of another connection's life; a read whose
+/// connection was replaced opens its scanner again after the last row it returned.
+#[derive(Debug)]
+pub(crate) struct Scanner {
+    id: i32,
+    life: u64,
+}
 
 /// A connection with what the pool needs to know of it.
 pub(crate) struct Pooled {
@@ -25,6 +45,8 @@ pub(crate) struct Pooled {
     pub(crate) seen: Seen,
     /// When it was given back.
     since: Instant,
+    /// This connection's own number: the scanners opened on it carry it.
+    life: u64,
 }
 
 impl Pooled {
@@ -34,6 +56,46 @@ impl Pooled {
             probe: opened.probe,
             seen: opened.seen,
             since: Instant::now(),
+            life: LIVES.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+
+    /// Open a scanner of `table` on this connection.
+    pub(crate) fn open_scanner(
+        &mut self,
+        table: Vec<u8>,
+        scan: TScan,
+    ) -> ::thrift::Result<Scanner> {
+        let id = self.conn.open_scanner(table, scan)?;
+        Ok(Scanner {
+            id,
+            life: self.life,
+        })
+    }
+
+    /// Whether `scanner` was opened on this connection (in its life).
+    pub(crate) fn owns(&self, scanner: &Scanner) -> bool {
+        scanner.life == self.life
+    }
+
+    /// The next `rows` rows of `scanner`; `None`, with no call made, when the scanner was
+    /// opened on another connection (its id may name another scanner here).
+    pub(crate) fn scanner_rows(
+        &mut self,
+        scanner: &Scanner,
+        rows: i32,
+    ) -> Option<::thrift::Result<Vec<TResult>>> {
+        self.owns(scanner)
+            .then(|| self.conn.get_scanner_rows(scanner.id, rows))
+    }
+
+    /// Close `scanner` if it was opened on this connection; one of another connection's life
+    /// is left alone (its connection is gone, and the gateway drops it when its lease ends).
+    pub(crate) fn close_scanner(&mut self, scanner: Scanner) -> ::thrift::Result<()> {
+        if self.owns(&scanner) {
+            self.conn.close_scanner(scanner.id)
+        } else {
+            Ok(())
         }
     }
 
@@ -152,5 +214,44 @@ pub(crate) fn gave_up(e: ::thrift::Error, attempts: u32) -> Error {
             Error::Connection(format!("{m} (after {attempts} attempts)"))
         }
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A scanner id is reached only through [`super::Pooled`]'s methods, which check the
+    /// connection's life: no other file of the crate calls the gateway's scanner calls by id.
+    #[test]
+    fn scanner_ids_are_reached_only_through_their_connection() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = vec![src.clone()];
+        let mut checked = 0;
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                for entry in std::fs::read_dir(&path).expect("read src") {
+                    files.push(entry.expect("entry").path());
+                }
+                continue;
+            }
+            let generated = path.starts_with(src.join("thrift"));
+            if generated || path.ends_with("pool.rs") || path.extension() != Some("rs".as_ref()) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("read");
+            for call in [".get_scanner_rows(", ".close_scanner(", ".open_scanner("] {
+                for (at, _) in text.match_indices(call) {
+                    // only the `Pooled` methods of the same names, on a pooled connection
+                    let before = &text[..at];
+                    assert!(
+                        !before.ends_with(".conn"),
+                        "{}: a scanner call on the raw connection (`.conn{call}`): go through \
+                         `Pooled`, which checks the scanner belongs to the connection",
+                        path.display()
+                    );
+                }
+            }
+            checked += 1;
+        }
+        assert!(checked > 10, "only {checked} files read");
     }
 }

@@ -17,9 +17,10 @@
 //!
 //! The scanners of a read run on at most [`streams`](Read::streams) threads, each with one
 //! connection (default [`Client::with_max_streams`](crate::Client::with_max_streams), 8),
-//! whatever the number of ranges or buckets: each fetches a page of
-//! [`page_rows`](Read::page_rows) rows for one group, then the next group's, keeping every group
-//! one page ahead of the merge. A read of one group, or with `streams(1)`
+//! whatever the number of ranges or buckets: the groups are dealt out to the threads, and each
+//! thread fetches a page of [`page_rows`](Read::page_rows) rows for one of its groups, then the
+//! next one's, keeping every group one page ahead of the merge. A group stays on its thread
+//! for the whole read, since its scanner lives on that thread's connection. A read of one group, or with `streams(1)`
 //! ([`sequential`](Read::sequential)), fetches its pages on the caller's thread when the merge
 //! needs them. What a read holds is bounded by groups × 2 pages.
 //!
@@ -46,7 +47,11 @@
 //! that HBase no longer knows (a lease expired: the gateway drops a scanner left unread longer
 //! than `hbase.client.scanner.timeout.period`, 60 s by default) is opened again on a fresh
 //! connection **after the last row it returned** — no row twice, none skipped — for as long as
-//! the client's [retry budget](crate::Client::with_retry_for) lasts. A page is all or nothing:
+//! the client's [retry budget](crate::Client::with_retry_for) lasts. A scanner is only ever
+//! continued on the connection it was opened on: a gateway numbers its scanners from 1 again
+//! when it restarts, so after any reconnect every scanner of the old connection — including
+//! those of other groups sharing it — is opened again after its last row, never continued by
+//! its id (which could name another group's new scanner). A page is all or nothing:
 //! the rows of a call that failed were never returned. When the budget is spent, the group
 //! yields one [`Error`] item and ends: a read that was cut short always says so; it never ends
 //! as if the range were exhausted.
@@ -56,13 +61,13 @@ use std::collections::VecDeque;
 use std::marker::PhantomData;
 use std::rc::Rc;
 use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use rowkey::read::{after_in_byte_order, batches, ReadError};
 use rowkey::{DecodeRowKeyOwned, RowKey, ScanRange, ScanRanges};
 
 use crate::filter::{filter_list, own, Filter};
-use crate::pool::{self, Attempts, Pooled};
+use crate::pool::{self, Attempts, Pooled, Scanner};
 use crate::thrift::{TColumn, TResult, TScan, TTHBaseServiceSyncClient};
 use crate::{proto, Client, Error, Row, Table};
 
@@ -391,10 +396,11 @@ impl<T: RowKey> Read<T> {
                 .map(|scan| GroupSource::inline(client.clone(), conn.clone(), scan))
                 .collect::<Vec<_>>()
         } else {
-            let jobs = workers(client, streams)?;
+            let queues = workers(client, streams)?;
             scans
                 .into_iter()
-                .map(|scan| GroupSource::pooled(client.clone(), jobs.clone(), scan))
+                .zip(queues.iter().cycle())
+                .map(|(scan, jobs)| GroupSource::pooled(client.clone(), jobs.clone(), scan))
                 .collect()
         };
         Ok(Rows {
@@ -468,11 +474,12 @@ fn quote(bytes: &[u8]) -> Vec<u8> {
     q
 }
 
-/// An open scanner: its id, the ranges it covers, the page size it was asked with, and a row
-/// to drop (a reversed single-range scanner's start row is the range's exclusive stop).
+/// An open scanner: the scanner (reached only through the connection it was opened on), the
+/// ranges it covers, the page size it was asked with, and a row to drop (a reversed
+/// single-range scanner's start row is the range's exclusive stop).
 #[derive(Debug)]
 struct Open {
-    id: i32,
+    scanner: Scanner,
     ranges: Vec<ScanRange>,
     page: i32,
     skip: Option<Vec<u8>>,
@@ -585,7 +592,7 @@ impl GroupScan {
         let mut reopens = 0u32;
         loop {
             if self.done || self.remaining == Some(0) {
-                self.finish(client, conn);
+                self.finish(conn);
                 return Ok(None);
             }
             if conn.is_none() {
@@ -610,10 +617,10 @@ impl GroupScan {
                 let Some((scan, page, skip)) = self.tscan(&ranges) else {
                     continue;
                 };
-                match c.conn.open_scanner(self.table.clone(), scan) {
-                    Ok(id) => {
+                match c.open_scanner(self.table.clone(), scan) {
+                    Ok(scanner) => {
                         self.open = Some(Open {
-                            id,
+                            scanner,
                             ranges,
                             page,
                             skip,
@@ -640,16 +647,27 @@ impl GroupScan {
             let Some(open) = self.open.as_ref() else {
                 continue;
             };
-            let (id, page) = (open.id, open.page);
-            match c.conn.get_scanner_rows(id, page) {
+            let page = open.page;
+            let Some(result) = c.scanner_rows(&open.scanner, page) else {
+                // The scanner was opened on a connection that has since been replaced (it
+                // broke, here or for another group on the same connection): its id may name
+                // another scanner on this one (a restarted gateway counts from 1 again). Open
+                // it again after the last row returned.
+                if let Some(open) = self.open.take() {
+                    self.steps.push_front(open.ranges);
+                }
+                continue;
+            };
+            match result {
                 Ok(mut rows) => {
                     // The gateway fills a page unless the scanner is exhausted
                     // (`ResultScanner.next(n)`): a short page is its last one.
                     let last_page = rows.len() < usize::try_from(page).unwrap_or(usize::MAX);
                     let skip = open.skip.clone();
                     if last_page {
-                        self.open = None;
-                        let _ = c.conn.close_scanner(id);
+                        if let Some(open) = self.open.take() {
+                            let _ = c.close_scanner(open.scanner);
+                        }
                     }
                     self.keep(&mut rows, skip.as_deref());
                     if rows.is_empty() {
@@ -679,7 +697,7 @@ impl GroupScan {
                     if let Some(open) = self.open.take() {
                         if !broken {
                             if let Some(c) = conn.as_mut() {
-                                let _ = c.conn.close_scanner(open.id);
+                                let _ = c.close_scanner(open.scanner);
                             }
                         }
                         self.steps.push_front(open.ranges);
@@ -789,15 +807,15 @@ impl GroupScan {
         }
     }
 
-    /// Close the open scanner, if any (the read was dropped, or its limit reached).
-    fn finish(&mut self, client: &Client, conn: &mut Option<Pooled>) {
+    /// Close the open scanner, if any (the read was dropped, or its limit reached), on the
+    /// connection it was opened on. Without that connection there is nothing to close: a
+    /// scanner id sent on another connection could close another read's scanner; the gateway
+    /// drops the scanner of a broken connection when its lease ends.
+    fn finish(&mut self, conn: &mut Option<Pooled>) {
         self.done = true;
         if let Some(open) = self.open.take() {
-            if conn.is_none() {
-                *conn = client.checkout().ok();
-            }
             if let Some(c) = conn.as_mut() {
-                if c.conn.close_scanner(open.id).is_err() {
+                if c.owns(&open.scanner) && c.close_scanner(open.scanner).is_err() {
                     *conn = None;
                 }
             }
@@ -815,38 +833,37 @@ enum Job {
     Close(Box<GroupScan>),
 }
 
-/// Start `n` threads, each with one connection, serving the jobs of one read; they end when
-/// the read is dropped (every sender gone), giving their connections back.
-fn workers(client: &Client, n: usize) -> Result<Sender<Job>, Error> {
-    let (tx, rx) = channel::<Job>();
-    let rx = Arc::new(Mutex::new(rx));
+/// Start `n` threads, each with one connection and a queue of its own, serving the jobs of one
+/// read; they end when the read is dropped (every sender gone), giving their connections back.
+///
+/// A group is served by one thread for the whole read (its queue): its scanner lives on that
+/// thread's connection, and a scanner is reached only on the connection it was opened on.
+fn workers(client: &Client, n: usize) -> Result<Vec<Sender<Job>>, Error> {
+    let mut queues = Vec::with_capacity(n);
     for _ in 0..n {
+        let (tx, rx) = channel::<Job>();
         let client = client.clone();
-        let rx = rx.clone();
         std::thread::Builder::new()
             .name("rowkey-hbase-read".into())
             .spawn(move || work(&client, &rx))
             .map_err(|e| Error::Connection(format!("starting a read thread: {e}")))?;
+        queues.push(tx);
     }
-    Ok(tx)
+    Ok(queues)
 }
 
-fn work(client: &Client, jobs: &Mutex<Receiver<Job>>) {
+fn work(client: &Client, jobs: &Receiver<Job>) {
     let mut conn: Option<Pooled> = None;
     loop {
-        let job = match jobs.lock() {
-            Ok(rx) => rx.recv(),
-            Err(_) => break,
-        };
-        match job {
+        match jobs.recv() {
             Ok(Job::Fetch(mut scan, reply)) => {
                 let page = scan.next_page(client, &mut conn);
                 if let Err(std::sync::mpsc::SendError((mut scan, _))) = reply.send((scan, page)) {
                     // the read was dropped meanwhile
-                    scan.finish(client, &mut conn);
+                    scan.finish(&mut conn);
                 }
             }
-            Ok(Job::Close(mut scan)) => scan.finish(client, &mut conn),
+            Ok(Job::Close(mut scan)) => scan.finish(&mut conn),
             Err(_) => break,
         }
     }
@@ -1026,7 +1043,7 @@ impl Drop for GroupSource {
         match &self.mode {
             Mode::Inline(conn) => {
                 if let Ok(mut slot) = conn.slot.try_borrow_mut() {
-                    scan.finish(&self.client, &mut slot);
+                    scan.finish(&mut slot);
                 }
             }
             Mode::Pooled { jobs, .. } => {

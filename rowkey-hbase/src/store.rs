@@ -541,6 +541,7 @@ impl Store for HBaseStore {
                                 .position(|w| w.key() == d.row.as_slice())
                                 .unwrap_or(0),
                             key: d.row,
+                            outcome: crate::Outcome::Failed,
                             message: "HBase could not apply this delete".into(),
                         })
                         .collect();

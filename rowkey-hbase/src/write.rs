@@ -3,7 +3,7 @@
 use rowkey::RowKey;
 
 use crate::thrift::{TColumnValue, TDelete, TPut, TTHBaseServiceSyncClient};
-use crate::{Error, FailedWrite, Table, WriteFailures};
+use crate::{Error, FailedWrite, Outcome, Table, WriteFailures};
 
 /// One cell to write: `family:qualifier = value`, at the server's time unless
 /// [`at`](Cell::at) gives one.
@@ -72,12 +72,51 @@ struct Entry {
 /// A batch of puts and deletes, over one or more tables, applied in order.
 ///
 /// HBase has no multi-row transactions: entries are sent as `putMultiple`/`deleteMultiple`
-/// calls, one per run of same-kind entries of one table, in the order they were added. When
-/// HBase refuses a `putMultiple` (a missing or disabled table, an unknown family), each of its
-/// entries is put alone, so that [`Error::Write`] names exactly the entries that failed;
-/// `deleteMultiple` reports its failed entries itself. When the connection breaks or times
-/// out, the entries of that call are reported as "not known to be written" (puts and deletes
-/// are idempotent: apply them again) and the next call opens a new connection.
+/// calls, one per run of same-kind entries of one table, in the order they were added.
+///
+/// # When a call fails
+///
+/// [`apply`](Batch::apply) reports every entry that was not written, or is not known to have
+/// been, with an [`Outcome`]: [`Failed`](Outcome::Failed) (HBase did not apply it) or
+/// [`Unknown`](Outcome::Unknown). No entry is ever sent twice when that could write it twice:
+///
+/// - HBase refused the call (`TIOError`: a missing or disabled table, an unknown family, a
+///   region that stayed unavailable through the gateway's own retries). HBase says how many of
+///   the call's entries failed, not which — the others **were applied**. Entries that cannot
+///   succeed are found without writing (a missing table, a family the table does not have); when
+///   they account for every failure HBase counted, the rest are known to be written. Otherwise,
+///   a put whose cells all carry a timestamp ([`Cell::at`]) is sent again alone (writing it
+///   twice writes it once), so it ends written or `Failed`; a put at the server's time and a
+///   delete are **not** sent again (a second version; a second delete would also remove what
+///   another writer put in between) and are reported `Unknown` — unless HBase failed every entry
+///   of the call, when they are `Failed`.
+/// - The connection broke or timed out after the call was sent: its entries are `Unknown`
+///   (timestamped puts were already retried on a fresh connection, see [`Client`]). The next
+///   call opens a new connection.
+///
+/// ```no_run
+/// # fn demo(table: rowkey_hbase::Table) -> Result<(), rowkey_hbase::Error> {
+/// use rowkey_hbase::{Batch, Cell, Error, Outcome};
+///
+/// let mut batch = Batch::new();
+/// batch.put_raw(&table, b"row-1".to_vec(), [Cell::new("f", "q", "v")]);
+/// batch.delete_raw(&table, b"row-2".to_vec());
+/// match batch.apply() {
+///     Ok(n) => println!("{n} entries written"),
+///     Err(Error::Write(w)) => {
+///         for f in &w.failed {
+///             match f.outcome {
+///                 Outcome::Failed => println!("entry {} was not written: {}", f.index, f.message),
+///                 _ => println!("entry {} may have been written: read it first", f.index),
+///             }
+///         }
+///     }
+///     Err(e) => return Err(e),
+/// }
+/// # Ok(()) }
+/// ```
+///
+/// [`Client`]: crate::Client
 #[derive(Debug, Default)]
 pub struct Batch {
     entries: Vec<Entry>,
@@ -154,11 +193,11 @@ impl Batch {
     ///
     /// # Errors
     ///
-    /// [`Error::Write`] listing every entry that was not (or not known to be) written, with
-    /// HBase's message; the others were written.
+    /// [`Error::Write`] listing every entry that was not, or is not known to have been, written
+    /// — each with its [`Outcome`] and HBase's message (see [the type docs](Batch)); the
+    /// entries not listed were written.
     pub fn apply(self) -> Result<usize, Error> {
-        let mut failed = Vec::new();
-        let mut written = 0usize;
+        let mut report = Report::default();
         let total = self.entries.len();
         let mut i = 0;
         while i < total {
@@ -172,74 +211,154 @@ impl Batch {
                 j += 1;
             }
             let run = &self.entries[i..j];
-            if is_put {
-                match put_run(run) {
-                    Ok(()) => written += run.len(),
-                    Err(Error::Server(_)) => {
-                        // find exactly which entries HBase refuses
-                        for (k, e) in run.iter().enumerate() {
-                            match put_one(e) {
-                                Ok(()) => written += 1,
-                                Err(Error::Server(m)) => failed.push(failure(e, i + k, m)),
-                                Err(other) => failed.push(failure(e, i + k, not_known(&other))),
-                            }
-                        }
-                    }
-                    Err(other) => fail_all(run, i, &not_known(&other), &mut failed),
-                }
+            let sent = if is_put {
+                put_run(run)
             } else {
-                match delete_run(run) {
-                    Ok(refused) => {
-                        // HBase returns the deletes it could not apply
-                        let mut refused = refused;
-                        for (k, e) in run.iter().enumerate() {
-                            if let Some(p) = refused.iter().position(|d| d.row == e.key) {
-                                refused.swap_remove(p);
-                                failed.push(failure(
-                                    e,
-                                    i + k,
-                                    "HBase could not apply this delete".into(),
-                                ));
-                            } else {
-                                written += 1;
-                            }
+                // HBase 2's gateway returns no refused deletes (it throws instead); an older one
+                // may list them
+                delete_run(run).map(|refused| {
+                    for (k, e) in run.iter().enumerate() {
+                        if refused.iter().any(|d| d.row == e.key) {
+                            report.fail(
+                                e,
+                                i + k,
+                                Outcome::Failed,
+                                "HBase could not apply this delete",
+                            );
+                        } else {
+                            report.written += 1;
                         }
                     }
-                    Err(Error::Server(m)) => {
-                        for (k, e) in run.iter().enumerate() {
-                            failed.push(failure(e, i + k, m.clone()));
-                        }
+                })
+            };
+            match sent {
+                Ok(()) if is_put => report.written += run.len(),
+                Ok(()) => {}
+                Err(Error::Server(m)) => refused_run(run, i, &m, &mut report),
+                Err(other) => {
+                    let m = format!("the call broke off: {other}");
+                    for (k, e) in run.iter().enumerate() {
+                        report.fail(e, i + k, Outcome::Unknown, &m);
                     }
-                    Err(other) => fail_all(run, i, &not_known(&other), &mut failed),
                 }
             }
             i = j;
         }
-        if failed.is_empty() {
-            Ok(written)
+        if report.failed.is_empty() {
+            Ok(report.written)
         } else {
-            Err(Error::Write(WriteFailures { written, failed }))
+            report.failed.sort_by_key(|f| f.index);
+            Err(Error::Write(WriteFailures {
+                written: report.written,
+                failed: report.failed,
+            }))
         }
     }
 }
 
-fn not_known(e: &Error) -> String {
-    format!("not known to be written: {e}")
+/// What [`Batch::apply`] found so far.
+#[derive(Default)]
+struct Report {
+    written: usize,
+    failed: Vec<FailedWrite>,
 }
 
-fn failure(e: &Entry, index: usize, message: String) -> FailedWrite {
-    FailedWrite {
-        table: e.table.name().to_string(),
-        index,
-        key: e.key.clone(),
-        message,
+impl Report {
+    fn fail(&mut self, e: &Entry, index: usize, outcome: Outcome, message: &str) {
+        self.failed.push(FailedWrite {
+            table: e.table.name().to_string(),
+            index,
+            key: e.key.clone(),
+            outcome,
+            message: message.to_string(),
+        });
     }
 }
 
-fn fail_all(run: &[Entry], first: usize, msg: &str, out: &mut Vec<FailedWrite>) {
+/// The entries of a run (`first` is the batch index of its first entry) whose call HBase
+/// refused with `message`: what is known of each, and the timestamped puts whose fate is not
+/// known sent again alone. See [`Batch`]'s docs.
+fn refused_run(run: &[Entry], first: usize, message: &str, report: &mut Report) {
+    let Some(head) = run.first() else { return };
+    let counted = failed_actions(message);
+    // entries that cannot have been applied, found without writing
+    let doomed: Vec<bool> = match head
+        .table
+        .client()
+        .call(|c| c.get_table_descriptor(crate::table_name(head.table.name())))
+    {
+        Ok(desc) => {
+            let families: Vec<Vec<u8>> = desc
+                .columns
+                .unwrap_or_default()
+                .into_iter()
+                .map(|f| f.name)
+                .collect();
+            run.iter()
+                .map(|e| match &e.op {
+                    Op::Put(cells) => cells.iter().any(|c| !families.contains(&c.family)),
+                    Op::Delete => false,
+                })
+                .collect()
+        }
+        // the table is not there: nothing of the run can have been applied
+        Err(Error::Server(m)) if is_table_not_found(&m) || is_table_not_found(message) => {
+            vec![true; run.len()]
+        }
+        Err(_) => vec![false; run.len()],
+    };
+    let known = doomed.iter().filter(|d| **d).count();
+    // HBase counted every entry as failed, or the doomed entries are all it counted
+    let all_failed = counted == Some(run.len()) || known == run.len();
+    let rest_written = !all_failed && counted == Some(known);
     for (k, e) in run.iter().enumerate() {
-        out.push(failure(e, first + k, msg.to_string()));
+        let index = first + k;
+        if doomed[k] || all_failed {
+            report.fail(e, index, Outcome::Failed, message);
+        } else if rest_written {
+            report.written += 1;
+        } else if timestamped(e) {
+            // idempotent: find out by sending it again, alone
+            match put_one(e) {
+                Ok(()) => report.written += 1,
+                Err(Error::Server(m)) => report.fail(e, index, Outcome::Failed, &m),
+                Err(other) => report.fail(
+                    e,
+                    index,
+                    Outcome::Unknown,
+                    &format!("{message}; sent again alone, the call broke off: {other}"),
+                ),
+            }
+        } else {
+            report.fail(
+                e,
+                index,
+                Outcome::Unknown,
+                &format!(
+                    "{message} (HBase refused the call this entry was part of without saying \
+                     which entries failed; not sent again)"
+                ),
+            );
+        }
     }
+}
+
+/// How many of a call's actions failed, from HBase's `RetriesExhaustedWithDetailsException`
+/// message (`Failed 3 actions: …`, `Failed 1 action: …`).
+fn failed_actions(message: &str) -> Option<usize> {
+    let at = message.find("Failed ")?;
+    let rest = message.get(at + "Failed ".len()..)?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let after = rest.get(digits.len()..)?;
+    if !after.starts_with(" action") {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// Whether HBase's message says the table does not exist.
+fn is_table_not_found(message: &str) -> bool {
+    message.contains("TableNotFoundException")
 }
 
 fn tput(e: &Entry) -> TPut {
@@ -294,4 +413,40 @@ fn delete_run(run: &[Entry]) -> Result<Vec<TDelete>, Error> {
         .table
         .client()
         .call_once(|c| c.delete_multiple(name.clone(), deletes.clone()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hbase_counts_the_failed_actions_of_a_call() {
+        // RetriesExhaustedWithDetailsException's message, as the gateway passes it on
+        let m = "org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException: Failed 10 \
+                 actions: NotServingRegionException: 10 times, servers with issues: \
+                 localhost,16020,1";
+        assert_eq!(failed_actions(m), Some(10));
+        assert_eq!(
+            failed_actions("Failed 1 action: Column family x does not exist: 1 time, "),
+            Some(1)
+        );
+        assert_eq!(failed_actions("Failed to connect"), None);
+        assert_eq!(failed_actions("Failed 3 attempts"), None);
+        assert_eq!(
+            failed_actions("org.apache.hadoop.hbase.TableNotFoundException: t"),
+            None
+        );
+        assert_eq!(
+            failed_actions("Failed 99999999999999999999999 actions"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_missing_table_is_named_by_its_exception() {
+        assert!(is_table_not_found(
+            "org.apache.hadoop.hbase.TableNotFoundException: wf_no_such_table"
+        ));
+        assert!(!is_table_not_found("TableNotEnabledException: wf_disabled"));
+    }
 }

@@ -3,7 +3,7 @@
 //! gateway killed in the middle of a merged read and of a migration, the classic
 //! HexStringSplit import experiment counted in the server's own regions, and reads that hold
 //! up in production ([`reads`]: multi-range scanners, bounded fan-out, idle and restarted
-//! gateways).
+//! gateways), batches across an unavailable region ([`writes`]).
 
 use rowkey::plan::SplitPoints;
 use std::time::Duration;
@@ -17,6 +17,8 @@ use rowkey_hbase::{Batch, Cell, Client, Error};
 
 #[path = "live/reads.rs"]
 mod reads;
+#[path = "live/writes.rs"]
+mod writes;
 
 fn hbase() -> &'static HBase {
     HBase::shared_phoenix().unwrap_or_else(|e| panic!("{e}"))

@@ -39,6 +39,9 @@ pub enum Error {
     Plan(PlanError),
     /// The hotspot analyzer refused its input.
     Hotspot(HotspotError),
+    /// A bulk load refused its input or could not write its files (feature `bulk`).
+    #[cfg(feature = "bulk")]
+    Bulk(crate::bulk::BulkError),
     /// The test server could not be started (feature `testkit`).
     #[cfg(feature = "testkit")]
     Start(ServerError),
@@ -163,6 +166,8 @@ impl fmt::Display for Error {
             }
             Error::Plan(e) => write!(f, "{e}"),
             Error::Hotspot(e) => write!(f, "{e}"),
+            #[cfg(feature = "bulk")]
+            Error::Bulk(e) => write!(f, "bulk load: {e}"),
             #[cfg(feature = "testkit")]
             Error::Start(e) => write!(f, "{e}"),
             Error::InvalidArgument(m) => write!(f, "invalid argument: {m}"),
@@ -178,6 +183,9 @@ impl std::error::Error for Error {
             Error::Encode(e) => Some(e),
             Error::Plan(e) => Some(e),
             Error::Hotspot(e) => Some(e),
+            // the message is in this error's own text: its cause is the bulk error's
+            #[cfg(feature = "bulk")]
+            Error::Bulk(e) => std::error::Error::source(e),
             #[cfg(feature = "testkit")]
             Error::Start(e) => Some(e),
             Error::Connection(_)

@@ -282,6 +282,8 @@
 //! ```
 #![warn(missing_docs)]
 
+#[cfg(feature = "bulk")]
+pub mod bulk;
 pub mod error;
 pub mod filter;
 pub mod gateway;

@@ -1378,6 +1378,66 @@ impl HBase {
         }
     }
 
+    /// Load the HFiles under `dir` (`<dir>/<family>/<file>`, as [`crate::bulk`] writes them)
+    /// into `table` with HBase's own tool, `BulkLoadHFilesTool` — what `hbase completebulkload
+    /// <dir> <table>` runs — in a JVM of its own on the server's jars and configuration. Files
+    /// that span a region boundary are split by the tool. Returns the tool's output.
+    ///
+    /// # Errors
+    ///
+    /// [`ServerError::Shell`] when the tool exits with an error (a missing table, a family the
+    /// table lacks, a file HBase cannot read) or runs longer than 300 s, with the tail of its
+    /// output.
+    pub fn bulk_load(&self, dir: &Path, table: &str) -> Result<String, ServerError> {
+        static RUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let base = self.dir.join(format!("bulkload-{n}"));
+        let (out, err, log4j) = (
+            base.with_extension("out"),
+            base.with_extension("err"),
+            base.with_extension("log4j.properties"),
+        );
+        std::fs::write(&log4j, LOG4J_ERRORS)
+            .map_err(|e| ServerError::Shell(format!("writing {}: {e}", log4j.display())))?;
+        let mut args = vec![
+            self.java.display().to_string(),
+            "-Xmx512m".into(),
+            "-XX:+UseSerialGC".into(),
+            "-XX:TieredStopAtLevel=1".into(),
+        ];
+        args.extend(JDK17_FLAGS.iter().map(|s| s.to_string()));
+        args.push(format!("-Dlog4j.configuration=file:{}", log4j.display()));
+        args.push(format!(
+            "-Dlog4j2.configurationFile=file:{}",
+            log4j.display()
+        ));
+        args.push("-cp".into());
+        args.push(format!(
+            "{}:{}",
+            self.dir.join("conf").display(),
+            self.classpath
+        ));
+        args.push("org.apache.hadoop.hbase.tool.BulkLoadHFilesTool".into());
+        args.push(dir.display().to_string());
+        args.push(table.to_string());
+        let status = run_to_end(&args, &out, &err, SHELL_TIMEOUT).map_err(ServerError::Shell)?;
+        let stdout = String::from_utf8_lossy(&std::fs::read(&out).unwrap_or_default()).into_owned();
+        match status {
+            Some(s) if s.success() => Ok(stdout),
+            _ => Err(ServerError::Shell(format!(
+                "BulkLoadHFilesTool {} {table} {}; its standard output ends:\n{}\nits standard \
+                 error ends:\n{}",
+                dir.display(),
+                status.map_or_else(
+                    || format!("did not exit in {} s", SHELL_TIMEOUT.as_secs()),
+                    |s| s.to_string()
+                ),
+                tail(&stdout, 30),
+                read_tail(&err, 30)
+            ))),
+        }
+    }
+
     /// The Phoenix JDBC URL of this server: `jdbc:phoenix:127.0.0.1:<zk port>`.
     pub fn phoenix_url(&self) -> String {
         format!("jdbc:phoenix:127.0.0.1:{}", self.zk_port)

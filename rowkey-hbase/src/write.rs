@@ -44,6 +44,22 @@ impl Cell {
         self
     }
 
+    pub(crate) fn family(&self) -> &[u8] {
+        &self.family
+    }
+
+    pub(crate) fn qualifier(&self) -> &[u8] {
+        &self.qualifier
+    }
+
+    pub(crate) fn value(&self) -> &[u8] {
+        &self.value
+    }
+
+    pub(crate) fn timestamp(&self) -> Option<i64> {
+        self.timestamp
+    }
+
     fn into_thrift(self) -> TColumnValue {
         TColumnValue::new(
             self.family,

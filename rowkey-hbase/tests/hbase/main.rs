@@ -8,6 +8,8 @@
 //!
 //! One module per topic:
 //!
+//! - [`bulk`]: typed rows written as HFiles per region, loaded by HBase's `BulkLoadHFilesTool`,
+//!   read back cell for cell;
 //! - [`live`]: writes, pre-split tables and the region view, faults in the middle of reads and
 //!   migrations, the HexStringSplit experiment, and reads that hold up in production;
 //! - [`oracle`]: typed reads against a brute-force oracle (2,100 range and 1,020 IN-list queries);
@@ -33,6 +35,7 @@ mod crashy;
 #[path = "../common/smoke.rs"]
 mod smoke;
 
+mod bulk;
 mod gateways;
 mod index;
 #[cfg(feature = "kerberos")]

@@ -1,0 +1,366 @@
+//! Bulk load on the live server (issue 46): typed rows written as HFiles per region by
+//! `rowkey_hbase::bulk`, loaded by HBase's own `BulkLoadHFilesTool`, and read back through the
+//! gateway cell for cell — values on the edges (empty values, rows of `0x00` and `0xFF`, the
+//! longest legal row, many qualifiers, two families with different compression, timestamps 0
+//! and `Long.MAX_VALUE`, cells at the load's timestamp), an input spilled in many runs, and a
+//! region split between writing and loading.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use rowkey::plan::SplitPoints;
+use rowkey::RowKey;
+use rowkey_hbase::bulk::{BulkError, BulkLoad};
+use rowkey_hbase::testkit::HBase;
+use rowkey_hbase::thrift::{
+    TColumnFamilyDescriptor, TCompressionAlgorithm, TScan, TTHBaseServiceSyncClient,
+    TTableDescriptor, TTableName,
+};
+use rowkey_hbase::{Cell, Client, Error};
+
+fn hbase() -> &'static HBase {
+    HBase::shared_phoenix().unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn client() -> Client {
+    Client::connect(hbase().thrift_addr()).expect("gateway client")
+}
+
+/// A salted key whose last field takes any bytes.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(salt(buckets = 8))]
+struct Blob {
+    id: u32,
+    #[sep]
+    tail: Vec<u8>,
+}
+
+/// Every cell of the table, every version: (row, family, qualifier, timestamp) → value.
+type Cells = BTreeMap<(Vec<u8>, String, Vec<u8>, i64), Vec<u8>>;
+
+fn cells_of(client: &Client, table: &str) -> Cells {
+    let mut conn = client.open().expect("a raw connection");
+    let scan = TScan::new(
+        None, None, None, None, 10, None, None, None, None, None, None, None, None, None, None,
+        None, None, None,
+    );
+    let rows = conn
+        .get_scanner_results(table.as_bytes().to_vec(), scan, 1_000_000)
+        .expect("a raw scan");
+    let mut out = Cells::new();
+    for r in rows {
+        let row = r.row.unwrap_or_default();
+        for c in r.column_values {
+            out.insert(
+                (
+                    row.clone(),
+                    String::from_utf8_lossy(&c.family).into_owned(),
+                    c.qualifier,
+                    c.timestamp.unwrap_or_default(),
+                ),
+                c.value,
+            );
+        }
+    }
+    out
+}
+
+fn family(name: &str, compression: TCompressionAlgorithm) -> TColumnFamilyDescriptor {
+    let mut f = TColumnFamilyDescriptor::new(
+        name.as_bytes().to_vec(),
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+    );
+    f.compression_type = Some(compression);
+    f
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("bulk-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn typed_rows_bulk_loaded_by_hbase_read_back_cell_for_cell() {
+    let client = client();
+    let name = "bulk_edges";
+    if client.table_exists(name).expect("exists") {
+        client.delete_table(name).expect("drop");
+    }
+    let desc = TTableDescriptor::new(
+        TTableName::new(None, name.as_bytes().to_vec()),
+        vec![
+            family("d", TCompressionAlgorithm::NONE),
+            family("e", TCompressionAlgorithm::SNAPPY),
+        ],
+        None,
+        None,
+    );
+    let splits = Blob::split_points(8).expect("split points");
+    client
+        .open()
+        .expect("connection")
+        .create_table(desc, splits)
+        .expect("create");
+    let table = client.table(name);
+    let load_ts = 1_650_000_000_000;
+    let dir = out_dir(name);
+    // a 1 MiB budget (the least): the cells below spill into several runs
+    let mut writer = BulkLoad::for_table(&table, &dir)
+        .expect("the table's regions and families")
+        .memory_budget(1 << 20)
+        .threads(2)
+        .timestamp(load_ts)
+        .writer::<Blob>()
+        .expect("writer");
+    let mut want = Cells::new();
+    let mut add = |key: &Blob, cells: Vec<Cell>, expect: Vec<(&str, Vec<u8>, i64, Vec<u8>)>| {
+        writer.add(key, cells).expect("add");
+        let row = key.to_row_key().expect("encode").to_vec();
+        for (f, q, ts, v) in expect {
+            want.insert((row.clone(), f.to_string(), q, ts), v);
+        }
+    };
+    // many rows, cells in no order (ids descending), two families, values of every length
+    for id in (0..12_000u32).rev() {
+        let tail = vec![(id % 256) as u8; (id % 7) as usize];
+        let key = Blob { id, tail };
+        let value = vec![b'x'; (id % 500) as usize];
+        add(
+            &key,
+            vec![
+                Cell::new("e", "b", &value).at(i64::from(id) + 1),
+                Cell::new("d", "a", id.to_string()),
+            ],
+            vec![
+                ("e", b"b".to_vec(), i64::from(id) + 1, value.clone()),
+                ("d", b"a".to_vec(), load_ts, id.to_string().into_bytes()),
+            ],
+        );
+    }
+    // edges: rows of 0x00 and 0xFF, the longest row HBase takes, empty values, timestamps 0
+    // and Long.MAX_VALUE, 500 qualifiers in one row
+    let zeros = Blob {
+        id: 0,
+        tail: vec![0; 40],
+    };
+    let ones = Blob {
+        id: u32::MAX,
+        tail: vec![0xFF; 40],
+    };
+    add(
+        &zeros,
+        vec![
+            Cell::new("d", "", "").at(0),
+            Cell::new("d", "max", "m").at(i64::MAX),
+        ],
+        vec![
+            ("d", b"".to_vec(), 0, vec![]),
+            ("d", b"max".to_vec(), i64::MAX, b"m".to_vec()),
+        ],
+    );
+    add(
+        &ones,
+        vec![Cell::new("e", [0u8, 0xFF], "").at(7)],
+        vec![("e", vec![0u8, 0xFF], 7, vec![])],
+    );
+    let longest_tail = {
+        // a key of exactly 32,767 bytes: salt (1) + id (4) + the escaped tail and its end
+        let mut probe = Blob {
+            id: 9,
+            tail: vec![b'a'; 32_767 - 1 - 4 - 2],
+        };
+        while probe.to_row_key().expect("encode").len() < 32_767 {
+            probe.tail.push(b'a');
+        }
+        probe
+    };
+    assert_eq!(longest_tail.to_row_key().expect("encode").len(), 32_767);
+    add(
+        &longest_tail,
+        vec![Cell::new("d", "q", "long").at(5)],
+        vec![("d", b"q".to_vec(), 5, b"long".to_vec())],
+    );
+    let wide = Blob {
+        id: 77,
+        tail: b"wide".to_vec(),
+    };
+    let qualifiers: Vec<Cell> = (0..500)
+        .rev()
+        .map(|q| Cell::new("d", format!("q{q:04}"), format!("{q}")).at(11))
+        .collect();
+    let expect: Vec<_> = (0..500)
+        .map(|q| {
+            (
+                "d",
+                format!("q{q:04}").into_bytes(),
+                11,
+                format!("{q}").into_bytes(),
+            )
+        })
+        .collect();
+    add(&wide, qualifiers, expect);
+    // a row over HBase's limit is refused, naming the key; nothing of it is written
+    let too_long = Blob {
+        id: 5,
+        tail: vec![b'z'; 32_767],
+    };
+    match writer.add(&too_long, [Cell::new("d", "q", "v")]) {
+        Err(Error::Bulk(BulkError::Row { key, problem })) => {
+            assert!(key.contains("id=5"), "{key}");
+            assert!(problem.contains("32767"), "{problem}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // so is a family the table does not have
+    match writer.add(&wide, [Cell::new("nope", "q", "v")]) {
+        Err(Error::Bulk(BulkError::Row { key, problem })) => {
+            assert!(key.contains("id=77"), "{key}");
+            assert!(problem.contains("nope"), "{problem}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let report = writer.finish().expect("write the files");
+    assert!(report.runs >= 2, "the input spilled: {} runs", report.runs);
+    assert_eq!(report.regions.len(), 8);
+    assert_eq!(report.cells, want.len() as u64);
+    for r in &report.regions {
+        assert!(!r.files.is_empty(), "every salt bucket has rows: {r:?}");
+        for f in &r.files {
+            let family = f
+                .parent()
+                .and_then(|p| p.file_name())
+                .and_then(|n| n.to_str())
+                .expect("a family directory");
+            assert!(family == "d" || family == "e", "{}", f.display());
+        }
+    }
+    // the spill directory is gone: only the family directories are left
+    let mut top: Vec<String> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    top.sort();
+    assert_eq!(top, ["d", "e"]);
+
+    // a region split after the files were written: the tool splits the files that span it
+    let mid = Blob {
+        id: 3000,
+        tail: vec![],
+    }
+    .to_row_key()
+    .expect("encode");
+    let bucket = mid[0];
+    let split_at: String = mid.iter().map(|b| format!("\\x{b:02x}")).collect();
+    let out = hbase()
+        .shell(&format!(
+            "split '{name}', \"{split_at}\"\nsleep 2\nputs 'SPLIT ASKED'\n"
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(out.contains("SPLIT ASKED"), "{out}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while table.regions().expect("regions").len() < 9 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the region of bucket {bucket} did not split"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
+
+    hbase()
+        .bulk_load(&dir, name)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let got = cells_of(&client, name);
+    assert_eq!(got.len(), want.len(), "cells read back");
+    if got != want {
+        let first = want
+            .iter()
+            .find(|(k, v)| got.get(*k) != Some(*v))
+            .map(|(k, _)| k.clone());
+        panic!("the cells read back differ, first at {first:?}");
+    }
+    client.delete_table(name).expect("drop");
+}
+
+/// The same cell twice is refused at `finish`, naming the key, and nothing is left behind.
+#[test]
+fn a_duplicate_cell_fails_the_load_and_leaves_no_file() {
+    let dir = out_dir("duplicate");
+    let mut writer =
+        BulkLoad::with_split_points(&dir, &[vec![4]], vec![rowkey_hbase::bulk::Family::new("d")])
+            .expect("load")
+            .writer::<Blob>()
+            .expect("writer");
+    for id in 0..100u32 {
+        let key = Blob {
+            id,
+            tail: b"t".to_vec(),
+        };
+        writer
+            .add(&key, [Cell::new("d", "q", "v").at(1)])
+            .expect("add");
+    }
+    let again = Blob {
+        id: 42,
+        tail: b"t".to_vec(),
+    };
+    writer
+        .add(&again, [Cell::new("d", "q", "other").at(1)])
+        .expect("refused only when sorted");
+    match writer.finish() {
+        Err(Error::Bulk(BulkError::Failed { error, left, .. })) => {
+            assert!(left.is_empty(), "{left:?}");
+            match *error {
+                BulkError::Duplicate { key, family, .. } => {
+                    assert!(key.contains("id=42"), "{key}");
+                    assert_eq!(family, "d");
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        other => panic!("{other:?}"),
+    }
+    let left: Vec<_> = walk(&dir);
+    assert!(left.is_empty(), "files left: {left:?}");
+    // an output directory with files in it is refused
+    std::fs::write(dir.join("other"), b"x").expect("write");
+    let e = BulkLoad::with_split_points(&dir, &[], vec![rowkey_hbase::bulk::Family::new("d")])
+        .expect("load")
+        .writer::<Blob>()
+        .expect_err("not empty");
+    assert!(e.to_string().contains("not empty"), "{e}");
+}
+
+fn walk(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out
+}

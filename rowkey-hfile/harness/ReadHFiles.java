@@ -66,8 +66,9 @@ public class ReadHFiles {
       String path = parts[0];
       boolean corrupt = parts[2].equals("corrupt");
       try {
+        long t0 = System.nanoTime();
         String report = check(conf, path, parts[1], corrupt);
-        System.out.println("OK " + path + " " + report);
+        System.out.println("OK " + path + " " + report + " (" + (System.nanoTime() - t0) / 1000000 + " ms)");
       } catch (Throwable t) {
         failures++;
         StringWriter sw = new StringWriter();
@@ -193,9 +194,13 @@ public class ReadHFiles {
       DataInput bloomMeta = reader.getGeneralBloomFilterMetadata();
       if (bloomMeta != null) {
         BloomFilter bloom = BloomFilterFactory.createFromMeta(bloomMeta, reader);
+        // every row of a small file; a sample of 5,000 spread over a large one (each lookup
+        // reads and verifies a 128 KiB chunk: there is no block cache here)
+        int rowStep = Math.max(1, expected.size() / 5000);
         byte[] lastRow = null;
         int rows = 0;
-        for (Expected e : expected) {
+        for (int i = 0; i < expected.size(); i += rowStep) {
+          Expected e = expected.get(i);
           if (lastRow != null && Arrays.equals(lastRow, e.row)) continue;
           lastRow = e.row;
           rows++;
@@ -211,7 +216,7 @@ public class ReadHFiles {
         if (falsePositives > 100) {
           throw new AssertionError("Bloom filter: " + falsePositives + "/1000 false positives");
         }
-        report.append("bloom has all ").append(rows).append(" rows, ")
+        report.append("bloom has all ").append(rows).append(rowStep == 1 ? " rows, " : " sampled rows, ")
           .append(falsePositives).append("/1000 false positives; ");
       }
       DataInput deleteMeta = reader.getDeleteBloomFilterMetadata();

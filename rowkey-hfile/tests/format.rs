@@ -4,28 +4,43 @@
 mod common;
 
 use common::walk;
-use rowkey_hfile::{Cell, CellType, Compression, Error, HFileWriter, WriterOptions, MAX_ROW_LENGTH};
+use rowkey_hfile::{
+    Cell, CellType, Compression, Error, HFileWriter, WriterOptions, MAX_ROW_LENGTH,
+};
 
 #[test]
 fn out_of_order_and_duplicate_cells_are_refused_and_the_writer_goes_on() {
     let mut w = HFileWriter::new(Vec::new(), WriterOptions::default()).unwrap();
     w.append(&Cell::put(b"b", b"f", b"q", 5, b"v")).unwrap();
-    let e = w.append(&Cell::put(b"a\xff", b"f", b"q", 5, b"v")).unwrap_err();
+    let e = w
+        .append(&Cell::put(b"a\xff", b"f", b"q", 5, b"v"))
+        .unwrap_err();
     assert!(
         matches!(&e, Error::OutOfOrder { index: 1, row, previous_row } if row == "a\\xFF" && previous_row == "b"),
         "{e:?}"
     );
     // older timestamp after newer: fine; same key again: duplicate
     w.append(&Cell::put(b"b", b"f", b"q", 4, b"v")).unwrap();
-    let e = w.append(&Cell::put(b"b", b"f", b"q", 4, b"other")).unwrap_err();
+    let e = w
+        .append(&Cell::put(b"b", b"f", b"q", 4, b"other"))
+        .unwrap_err();
     assert!(matches!(e, Error::Duplicate { index: 2, .. }), "{e:?}");
     // a newer timestamp after an older one is out of order
     let e = w.append(&Cell::put(b"b", b"f", b"q", 9, b"v")).unwrap_err();
     assert!(matches!(e, Error::OutOfOrder { .. }), "{e:?}");
     // same column and timestamp: the higher type code first
-    w.append(&Cell { cell_type: CellType::DeleteColumn, ..Cell::put(b"b", b"f", b"r", 1, b"") }).unwrap();
+    w.append(&Cell {
+        cell_type: CellType::DeleteColumn,
+        ..Cell::put(b"b", b"f", b"r", 1, b"")
+    })
+    .unwrap();
     w.append(&Cell::put(b"b", b"f", b"r", 1, b"")).unwrap();
-    let e = w.append(&Cell { cell_type: CellType::Delete, ..Cell::put(b"b", b"f", b"r", 1, b"") }).unwrap_err();
+    let e = w
+        .append(&Cell {
+            cell_type: CellType::Delete,
+            ..Cell::put(b"b", b"f", b"r", 1, b"")
+        })
+        .unwrap_err();
     assert!(matches!(e, Error::OutOfOrder { .. }), "{e:?}");
     let (summary, bytes) = w.finish_into_inner().unwrap();
     assert_eq!(summary.cells, 4);
@@ -77,14 +92,21 @@ fn a_failed_output_fails_every_later_call() {
         }
     }
     assert!(matches!(failed, Some(Error::Io(_))), "{failed:?}");
-    let e = w.append(&Cell::put(b"\xff\xff\xff\xff\xff", b"f", b"q", 1, b"")).unwrap_err();
+    let e = w
+        .append(&Cell::put(b"\xff\xff\xff\xff\xff", b"f", b"q", 1, b""))
+        .unwrap_err();
     assert!(matches!(e, Error::Failed(_)), "{e:?}");
     assert!(matches!(w.finish(), Err(Error::Failed(_))));
 }
 
 #[test]
 fn every_block_checksum_is_recomputed_and_a_flipped_byte_is_caught() {
-    for compression in [Compression::None, Compression::Snappy, Compression::Gz, Compression::Zstd] {
+    for compression in [
+        Compression::None,
+        Compression::Snappy,
+        Compression::Gz,
+        Compression::Zstd,
+    ] {
         for bytes_per_checksum in [512, 16 * 1024] {
             let options = WriterOptions::default()
                 .compression(compression)
@@ -92,7 +114,14 @@ fn every_block_checksum_is_recomputed_and_a_flipped_byte_is_caught() {
                 .bytes_per_checksum(bytes_per_checksum);
             let mut w = HFileWriter::new(Vec::new(), options).unwrap();
             for i in 0..20_000u32 {
-                w.append(&Cell::put(&i.to_be_bytes(), b"f", b"q", 1, format!("v{i}").as_bytes())).unwrap();
+                w.append(&Cell::put(
+                    &i.to_be_bytes(),
+                    b"f",
+                    b"q",
+                    1,
+                    format!("v{i}").as_bytes(),
+                ))
+                .unwrap();
             }
             let (summary, bytes) = w.finish_into_inner().unwrap();
             let report = walk(&bytes).unwrap();
@@ -101,7 +130,10 @@ fn every_block_checksum_is_recomputed_and_a_flipped_byte_is_caught() {
             for at in [40, bytes.len() / 2, bytes.len() - 4096 - 10] {
                 let mut bad = bytes.clone();
                 bad[at] ^= 0x40;
-                assert!(walk(&bad).is_err(), "{compression:?}: flipped byte at {at} not caught");
+                assert!(
+                    walk(&bad).is_err(),
+                    "{compression:?}: flipped byte at {at} not caught"
+                );
             }
         }
     }
@@ -113,7 +145,8 @@ fn memory_stays_a_block_whatever_the_file_size() {
     let mut w = HFileWriter::new(std::io::sink(), WriterOptions::default()).unwrap();
     let value = [0u8; 200];
     for i in 0..300_000u64 {
-        w.append(&Cell::put(&i.to_be_bytes(), b"f", b"q", 1, &value)).unwrap();
+        w.append(&Cell::put(&i.to_be_bytes(), b"f", b"q", 1, &value))
+            .unwrap();
     }
     let summary = w.finish().unwrap();
     assert!(summary.bytes > 60_000_000, "{summary:?}");

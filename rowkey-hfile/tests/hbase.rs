@@ -26,7 +26,14 @@ fn edge_cells(family: &[u8]) -> Vec<Owned> {
         Owned::new(&[0x00], f, b"", 5, Put, b"empty qualifier"),
         Owned::new(&[0x00, 0x00], f, b"a", 1, Put, b"\x00\xff"),
         Owned::new(&[0x00, 0xff], f, b"a", 1, Put, b"x"),
-        Owned::new(&[0x00; MAX_ROW_LENGTH], f, b"a", 1, Put, b"longest row of zeros"),
+        Owned::new(
+            &[0x00; MAX_ROW_LENGTH],
+            f,
+            b"a",
+            1,
+            Put,
+            b"longest row of zeros",
+        ),
         Owned::new(b"d", f, b"", 100, DeleteFamily, b""),
         Owned::new(b"d", f, b"", 100, DeleteFamilyVersion, b""),
         Owned::new(b"d", f, b"x", 50, DeleteColumn, b""),
@@ -36,17 +43,38 @@ fn edge_cells(family: &[u8]) -> Vec<Owned> {
         Owned::new(b"e", f, b"", 7, DeleteFamily, b""),
         Owned::new(&[0xff], f, b"a", 1, Put, b""),
         Owned::new(&[0xff; 10], f, &[0xff; 10], i64::MAX, Put, &[0xff; 10]),
-        Owned::new(&[0xff; MAX_ROW_LENGTH], f, b"a", 0, Put, b"longest row of 0xFF"),
+        Owned::new(
+            &[0xff; MAX_ROW_LENGTH],
+            f,
+            b"a",
+            0,
+            Put,
+            b"longest row of 0xFF",
+        ),
     ];
     for i in 0..1000u32 {
         let q = format!("q{i:05}");
         let v = format!("value of qualifier {i}").repeat((i % 7) as usize);
-        cells.push(Owned::new(b"many-qualifiers", f, q.as_bytes(), 1_700_000_000_000, Put, v.as_bytes()));
+        cells.push(Owned::new(
+            b"many-qualifiers",
+            f,
+            q.as_bytes(),
+            1_700_000_000_000,
+            Put,
+            v.as_bytes(),
+        ));
     }
     // values larger than snappy's (218,422 bytes) and zstd's (261,120) framing piece
-    let big: Vec<u8> = (0..1_100_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    let big: Vec<u8> = (0..1_100_000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
     cells.push(Owned::new(b"big", f, b"1mib", 1, Put, &big));
-    let text: Vec<u8> = b"compressible text ".iter().copied().cycle().take(300_000).collect();
+    let text: Vec<u8> = b"compressible text "
+        .iter()
+        .copied()
+        .cycle()
+        .take(300_000)
+        .collect();
     cells.push(Owned::new(b"big", f, b"300k", 1, Put, &text));
     sort_cells(&mut cells);
     cells
@@ -78,7 +106,12 @@ struct Written {
 }
 
 fn compressions() -> Vec<Compression> {
-    vec![Compression::None, Compression::Snappy, Compression::Gz, Compression::Zstd]
+    vec![
+        Compression::None,
+        Compression::Snappy,
+        Compression::Gz,
+        Compression::Zstd,
+    ]
 }
 
 #[test]
@@ -89,25 +122,50 @@ fn hbase_reads_every_file_cell_for_cell() {
     let mut files: Vec<Written> = Vec::new();
     let mut add = |path: PathBuf, cells: &[Owned], options: WriterOptions| {
         let summary = write_file(&path, cells, options);
-        files.push(Written { path, summary, corrupt: false });
+        files.push(Written {
+            path,
+            summary,
+            corrupt: false,
+        });
     };
 
     // the edges, in every compression, Bloom ROW (default)
     let edges = edge_cells(b"cf");
     for c in compressions() {
-        add(dir.join(format!("edges-{}/cf/hfile", c.hbase_name())), &edges, WriterOptions::default().compression(c));
+        add(
+            dir.join(format!("edges-{}/cf/hfile", c.hbase_name())),
+            &edges,
+            WriterOptions::default().compression(c),
+        );
     }
     // two families of the same rows, one file each (one with no Bloom filter)
-    add(dir.join("two/f1/hfile"), &rows_cells(b"f1", 3000, 4), WriterOptions::default());
+    add(
+        dir.join("two/f1/hfile"),
+        &rows_cells(b"f1", 3000, 4),
+        WriterOptions::default(),
+    );
     add(
         dir.join("two/f2/hfile"),
         &rows_cells(b"f2", 3000, 2),
-        WriterOptions::default().bloom(BloomType::None).compression(Compression::Snappy),
+        WriterOptions::default()
+            .bloom(BloomType::None)
+            .compression(Compression::Snappy),
     );
     // a multi-level index from few cells: one cell per data block, tiny index blocks
-    let small = WriterOptions::default().block_size(64).index_block_max_size(512).index_min_entries(2);
-    add(dir.join("levels/cf/hfile"), &rows_cells(b"cf", 5000, 1), small.clone());
-    add(dir.join("levels-gz/cf/hfile"), &rows_cells(b"cf", 5000, 1), small.compression(Compression::Gz));
+    let small = WriterOptions::default()
+        .block_size(64)
+        .index_block_max_size(512)
+        .index_min_entries(2);
+    add(
+        dir.join("levels/cf/hfile"),
+        &rows_cells(b"cf", 5000, 1),
+        small.clone(),
+    );
+    add(
+        dir.join("levels-gz/cf/hfile"),
+        &rows_cells(b"cf", 5000, 1),
+        small.compression(Compression::Gz),
+    );
     // an empty file
     add(dir.join("empty/cf/hfile"), &[], WriterOptions::default());
     // a million cells: a two-level index with the default index size, ten Bloom chunks
@@ -117,36 +175,63 @@ fn hbase_reads_every_file_cell_for_cell() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         let mut w = rowkey_hfile::HFileWriter::create(
             &path,
-            WriterOptions::default().block_size(4096).compression(Compression::Snappy),
+            WriterOptions::default()
+                .block_size(4096)
+                .compression(Compression::Snappy),
         )
         .unwrap();
         let mut dump = Vec::with_capacity(64 << 20);
         for i in 0..1_000_000u64 {
             let row = (i * 7919).to_be_bytes();
             let value = i.to_le_bytes();
-            let cell = rowkey_hfile::Cell::put(&row, b"cf", b"q", 1_600_000_000_000 + (i % 1000) as i64, &value);
+            let cell = rowkey_hfile::Cell::put(
+                &row,
+                b"cf",
+                b"q",
+                1_600_000_000_000 + (i % 1000) as i64,
+                &value,
+            );
             w.append(&cell).unwrap();
             common::dump_cell(&mut dump, &cell);
         }
         std::fs::write(common::expect_path(&path), dump).unwrap();
         let summary = w.finish().unwrap();
-        eprintln!("wrote 1,000,000 cells ({} bytes) in {:?}", summary.bytes, t.elapsed());
-        Written { path, summary, corrupt: false }
+        eprintln!(
+            "wrote 1,000,000 cells ({} bytes) in {:?}",
+            summary.bytes,
+            t.elapsed()
+        );
+        Written {
+            path,
+            summary,
+            corrupt: false,
+        }
     };
     files.push(million);
 
     // one flipped byte in a value of the first data block: the walker and HBase must catch it
     let good = std::fs::read(&files[0].path).unwrap();
-    let at = good.windows(17).position(|w| w == b"corrupt-me-please").unwrap();
+    let at = good
+        .windows(17)
+        .position(|w| w == b"corrupt-me-please")
+        .unwrap();
     let mut bad = good.clone();
     bad[at + 3] ^= 0x01;
     let bad_path = dir.join("corrupt/cf/hfile");
     std::fs::create_dir_all(bad_path.parent().unwrap()).unwrap();
     std::fs::write(&bad_path, &bad).unwrap();
-    std::fs::copy(common::expect_path(&files[0].path), common::expect_path(&bad_path)).unwrap();
+    std::fs::copy(
+        common::expect_path(&files[0].path),
+        common::expect_path(&bad_path),
+    )
+    .unwrap();
     let err = walk(&bad).unwrap_err();
     assert!(err.contains("CRC32C of chunk 0"), "{err}");
-    files.push(Written { path: bad_path, summary: files[0].summary.clone(), corrupt: true });
+    files.push(Written {
+        path: bad_path,
+        summary: files[0].summary.clone(),
+        corrupt: true,
+    });
     eprintln!("wrote {} files in {:?}", files.len(), started.elapsed());
 
     // our own walk of every block, every checksum
@@ -154,12 +239,23 @@ fn hbase_reads_every_file_cell_for_cell() {
         let bytes = std::fs::read(&f.path).unwrap();
         assert_eq!(bytes.len() as u64, f.summary.bytes);
         let w = walk(&bytes).unwrap_or_else(|e| panic!("{}: {e}", f.path.display()));
-        assert_eq!(w.data_blocks as u64, f.summary.data_blocks, "{}", f.path.display());
+        assert_eq!(
+            w.data_blocks as u64,
+            f.summary.data_blocks,
+            "{}",
+            f.path.display()
+        );
         assert!(w.checksums >= w.blocks);
     }
-    let levels = files.iter().find(|f| f.path.ends_with("levels/cf/hfile")).unwrap();
+    let levels = files
+        .iter()
+        .find(|f| f.path.ends_with("levels/cf/hfile"))
+        .unwrap();
     assert!(levels.summary.index_levels >= 3, "{:?}", levels.summary);
-    let million = files.iter().find(|f| f.path.ends_with("million/cf/hfile")).unwrap();
+    let million = files
+        .iter()
+        .find(|f| f.path.ends_with("million/cf/hfile"))
+        .unwrap();
     assert_eq!(million.summary.index_levels, 2, "{:?}", million.summary);
     assert!(million.summary.bloom_chunks >= 9, "{:?}", million.summary);
 
@@ -189,7 +285,11 @@ fn hbase_reads_every_file_cell_for_cell() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    eprintln!("HBase read {} files in {:?}:\n{stdout}", files.len(), t.elapsed());
+    eprintln!(
+        "HBase read {} files in {:?}:\n{stdout}",
+        files.len(),
+        t.elapsed()
+    );
     assert!(
         out.status.success(),
         "HBase's reader refused a file:\n{stdout}\n{}",
@@ -203,7 +303,10 @@ fn hbase_reads_every_file_cell_for_cell() {
         if f.corrupt {
             assert!(line.contains("checksum verification failed"), "{line}");
         } else if f.summary.cells > 0 {
-            assert!(line.contains(&format!("scanned {} cells equal", f.summary.cells)), "{line}");
+            assert!(
+                line.contains(&format!("scanned {} cells equal", f.summary.cells)),
+                "{line}"
+            );
         }
         if f.summary.index_levels > 1 {
             assert!(line.contains("midkey present"), "{line}");

@@ -19,7 +19,14 @@ pub struct Owned {
 }
 
 impl Owned {
-    pub fn new(row: &[u8], family: &[u8], qualifier: &[u8], ts: i64, ty: CellType, value: &[u8]) -> Self {
+    pub fn new(
+        row: &[u8],
+        family: &[u8],
+        qualifier: &[u8],
+        ts: i64,
+        ty: CellType,
+        value: &[u8],
+    ) -> Self {
         Owned {
             row: row.to_vec(),
             family: family.to_vec(),
@@ -92,7 +99,13 @@ pub struct Walk {
 }
 
 const MAGICS: [&[u8; 8]; 8] = [
-    b"DATABLK*", b"IDXLEAF2", b"BLMFBLK2", b"IDXINTE2", b"IDXROOT2", b"FILEINF2", b"BLMFMET2",
+    b"DATABLK*",
+    b"IDXLEAF2",
+    b"BLMFBLK2",
+    b"IDXINTE2",
+    b"IDXROOT2",
+    b"FILEINF2",
+    b"BLMFMET2",
     b"DFBLMET2",
 ];
 
@@ -121,13 +134,18 @@ pub fn walk(file: &[u8]) -> Result<Walk, String> {
         let h = file.get(at..at + 33).ok_or(format!("header at {at} cut"))?;
         let magic: [u8; 8] = h[0..8].try_into().unwrap();
         if !MAGICS.contains(&&magic) {
-            return Err(format!("unknown magic {:?} at {at}", String::from_utf8_lossy(&magic)));
+            return Err(format!(
+                "unknown magic {:?} at {at}",
+                String::from_utf8_lossy(&magic)
+            ));
         }
         let on_disk_without_header = be_i32(&h[8..]) as usize;
         let prev = i64::from_be_bytes(h[16..24].try_into().unwrap());
         let expected_prev = prev_by_type.get(&magic).copied().unwrap_or(-1);
         if prev != expected_prev {
-            return Err(format!("block at {at}: previous offset {prev}, expected {expected_prev}"));
+            return Err(format!(
+                "block at {at}: previous offset {prev}, expected {expected_prev}"
+            ));
         }
         if h[24] != 2 {
             return Err(format!("block at {at}: checksum type {}", h[24]));
@@ -140,7 +158,9 @@ pub fn walk(file: &[u8]) -> Result<Walk, String> {
         }
         let chunks = data_with_header.div_ceil(per_chunk);
         if 33 + on_disk_without_header != data_with_header + 4 * chunks {
-            return Err(format!("block at {at}: sizes disagree with the checksum count"));
+            return Err(format!(
+                "block at {at}: sizes disagree with the checksum count"
+            ));
         }
         let data = &file[at..at + data_with_header];
         let sums = &file[at + data_with_header..end];
@@ -168,7 +188,9 @@ pub fn walk(file: &[u8]) -> Result<Walk, String> {
         at = end;
     }
     if at != trailer_at {
-        return Err(format!("blocks end at {at}, the trailer starts at {trailer_at}"));
+        return Err(format!(
+            "blocks end at {at}, the trailer starts at {trailer_at}"
+        ));
     }
     Ok(w)
 }
@@ -187,9 +209,21 @@ fn have(program: &str, arg: &str) -> bool {
 /// `java`, `javac` or `mvn` is missing: these tests never pass without HBase reading the files.
 pub fn hbase_classpath() -> String {
     for (program, arg, install) in [
-        ("java", "-version", "a JDK 11 or newer (Debian: apt-get install openjdk-17-jdk-headless)"),
-        ("javac", "-version", "a JDK 11 or newer (Debian: apt-get install openjdk-17-jdk-headless)"),
-        ("mvn", "-v", "Maven (Debian: apt-get install maven), which fetches HBase's jars"),
+        (
+            "java",
+            "-version",
+            "a JDK 11 or newer (Debian: apt-get install openjdk-17-jdk-headless)",
+        ),
+        (
+            "javac",
+            "-version",
+            "a JDK 11 or newer (Debian: apt-get install openjdk-17-jdk-headless)",
+        ),
+        (
+            "mvn",
+            "-v",
+            "Maven (Debian: apt-get install maven), which fetches HBase's jars",
+        ),
     ] {
         assert!(
             have(program, arg),
@@ -198,9 +232,9 @@ pub fn hbase_classpath() -> String {
     }
     let pom = Path::new(env!("CARGO_MANIFEST_DIR")).join("harness/pom.xml");
     let pom_text = std::fs::read(&pom).unwrap();
-    let hash = pom_text
-        .iter()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    let hash = pom_text.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
     let home = std::env::var_os("HOME").map_or_else(std::env::temp_dir, PathBuf::from);
     let dir = home.join(".cache/rowkey-hfile");
     std::fs::create_dir_all(&dir).unwrap();

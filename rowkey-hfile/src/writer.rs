@@ -960,13 +960,7 @@ impl<W: Write> HFileWriter<W> {
         if self.cells > 0 {
             put("hfile.LASTKEY", self.last_key.clone());
         }
-        let avg = |total: u64| {
-            if self.cells == 0 {
-                0i32
-            } else {
-                (total / self.cells) as i32
-            }
-        };
+        let avg = |total: u64| total.checked_div(self.cells).unwrap_or(0) as i32;
         put(
             "hfile.AVG_KEY_LEN",
             avg(self.total_key_len).to_be_bytes().to_vec(),

@@ -2,7 +2,7 @@
 // reads HFiles written by the Rust writer with HBase 2.6.1's own code and compares them with
 // the cells the test meant to write.
 //
-// Usage: java -cp <HBase classpath>:<dir> ReadHFiles <manifest>
+// Usage: java -cp <HBase classpath>:<dir> ReadHFiles <manifest> [<write manifest>]
 // The manifest has one line per file: <hfile path> TAB <expected cells path> TAB <ok|corrupt>.
 // Expected cells (big-endian): int row length, row, int family length, family, int qualifier
 // length, qualifier, long timestamp, byte type, int value length, value; until end of file.
@@ -14,11 +14,19 @@
 // DeleteFamily cells by the delete-family Bloom filter; HBase's own block checksum failure
 // count (HFile.getAndResetChecksumFailuresCount): 0 for "ok", above 0 for "corrupt".
 // Prints "OK <path> ..." or "FAIL <path>: <why>" per file; exits 1 if any file failed.
+//
+// The write manifest (optional, done first) asks HBase's own writer for the same files, so the
+// test can compare them byte for byte: one line per file: <expected cells path> TAB <output
+// path> TAB <compression name> TAB <ROW|NONE> TAB <block size> TAB <index block max size> TAB
+// <index min entries> TAB <create time ms> TAB <bulk load time ms> TAB <bulk load task>. The
+// file is written as HFileOutputFormat2 writes one (StoreFileWriter over HFileWriterImpl, the
+// same HFileContext and file info); prints "WROTE <output path>".
 import java.io.*;
 import java.nio.file.*;
 import java.util.*;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellComparatorImpl;
@@ -28,7 +36,14 @@ import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.KeyValueUtil;
 import org.apache.hadoop.hbase.fs.HFileSystem;
 import org.apache.hadoop.hbase.io.compress.Compression;
+import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.io.hfile.CacheConfig;
+import org.apache.hadoop.hbase.io.hfile.HFileContext;
+import org.apache.hadoop.hbase.io.hfile.HFileContextBuilder;
+import org.apache.hadoop.hbase.regionserver.BloomType;
+import org.apache.hadoop.hbase.regionserver.HStoreFile;
+import org.apache.hadoop.hbase.regionserver.StoreFileWriter;
+import org.apache.hadoop.hbase.util.ChecksumType;
 import org.apache.hadoop.hbase.io.hfile.HFile;
 import org.apache.hadoop.hbase.io.hfile.HFilePrettyPrinter;
 import org.apache.hadoop.hbase.io.hfile.HFileScanner;
@@ -60,14 +75,29 @@ public class ReadHFiles {
     Compression.Algorithm.SNAPPY.reload(conf);
     Compression.Algorithm.ZSTD.reload(conf);
     int failures = 0;
+    if (args.length > 1) {
+      for (String line : Files.readAllLines(Paths.get(args[1]))) {
+        if (line.isEmpty()) continue;
+        String[] f = line.split("\t");
+        try {
+          writeWithHBase(conf, f);
+          System.out.println("WROTE " + f[1]);
+        } catch (Throwable t) {
+          failures++;
+          System.out.println("FAIL writing " + f[1] + ": " + t);
+          t.printStackTrace(System.out);
+        }
+      }
+    }
     for (String line : Files.readAllLines(Paths.get(args[0]))) {
       if (line.isEmpty()) continue;
       String[] parts = line.split("\t");
       String path = parts[0];
       boolean corrupt = parts[2].equals("corrupt");
       try {
+        long t0 = System.nanoTime();
         String report = check(conf, path, parts[1], corrupt);
-        System.out.println("OK " + path + " " + report);
+        System.out.println("OK " + path + " " + report + " (" + (System.nanoTime() - t0) / 1000000 + " ms)");
       } catch (Throwable t) {
         failures++;
         StringWriter sw = new StringWriter();
@@ -193,9 +223,13 @@ public class ReadHFiles {
       DataInput bloomMeta = reader.getGeneralBloomFilterMetadata();
       if (bloomMeta != null) {
         BloomFilter bloom = BloomFilterFactory.createFromMeta(bloomMeta, reader);
+        // every row of a small file; a sample of 5,000 spread over a large one (each lookup
+        // reads and verifies a 128 KiB chunk: there is no block cache here)
+        int rowStep = Math.max(1, expected.size() / 5000);
         byte[] lastRow = null;
         int rows = 0;
-        for (Expected e : expected) {
+        for (int i = 0; i < expected.size(); i += rowStep) {
+          Expected e = expected.get(i);
           if (lastRow != null && Arrays.equals(lastRow, e.row)) continue;
           lastRow = e.row;
           rows++;
@@ -211,7 +245,7 @@ public class ReadHFiles {
         if (falsePositives > 100) {
           throw new AssertionError("Bloom filter: " + falsePositives + "/1000 false positives");
         }
-        report.append("bloom has all ").append(rows).append(" rows, ")
+        report.append("bloom has all ").append(rows).append(rowStep == 1 ? " rows, " : " sampled rows, ")
           .append(falsePositives).append("/1000 false positives; ");
       }
       DataInput deleteMeta = reader.getDeleteBloomFilterMetadata();
@@ -237,6 +271,52 @@ public class ReadHFiles {
       reader.close();
     }
     return report.toString();
+  }
+
+  static List<Expected> readExpected(String expectedPath) throws IOException {
+    List<Expected> expected = new ArrayList<>();
+    try (DataInputStream in = new DataInputStream(new BufferedInputStream(new FileInputStream(expectedPath), 1 << 20))) {
+      while (peek(in)) {
+        Expected e = new Expected();
+        e.row = readBytes(in);
+        e.family = readBytes(in);
+        e.qualifier = readBytes(in);
+        e.ts = in.readLong();
+        e.type = in.readByte();
+        e.value = readBytes(in);
+        expected.add(e);
+      }
+    }
+    return expected;
+  }
+
+  static void writeWithHBase(Configuration base, String[] f) throws IOException {
+    Configuration conf = new Configuration(base);
+    conf.setInt("hfile.index.block.max.size", Integer.parseInt(f[5]));
+    conf.setInt("hfile.index.block.min.entries", Integer.parseInt(f[6]));
+    List<Expected> cells = readExpected(f[0]);
+    byte[] family = cells.isEmpty() ? Bytes.toBytes("cf") : cells.get(0).family;
+    HFileContext context = new HFileContextBuilder()
+      .withCompression(Compression.getCompressionAlgorithmByName(f[2]))
+      .withDataBlockEncoding(DataBlockEncoding.NONE).withChecksumType(ChecksumType.CRC32C)
+      .withBytesPerCheckSum(16 * 1024).withBlockSize(Integer.parseInt(f[4]))
+      .withColumnFamily(family).withTableName(Bytes.toBytes("t"))
+      .withCreateTime(Long.parseLong(f[7])).withIncludesTags(true).build();
+    LocalFileSystem fs = FileSystem.getLocal(conf);
+    fs.setWriteChecksum(false);
+    StoreFileWriter w = new StoreFileWriter.Builder(conf, CacheConfig.DISABLED, fs)
+      .withFilePath(new Path("file://" + f[1])).withBloomType(BloomType.valueOf(f[3]))
+      .withFileContext(context).build();
+    for (Expected e : cells) {
+      w.append(new KeyValue(e.row, e.family, e.qualifier, e.ts, KeyValue.Type.codeToType(e.type), e.value));
+    }
+    // HFileOutputFormat2's close
+    w.appendFileInfo(HStoreFile.BULKLOAD_TIME_KEY, Bytes.toBytes(Long.parseLong(f[8])));
+    w.appendFileInfo(HStoreFile.BULKLOAD_TASK_KEY, Bytes.toBytes(f[9]));
+    w.appendFileInfo(HStoreFile.MAJOR_COMPACTION_KEY, Bytes.toBytes(true));
+    w.appendFileInfo(HStoreFile.EXCLUDE_FROM_MINOR_COMPACTION_KEY, Bytes.toBytes(false));
+    w.appendTrackedTimestampsToMetadata();
+    w.close();
   }
 
   static boolean peek(DataInputStream in) throws IOException {

@@ -9,8 +9,16 @@ use crate::Error;
 /// `HConstants.HFILEBLOCK_HEADER_SIZE`: magic (8), on-disk size without header (4),
 /// uncompressed size without header (4), previous block's offset (8), checksum type (1),
 /// bytes per checksum (4), on-disk data size with header (4).
+///
+/// ```
+/// assert_eq!(rowkey_hfile::HEADER_SIZE, 33);
+/// ```
 pub const HEADER_SIZE: usize = 33;
-/// `ChecksumType.CRC32C.getCode()`.
+/// `ChecksumType.CRC32C.getCode()`: the checksum type in every block header.
+///
+/// ```
+/// assert_eq!(rowkey_hfile::CHECKSUM_TYPE_CRC32C, 2);
+/// ```
 pub const CHECKSUM_TYPE_CRC32C: u8 = 2;
 
 /// The block types this writer writes (HBase's `BlockType`), with their magic.

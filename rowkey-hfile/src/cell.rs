@@ -3,10 +3,23 @@
 use std::cmp::Ordering;
 
 /// HBase's longest row (`HConstants.MAX_ROW_LENGTH`, `Short.MAX_VALUE`).
+///
+/// ```
+/// assert_eq!(rowkey_hfile::MAX_ROW_LENGTH, 32_767);
+/// ```
 pub const MAX_ROW_LENGTH: usize = i16::MAX as usize;
 /// HBase's longest family name (a `KeyValue` stores its length in one signed byte).
+///
+/// ```
+/// assert_eq!(rowkey_hfile::MAX_FAMILY_LENGTH, 127);
+/// ```
 pub const MAX_FAMILY_LENGTH: usize = i8::MAX as usize;
-/// HBase's `HConstants.LATEST_TIMESTAMP` (`Long.MAX_VALUE`).
+/// HBase's `HConstants.LATEST_TIMESTAMP` (`Long.MAX_VALUE`): a valid cell timestamp too.
+///
+/// ```
+/// let c = rowkey_hfile::Cell::put(b"r", b"f", b"q", rowkey_hfile::LATEST_TIMESTAMP, b"");
+/// assert_eq!(c.timestamp, i64::MAX);
+/// ```
 pub const LATEST_TIMESTAMP: i64 = i64::MAX;
 
 /// The type of a cell (HBase's `KeyValue.Type`), with HBase's codes. Among cells of the same

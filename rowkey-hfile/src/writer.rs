@@ -17,12 +17,26 @@ use crate::index::{DataIndexWriter, IndexChunk};
 use crate::proto;
 use crate::Error;
 
-/// `FixedFileTrailer.getTrailerSize(3)`.
+/// `FixedFileTrailer.getTrailerSize(3)`: the trailer is a file's last 4096 bytes.
+///
+/// ```
+/// let (_, file) = rowkey_hfile::HFileWriter::new(Vec::new(), Default::default())
+///     .unwrap()
+///     .finish_into_inner()
+///     .unwrap();
+/// let trailer = &file[file.len() - rowkey_hfile::TRAILER_SIZE..];
+/// assert_eq!(&trailer[..8], b"TRABLK\"$");
+/// ```
 pub const TRAILER_SIZE: usize = 4096;
 /// The major version (3) and minor version (`HFileReaderImpl.MAX_MINOR_VERSION`, 3) in the
 /// trailer's last four bytes.
 const VERSION_MATERIALIZED: i32 = 3 | (3 << 24);
-/// What `FixedFileTrailer.getHBase1CompatibleName` writes for `CellComparatorImpl`.
+/// What `FixedFileTrailer.getHBase1CompatibleName` writes for `CellComparatorImpl`: the
+/// trailer's comparator.
+///
+/// ```
+/// assert!(rowkey_hfile::COMPARATOR_CLASS_NAME.ends_with("KVComparator"));
+/// ```
 pub const COMPARATOR_CLASS_NAME: &str = "org.apache.hadoop.hbase.KeyValue$KVComparator";
 
 /// A family's `BLOOMFILTER`.
@@ -960,13 +974,7 @@ impl<W: Write> HFileWriter<W> {
         if self.cells > 0 {
             put("hfile.LASTKEY", self.last_key.clone());
         }
-        let avg = |total: u64| {
-            if self.cells == 0 {
-                0i32
-            } else {
-                (total / self.cells) as i32
-            }
-        };
+        let avg = |total: u64| total.checked_div(self.cells).unwrap_or(0) as i32;
         put(
             "hfile.AVG_KEY_LEN",
             avg(self.total_key_len).to_be_bytes().to_vec(),

@@ -103,6 +103,65 @@ struct Written {
     path: PathBuf,
     summary: FileSummary,
     corrupt: bool,
+    /// The same cells written by HBase's own writer, for a byte comparison.
+    twin: Option<(PathBuf, Spec)>,
+}
+
+/// A file's settings, for this writer and for HBase's.
+#[derive(Clone, Debug)]
+struct Spec {
+    compression: Compression,
+    bloom: BloomType,
+    block_size: usize,
+    index_max: usize,
+    index_min: usize,
+}
+
+impl Default for Spec {
+    fn default() -> Self {
+        Spec {
+            compression: Compression::None,
+            bloom: BloomType::Row,
+            block_size: 65536,
+            index_max: 131072,
+            index_min: 16,
+        }
+    }
+}
+
+const CREATE_TIME: i64 = 1_700_000_000_123;
+const BULKLOAD_TIME: i64 = 1_700_000_000_456;
+const TASK: &str = "rowkey-hfile-test";
+
+impl Spec {
+    fn options(&self) -> WriterOptions {
+        WriterOptions::default()
+            .compression(self.compression)
+            .bloom(self.bloom)
+            .block_size(self.block_size)
+            .index_block_max_size(self.index_max)
+            .index_min_entries(self.index_min)
+            .create_time_ms(CREATE_TIME)
+            .bulkload_time_ms(BULKLOAD_TIME)
+            .bulkload_task(TASK)
+    }
+
+    fn write_manifest_line(&self, expect: &Path, out: &Path) -> String {
+        format!(
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{CREATE_TIME}\t{BULKLOAD_TIME}\t{TASK}\n",
+            expect.display(),
+            out.display(),
+            self.compression.hbase_name(),
+            if self.bloom == BloomType::Row {
+                "ROW"
+            } else {
+                "NONE"
+            },
+            self.block_size,
+            self.index_max,
+            self.index_min,
+        )
+    }
 }
 
 fn compressions() -> Vec<Compression> {
@@ -120,12 +179,16 @@ fn hbase_reads_every_file_cell_for_cell() {
     let dir = common::scratch_dir("hbase");
     let started = Instant::now();
     let mut files: Vec<Written> = Vec::new();
-    let mut add = |path: PathBuf, cells: &[Owned], options: WriterOptions| {
-        let summary = write_file(&path, cells, options);
+    let mut add = |name: &str, family: &str, cells: &[Owned], spec: Spec| {
+        let path = dir.join(format!("{name}/{family}/hfile"));
+        let summary = write_file(&path, cells, spec.options());
+        let twin = dir.join(format!("hbase-writer/{name}/{family}/hfile"));
+        std::fs::create_dir_all(twin.parent().unwrap()).unwrap();
         files.push(Written {
             path,
             summary,
             corrupt: false,
+            twin: Some((twin, spec)),
         });
     };
 
@@ -133,53 +196,57 @@ fn hbase_reads_every_file_cell_for_cell() {
     let edges = edge_cells(b"cf");
     for c in compressions() {
         add(
-            dir.join(format!("edges-{}/cf/hfile", c.hbase_name())),
+            &format!("edges-{}", c.hbase_name()),
+            "cf",
             &edges,
-            WriterOptions::default().compression(c),
+            Spec {
+                compression: c,
+                ..Spec::default()
+            },
         );
     }
     // two families of the same rows, one file each (one with no Bloom filter)
+    add("two", "f1", &rows_cells(b"f1", 3000, 4), Spec::default());
     add(
-        dir.join("two/f1/hfile"),
-        &rows_cells(b"f1", 3000, 4),
-        WriterOptions::default(),
-    );
-    add(
-        dir.join("two/f2/hfile"),
+        "two",
+        "f2",
         &rows_cells(b"f2", 3000, 2),
-        WriterOptions::default()
-            .bloom(BloomType::None)
-            .compression(Compression::Snappy),
+        Spec {
+            bloom: BloomType::None,
+            compression: Compression::Snappy,
+            ..Spec::default()
+        },
     );
     // a multi-level index from few cells: one cell per data block, tiny index blocks
-    let small = WriterOptions::default()
-        .block_size(64)
-        .index_block_max_size(512)
-        .index_min_entries(2);
+    let small = Spec {
+        block_size: 64,
+        index_max: 512,
+        index_min: 2,
+        ..Spec::default()
+    };
+    add("levels", "cf", &rows_cells(b"cf", 5000, 1), small.clone());
     add(
-        dir.join("levels/cf/hfile"),
+        "levels-gz",
+        "cf",
         &rows_cells(b"cf", 5000, 1),
-        small.clone(),
-    );
-    add(
-        dir.join("levels-gz/cf/hfile"),
-        &rows_cells(b"cf", 5000, 1),
-        small.compression(Compression::Gz),
+        Spec {
+            compression: Compression::Gz,
+            ..small
+        },
     );
     // an empty file
-    add(dir.join("empty/cf/hfile"), &[], WriterOptions::default());
+    add("empty", "cf", &[], Spec::default());
     // a million cells: a two-level index with the default index size, ten Bloom chunks
     let million = {
         let t = Instant::now();
         let path = dir.join("million/cf/hfile");
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        let mut w = rowkey_hfile::HFileWriter::create(
-            &path,
-            WriterOptions::default()
-                .block_size(4096)
-                .compression(Compression::Snappy),
-        )
-        .unwrap();
+        let spec = Spec {
+            block_size: 4096,
+            compression: Compression::Snappy,
+            ..Spec::default()
+        };
+        let mut w = rowkey_hfile::HFileWriter::create(&path, spec.options()).unwrap();
         let mut dump = Vec::with_capacity(64 << 20);
         for i in 0..1_000_000u64 {
             let row = (i * 7919).to_be_bytes();
@@ -201,10 +268,13 @@ fn hbase_reads_every_file_cell_for_cell() {
             summary.bytes,
             t.elapsed()
         );
+        let twin = dir.join("hbase-writer/million/cf/hfile");
+        std::fs::create_dir_all(twin.parent().unwrap()).unwrap();
         Written {
             path,
             summary,
             corrupt: false,
+            twin: Some((twin, spec)),
         }
     };
     files.push(million);
@@ -231,6 +301,7 @@ fn hbase_reads_every_file_cell_for_cell() {
         path: bad_path,
         summary: files[0].summary.clone(),
         corrupt: true,
+        twin: None,
     });
     eprintln!("wrote {} files in {:?}", files.len(), started.elapsed());
 
@@ -275,6 +346,16 @@ fn hbase_reads_every_file_cell_for_cell() {
         })
         .collect();
     std::fs::write(&manifest, lines).unwrap();
+    let write_manifest = dir.join("write-manifest.tsv");
+    let twins: String = files
+        .iter()
+        .filter_map(|f| {
+            f.twin
+                .as_ref()
+                .map(|(twin, spec)| spec.write_manifest_line(&common::expect_path(&f.path), twin))
+        })
+        .collect();
+    std::fs::write(&write_manifest, twins).unwrap();
     let t = Instant::now();
     let out = Command::new("java")
         .arg("-Xmx1g")
@@ -282,6 +363,7 @@ fn hbase_reads_every_file_cell_for_cell() {
         .arg(format!("{classpath}:{}", classes.display()))
         .arg("ReadHFiles")
         .arg(&manifest)
+        .arg(&write_manifest)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -312,6 +394,77 @@ fn hbase_reads_every_file_cell_for_cell() {
             assert!(line.contains("midkey present"), "{line}");
         }
     }
+
+    // byte for byte against HBase's own writer (StoreFileWriter over HFileWriterImpl, as
+    // HFileOutputFormat2 drives it), same cells, same settings, same times
+    let mut report = String::new();
+    let mut differ = Vec::new();
+    for f in &files {
+        let Some((twin, spec)) = &f.twin else {
+            continue;
+        };
+        let ours = std::fs::read(&f.path).unwrap();
+        let theirs = std::fs::read(twin).unwrap();
+        let first_diff = ours.iter().zip(&theirs).position(|(a, b)| a != b);
+        let line = match (first_diff, ours.len() == theirs.len()) {
+            (None, true) => format!("identical ({} bytes)", ours.len()),
+            (d, _) => format!(
+                "DIFFERENT: {} vs {} bytes, first difference at {:?}",
+                ours.len(),
+                theirs.len(),
+                d
+            ),
+        };
+        report.push_str(&format!(
+            "{} ({:?}): {line}\n",
+            f.path.strip_prefix(&dir).unwrap().display(),
+            spec.compression
+        ));
+        if !line.starts_with("identical") {
+            differ.push((f.path.clone(), spec.compression));
+        }
+    }
+    eprintln!("against HBase's own writer:\n{report}");
+    // where the codec's bytes differ (snap vs snappy-java, miniz vs zlib, zstd versions), the
+    // blocks must not: the same blocks of each type, the same data blocks, Bloom chunks and file
+    // info before compression (index blocks differ only by the offsets the codec moved)
+    for (path, compression) in &differ {
+        let twin = &files
+            .iter()
+            .find(|f| &f.path == path)
+            .unwrap()
+            .twin
+            .as_ref()
+            .unwrap()
+            .0;
+        let ours = common::unpacked_blocks(&std::fs::read(path).unwrap(), *compression);
+        let theirs = common::unpacked_blocks(&std::fs::read(twin).unwrap(), *compression);
+        let kinds = |b: &[([u8; 8], Vec<u8>)]| b.iter().map(|(m, _)| *m).collect::<Vec<_>>();
+        assert_eq!(kinds(&ours), kinds(&theirs), "{}", path.display());
+        for (i, ((magic, a), (_, b))) in ours.iter().zip(&theirs).enumerate() {
+            if [b"DATABLK*", b"BLMFBLK2", b"FILEINF2"].contains(&magic) {
+                assert!(
+                    a == b,
+                    "{}: block {i} ({}) differs from HBase's",
+                    path.display(),
+                    String::from_utf8_lossy(magic)
+                );
+            }
+        }
+        eprintln!(
+            "{}: {} blocks, the same as HBase's before compression",
+            path.strip_prefix(&dir).unwrap().display(),
+            ours.len()
+        );
+    }
+    let uncompressed_differ: Vec<_> = differ
+        .iter()
+        .filter(|(_, c)| *c == Compression::None)
+        .collect();
+    assert!(
+        uncompressed_differ.is_empty(),
+        "files differ from HBase's own:\n{report}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -290,3 +290,69 @@ pub fn scratch_dir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// Every block of a file as (magic, data before compression), in file order.
+pub fn unpacked_blocks(
+    file: &[u8],
+    compression: rowkey_hfile::Compression,
+) -> Vec<([u8; 8], Vec<u8>)> {
+    use rowkey_hfile::Compression;
+    let trailer_at = file.len() - rowkey_hfile::TRAILER_SIZE;
+    let mut blocks = Vec::new();
+    let mut at = 0usize;
+    while at < trailer_at {
+        let h = &file[at..at + 33];
+        let magic: [u8; 8] = h[0..8].try_into().unwrap();
+        let on_disk_without_header = be_i32(&h[8..]) as usize;
+        let uncompressed = be_i32(&h[12..]) as usize;
+        let data_with_header = be_i32(&h[29..]) as usize;
+        let data = &file[at + 33..at + data_with_header];
+        let plain = match compression {
+            Compression::None => data.to_vec(),
+            Compression::Gz => {
+                use std::io::Read as _;
+                let mut out = Vec::new();
+                flate2::read::GzDecoder::new(data)
+                    .read_to_end(&mut out)
+                    .unwrap();
+                out
+            }
+            c => unframe(data, uncompressed, c),
+        };
+        assert_eq!(plain.len(), uncompressed, "block at {at}");
+        blocks.push((magic, plain));
+        at += 33 + on_disk_without_header;
+    }
+    blocks
+}
+
+/// Undoes Hadoop's BlockCompressorStream framing: [length][compressed length][compressed]...
+fn unframe(mut data: &[u8], uncompressed: usize, c: rowkey_hfile::Compression) -> Vec<u8> {
+    let mut out = Vec::with_capacity(uncompressed);
+    while out.len() < uncompressed {
+        let group = be_i32(data) as usize;
+        data = &data[4..];
+        let mut payload = Vec::new();
+        let target = out.len() + group;
+        while out.len() + decoded_len(&payload, c) < target {
+            let n = be_i32(data) as usize;
+            payload.extend_from_slice(&data[4..4 + n]);
+            data = &data[4 + n..];
+            if c == rowkey_hfile::Compression::Snappy {
+                out.extend(snap::raw::Decoder::new().decompress_vec(&payload).unwrap());
+                payload.clear();
+            }
+        }
+        if c == rowkey_hfile::Compression::Zstd {
+            out.extend(zstd::stream::decode_all(&payload[..]).unwrap());
+        }
+    }
+    out
+}
+
+fn decoded_len(payload: &[u8], c: rowkey_hfile::Compression) -> usize {
+    if payload.is_empty() || c != rowkey_hfile::Compression::Zstd {
+        return 0;
+    }
+    zstd::stream::decode_all(payload).map_or(0, |v| v.len())
+}

@@ -1379,8 +1379,8 @@ impl HBase {
     }
 
     /// Load the HFiles under `dir` (`<dir>/<family>/<file>`, as [`crate::bulk`] writes them)
-    /// into `table` with HBase's own tool, `BulkLoadHFilesTool` — what `hbase completebulkload
-    /// <dir> <table>` runs — in a JVM of its own on the server's jars and configuration. Files
+    /// into `table` with HBase's own tool, `BulkLoadHFilesTool` — what
+    /// `hbase completebulkload <dir> <table>` runs — in a JVM of its own on the server's jars and configuration. Files
     /// that span a region boundary are split by the tool. Returns the tool's output.
     ///
     /// # Errors

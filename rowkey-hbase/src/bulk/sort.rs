@@ -526,7 +526,9 @@ mod tests {
         assert!(runs.len() > 5, "{} runs", runs.len());
         buffer.sort();
         let merged = merge_runs(&runs[..3], 3, dir.join("merged"), 1024).expect("merge");
-        let runs = [vec![merged], runs.split_off(3)].concat();
+        let mut rest = runs.split_off(3);
+        rest.insert(0, merged);
+        let runs = rest;
         all.sort_by(|a, b| {
             a.0.cmp(&b.0)
                 .then_with(|| rec(&a.1, b"q", a.2, b"").cmp_hbase(&rec(&b.1, b"q", b.2, b"")))

@@ -29,6 +29,7 @@ pub struct KeyType {
     pub(super) variants: fn() -> Vec<TaggedVariant>,
     /// Labels a key visualizer's ranges through the type (`LoadMap::label_with`).
     pub(super) label_map: fn(crate::hotspot::LoadMap) -> crate::hotspot::LoadMap,
+    pub(super) describe: fn(&[u8]) -> String,
 }
 
 impl KeyType {
@@ -48,7 +49,38 @@ impl KeyType {
             sample_split_points: |keys, n| T::split_points_from_sample(keys, n),
             variants: T::variants,
             label_map: |map| map.label_with::<T>(),
+            describe: T::describe,
         }
+    }
+
+    /// The key of `fields` (`field=value` pairs, as `keytool encode` takes them) — for tools
+    /// built on the key tool that write keys of a type chosen at run time.
+    ///
+    /// ```
+    /// use rowkey::tool::KeyType;
+    /// use rowkey::text::TextArgs;
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey)]
+    /// struct Order { seller: u32, no: u32 }
+    ///
+    /// let t = KeyType::of::<Order>();
+    /// let key = t.encode_fields(&mut TextArgs::parse(["seller=7", "no=1"])?)?;
+    /// assert_eq!(key, Order { seller: 7, no: 1 }.to_row_key()?.to_vec());
+    /// assert_eq!(t.describe_fn()(&key), Order::describe(&key));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A field missing, unknown or given a value it cannot hold.
+    pub fn encode_fields(&self, fields: &mut TextArgs) -> Result<Vec<u8>, TextError> {
+        (self.encode)(fields)
+    }
+
+    /// The type's `describe` ([`RowKey::describe`]): a key as its fields.
+    pub fn describe_fn(&self) -> fn(&[u8]) -> String {
+        self.describe
     }
 }
 

@@ -334,6 +334,17 @@ impl BulkLoad {
         self.split_points.len() + 1
     }
 
+    /// Start writing rows whose keys are bytes given as they are
+    /// ([`BulkWriter::add_raw`]), described in errors by `describe` — for a key type chosen at
+    /// run time (the key tool's `bulk`: `KeyType::describe_fn`).
+    ///
+    /// # Errors
+    ///
+    /// As [`writer`](Self::writer).
+    pub fn raw_writer(self, describe: fn(&[u8]) -> String) -> Result<BulkWriter<[u8]>, Error> {
+        self.start(describe)
+    }
+
     /// Start writing keys of type `T`.
     ///
     /// # Errors
@@ -341,6 +352,10 @@ impl BulkLoad {
     /// The output directory exists and is not empty, or it cannot be made
     /// ([`BulkError::Output`], [`BulkError::Io`]).
     pub fn writer<T: RowKey>(self) -> Result<BulkWriter<T>, Error> {
+        self.start(T::describe)
+    }
+
+    fn start<T: ?Sized>(self, describe: fn(&[u8]) -> String) -> Result<BulkWriter<T>, Error> {
         if !sort::empty_or_missing(&self.dir) {
             return Err(BulkError::Output(self.dir.clone()).into());
         }
@@ -355,7 +370,7 @@ impl BulkLoad {
             load: self,
             runs: Vec::new(),
             spill,
-            describe: T::describe,
+            describe,
             started: Instant::now(),
             added: 0,
             bulkload_time: now_ms(),
@@ -394,7 +409,7 @@ fn legal_family(name: &str) -> Result<(), BulkError> {
 
 /// Cells of `T` rows being written as a bulk load: [`add`](Self::add) them in any order, then
 /// [`finish`](Self::finish). See the [module docs](self).
-pub struct BulkWriter<T> {
+pub struct BulkWriter<T: ?Sized> {
     load: BulkLoad,
     buffer: Buffer,
     runs: Vec<Run>,
@@ -407,7 +422,7 @@ pub struct BulkWriter<T> {
     _t: PhantomData<fn(&T)>,
 }
 
-impl<T> fmt::Debug for BulkWriter<T> {
+impl<T: ?Sized> fmt::Debug for BulkWriter<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("BulkWriter")
             .field("dir", &self.load.dir)
@@ -428,7 +443,9 @@ impl<T: RowKey> BulkWriter<T> {
         let row = key.to_row_key()?;
         self.add_raw(&row, cells)
     }
+}
 
+impl<T: ?Sized> BulkWriter<T> {
     /// Add `cells` to the row `row` (bytes as they are; errors describe them as `T`).
     ///
     /// # Errors
@@ -739,7 +756,7 @@ impl<T: RowKey> BulkWriter<T> {
     }
 }
 
-impl<T> Drop for BulkWriter<T> {
+impl<T: ?Sized> Drop for BulkWriter<T> {
     fn drop(&mut self) {
         // finished or not, the runs go (finish has removed them already)
         let _ = std::fs::remove_dir_all(&self.spill);

@@ -1696,6 +1696,61 @@ mod hostile {
         let v = LegacyDesc::from_row_key(&ok).unwrap();
         assert_eq!(v.a, "ab\x7f");
         assert_eq!(v.to_row_key().unwrap().as_ref(), &ok[..]);
+        // a read of a legacy table holding Phoenix's key among rowkey's: every row it returns
+        // is paged past with `after(&row)`, the key it refuses with `after_key`
+        use rowkey::read::{Directed, Read, ReadError};
+        let rows: Vec<LegacyDesc> = ["a", "ab", "b", "ba", "c"]
+            .iter()
+            .enumerate()
+            .map(|(i, a)| LegacyDesc {
+                a: (*a).into(),
+                b: (i % 2 == 0).then(|| "x".into()),
+                c: None,
+                d: i as i32,
+                e: Some("z".into()),
+            })
+            .collect();
+        let mut table: BTreeMap<Vec<u8>, ()> = rows
+            .iter()
+            .map(|r| (r.to_row_key().unwrap().to_vec(), ()))
+            .collect();
+        table.insert(key.clone(), ());
+        let mut cursor: Option<Result<LegacyDesc, Vec<u8>>> = None;
+        let (mut got, mut refused) = (Vec::new(), Vec::new());
+        loop {
+            let read = Read::<LegacyDesc>::new(LegacyDesc::scan().ranges()).limit(2);
+            let read = match &cursor {
+                None => read,
+                Some(Ok(row)) => read.after(row).unwrap(),
+                Some(Err(k)) => read.after_key(k),
+            };
+            let iters = read
+                .ranges()
+                .iter()
+                .map(|r| Directed::new(table.range::<[u8], _>(r.bounds()), read.is_reverse()));
+            let items: Vec<_> = read.rows(iters).collect();
+            if items.is_empty() {
+                break;
+            }
+            for item in items {
+                match item {
+                    Ok((row, ())) => {
+                        got.push(row.clone());
+                        cursor = Some(Ok(row));
+                    }
+                    Err(ReadError::Decode { key, error }) => {
+                        assert_eq!(error.field(), "a");
+                        refused.push(key.clone());
+                        cursor = Some(Err(key));
+                    }
+                    Err(ReadError::Store(e)) => match e {},
+                }
+            }
+        }
+        let mut want = rows.clone();
+        want.sort_by_key(|r| r.to_row_key().unwrap().to_vec());
+        assert_eq!(got, want);
+        assert_eq!(refused, vec![key.clone()]);
         let e = DefaultDesc {
             a: "a\0b".into(),
             b: None,

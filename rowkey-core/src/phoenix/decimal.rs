@@ -7,6 +7,15 @@
 //! bytes sort in numeric order. An odd scale stores the last digit times ten. At most 21 bytes:
 //! a negative number of 38 digits with an odd scale loses its terminator (as in Phoenix).
 //!
+//! The exponent byte is Java's `byte` arithmetic on both sides: `toBytes` wraps it for
+//! magnitudes from `1E+126` to below `1E+130` (`0x80`/`0x81`, negative `0x7E`/`0x7F`) and for
+//! magnitudes from `1E-130` to below `1E-126` onto the same bytes (`1E-127` and `1E+129` are
+//! both `0x81 0x0B`); `toBigDecimal` reads those bytes as the large magnitude (its scale is
+//! `(byte)((e & 0x7F) - 65) * -2`). Decoding follows `toBigDecimal` exactly (a live Phoenix
+//! 5.2.1 returns `1E+129` for the `1E-127` it stored); encoding writes a value only when
+//! `toBigDecimal` reads its bytes back as the same value, so the tiny magnitudes and those from
+//! `1E+130` on are refused.
+//!
 //! `bigdecimal` rather than `rust_decimal`: Phoenix's `DECIMAL` holds 38 significant digits at
 //! any exponent within its exponent byte (`1E100` is a valid key value), which
 //! `rust_decimal`'s 96-bit mantissa and scale 0..=28 cannot represent; `BigDecimal` is Java's
@@ -193,10 +202,11 @@ static DECIMAL_ZONES: super::Zones = super::Zones {
 };
 
 /// `DECIMAL`: at most 38 significant digits (after trailing zeros are stripped), and an
-/// exponent Phoenix's decoder reads back: from about `1E-126` to below `1E+130`. Phoenix's
+/// exponent Phoenix's decoder reads back: magnitudes from `1E-126` to below `1E+130`. Phoenix's
 /// exponent byte wraps from `1E+126` on (Java's `byte`), and Phoenix reads those values back
 /// exactly, so they are written as it writes them; their bytes sort next to zero ([`Zones`]:
-/// ranges stay exact).
+/// ranges stay exact). Below `1E-126` the byte wraps onto the same bytes, which Phoenix reads
+/// as the large value (`1E-127` as `1E+129`): refused, like `1E+130` and beyond.
 ///
 /// [`Zones`]: super::Zones
 impl PhoenixType for BigDecimal {
@@ -365,5 +375,54 @@ mod tests {
         // trailing zeros are not digits
         assert_eq!(enc("1.500"), enc("1.5"));
         assert_eq!(enc("1E+40"), hex("d502"));
+    }
+
+    /// Issue 49, from the live sweep (rowkey-hbase `phoenix_edges`): the bytes Phoenix's
+    /// `UPSERT` stored for tiny values, and the value its `SELECT` returned for them — the
+    /// wrapped large one. rowkey decodes them so, and refuses to write the tiny value.
+    #[test]
+    fn tiny_values_are_stored_as_wrapped_ones() {
+        let dec = |s: &str| BigDecimal::from_str(s).unwrap();
+        for (upserted, stored, selected) in [
+            ("1E-130", "8002", "1E+126"),
+            ("1E-127", "810b", "1E+129"),
+            ("5E-127", "8133", "5E+129"),
+            ("1.5E-127", "8110", "1.5E+129"),
+            ("-1E-129", "7f5b66", "-1E+127"),
+            ("-5E-127", "7e3366", "-5E+129"),
+            ("1E+130", "8202", "1E-126"),
+        ] {
+            let bytes = hex(stored);
+            for desc in [false, true] {
+                let b: Vec<u8> = bytes.iter().map(|&b| if desc { !b } else { b }).collect();
+                assert_eq!(
+                    BigDecimal::decode(&b, desc).unwrap(),
+                    dec(selected),
+                    "{stored} (desc {desc})"
+                );
+                let mut out = Vec::new();
+                assert!(
+                    matches!(
+                        dec(upserted).encode(&mut out, desc),
+                        Err(EncodeErrorKind::ValueOutOfRange { .. })
+                    ),
+                    "{upserted}"
+                );
+                assert!(out.is_empty());
+            }
+            if selected != "1E-126" {
+                assert_eq!(enc(selected), bytes, "{selected}");
+                assert_eq!(
+                    dec(selected).zone(),
+                    if selected.starts_with('-') { 0 } else { 4 }
+                );
+            }
+        }
+        // the smallest magnitude written: 1E-126 (0x82 0x02), read back exactly
+        assert_eq!(enc("1E-126"), hex("8202"));
+        assert_eq!(
+            BigDecimal::decode(&hex("8202"), false).unwrap(),
+            dec("1E-126")
+        );
     }
 }

@@ -24,16 +24,6 @@ pub const fn separator(row_key_order_optimizable: bool, was_null: bool, desc: bo
     }
 }
 
-/// Where a variable-width value that is not the table's last holds a byte that would end it
-/// early when read: a first byte `0x00` (read as NULL) or the separator `sep` anywhere.
-pub(crate) fn separator_inside(bytes: &[u8], sep: u8) -> Option<usize> {
-    if bytes.first() == Some(&SEPARATOR) {
-        Some(0)
-    } else {
-        bytes.iter().position(|&b| b == sep)
-    }
-}
-
 /// Whether Phoenix reads the variable-width value `bytes` (as stored: inverted when `desc`)
 /// back as written, in a column that is the table's last or not.
 ///
@@ -41,9 +31,10 @@ pub(crate) fn separator_inside(bytes: &[u8], sep: u8) -> Option<usize> {
 /// is not the last at the first `0x00` *or* `0xFF` (whatever the sort order), and drops one
 /// trailing `0xFF` from the last column (whatever the sort order: for a DESC column that is
 /// the separator). `RowKeySchema` (scans, the key's own parsing) also reads a first `0x00` as
-/// NULL. So: no `0x00`/`0xFF` inside a value that is not the last. A trailing `0xFF` on an
-/// ascending last value (only a `VARBINARY` can have one) is written: Phoenix's `UPSERT` stores
-/// it so, and only its `SELECT` reads the value back one byte shorter (module docs).
+/// NULL. So: no `0x00`/`0xFF` inside a value that is not the last. A trailing `0xFF` on the
+/// last value where no DESC separator follows (an ascending `VARBINARY`, or a DESC `VARCHAR`
+/// ending with `'\0'` in a legacy table) is written: Phoenix's `UPSERT` stores it so, the key
+/// is unambiguous, and only its `SELECT` reads the value back one byte shorter (module docs).
 #[inline]
 pub(crate) fn readable(bytes: &[u8], desc: bool, last: bool) -> Result<(), EncodeErrorKind> {
     let content = |b: u8| if desc { !b } else { b };
@@ -55,6 +46,10 @@ pub(crate) fn readable(bytes: &[u8], desc: bool, last: bool) -> Result<(), Encod
     }
     Ok(())
 }
+
+/// A `0x00`/`0xFF` inside a variable-width value that is not the last (see [`read_value`]).
+const INSIDE_VALUE: &str = "no 0x00 or 0xFF inside a value that is not the key's last \
+     (Phoenix's SELECT reads it as a separator; rowkey does not write it)";
 
 /// A key that ends with a separator: Phoenix drops trailing NULLs, separators included.
 const SEPARATOR_AT_END: &str = "a separator at the end of the key (Phoenix drops trailing NULLs)";
@@ -114,10 +109,14 @@ pub(crate) fn write_value<T: PhoenixType + ?Sized>(
 /// (a reader of many keys passes the same buffer each time).
 ///
 /// The bytes must be canonical: exactly what [`write_value`] and the separators give for the
-/// value read. A value that is not the table's last may hold bytes Phoenix's `SELECT`
-/// misreads (a `0xFF` in an ascending `VARCHAR`, a `DECIMAL` exponent byte `0xFF`), which
-/// Phoenix's `UPSERT` stores and `RowKeySchema` reads unambiguously: they are read (the key is
-/// Phoenix's), though [`write_value`] refuses to write them.
+/// value read, so that every value read is written back to the same bytes. A value that is not
+/// the table's last holding a `0x00` or `0xFF` (as stored) is refused although Phoenix's
+/// `UPSERT` stores such bytes where the separator is the other byte (a `'\0'` in a DESC
+/// `VARCHAR` of a legacy table, a `DECIMAL` whose exponent byte is `0xFF`): Phoenix's own
+/// `SELECT` (`RowKeyValueAccessor`) ends the value at that byte and reads every later column
+/// from the wrong place (seen live: `'a\0b'` comes back as `'a'`, and a `WHERE` on the value
+/// finds no row), so the bytes hold no value Phoenix reads back, and [`write_value`] refuses to
+/// write them (`ContainsSeparator`). The error names the byte and its offset.
 pub(crate) fn read_value<'de, T: PhoenixDecode<'de>>(
     input: &'de [u8],
     desc: bool,
@@ -205,15 +204,26 @@ pub(crate) fn read_value<'de, T: PhoenixDecode<'de>>(
             }
         }
     };
+    // what `readable` refuses to write (whatever the separator of this layout): a 0x00 or 0xFF
+    // inside a variable-width value that is not the last
+    if T::WIDTH.is_none() && !last {
+        if let Some(at) = value.iter().position(|&b| b == 0x00 || b == 0xFF) {
+            return Err(DecodeError::new(
+                DecodeErrorKind::InvalidByte {
+                    byte: value.get(at).copied().unwrap_or_default(),
+                    expected: INSIDE_VALUE,
+                },
+                at,
+            ));
+        }
+    }
     let v = T::decode(value, desc)?;
     // canonical: the value's own bytes (re-encoded to compare, unless decoding accepts only
-    // those: `PhoenixDecode::CANONICAL`), which end where they were read
-    let own_bytes = T::CANONICAL || {
+    // those: `PhoenixDecode::CANONICAL`)
+    let canonical = T::CANONICAL || {
         scratch.clear();
         v.encode(scratch, desc).is_ok() && scratch.as_slice() == value
     };
-    let canonical =
-        own_bytes && (T::WIDTH.is_some() || last || separator_inside(value, sep).is_none());
     if !canonical {
         return Err(DecodeError::new(
             DecodeErrorKind::NonCanonical("bytes Phoenix does not write for this value"),

@@ -21,6 +21,9 @@
 //! - [`shell`]: the real HBase shell runs what `plan` and the key tool print;
 //! - [`phoenix`], [`phoenix_types`], [`phoenix_scans`]: Phoenix's own row keys, every key type,
 //!   and typed scans against Phoenix's `WHERE`;
+//! - [`phoenix_edges`]: issue 49 — the `DECIMAL` exponent-wrap sweep (Phoenix's `UPSERT` and
+//!   `SELECT` against rowkey's encode and decode, value by value) and a legacy
+//!   (`rowKeyOrderOptimizable` false) table with `'\0'` inside DESC `VARCHAR`s;
 //! - [`phoenix_golden`]: the frozen keys Phoenix wrote (no server).
 //!
 //! `cargo test -p rowkey-hbase --test hbase -- phoenix_scans --nocapture` runs one topic.
@@ -43,6 +46,7 @@ mod kerberos;
 mod live;
 mod oracle;
 mod phoenix;
+mod phoenix_edges;
 mod phoenix_golden;
 mod phoenix_scans;
 mod phoenix_types;

@@ -23,7 +23,9 @@
 //!
 //! What Phoenix SQL cannot write, and so is not covered here (the unit tests in
 //! `rowkey-core/src/phoenix` are): a `TIMESTAMP` before 1970 with nanoseconds (a negative
-//! `CAST(… AS TIMESTAMP)` is refused, `TO_TIMESTAMP` drops nanoseconds), `'\0'` in a `VARCHAR`.
+//! `CAST(… AS TIMESTAMP)` is refused, `TO_TIMESTAMP` drops nanoseconds). (`'\0'` in a
+//! `VARCHAR` Phoenix SQL does write, from a raw NUL in the literal — misread by its own
+//! `SELECT` when the column is not the last: `phoenix_edges.rs`.)
 
 use std::collections::HashMap;
 use std::fmt::Write as _;

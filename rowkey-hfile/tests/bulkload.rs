@@ -5,6 +5,8 @@
 //! cells written. The server runs under `flock /tmp/rowkey-server.lock` (one server test on the
 //! machine at a time). Needs `java`, `javac`, `mvn` and `flock` (the test fails naming them).
 
+#![cfg(all(feature = "snappy", feature = "gz", feature = "zstd"))]
+
 mod common;
 
 use std::net::{Ipv4Addr, TcpListener};
@@ -91,7 +93,8 @@ fn hbase_bulk_loads_the_files_and_returns_every_cell() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     eprintln!(
-        "HBase (start, two loads, two scans) in {:?}:\n{stdout}",
+        "HBase (waiting for /tmp/rowkey-server.lock, then start, two loads, two scans) in \
+         {:?}:\n{stdout}",
         t.elapsed()
     );
     assert!(

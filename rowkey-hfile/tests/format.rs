@@ -1,6 +1,8 @@
 //! The writer's checks and the file structure, without a JVM: order and duplicate errors,
 //! invalid cells, a failing output, every block's CRC32C recomputed (memory: tests/memory.rs).
 
+#![cfg(all(feature = "snappy", feature = "gz", feature = "zstd"))]
+
 mod common;
 
 use common::walk;

@@ -5,6 +5,8 @@
 //! byte is shown to be caught by both. Needs `java`, `javac` and `mvn` (the test fails naming
 //! them otherwise).
 
+#![cfg(all(feature = "snappy", feature = "gz", feature = "zstd"))]
+
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -32,6 +32,7 @@ struct Spec {
     block_size: usize,
     index_max: usize,
     index_min: usize,
+    bytes_per_checksum: u32,
 }
 
 impl Default for Spec {
@@ -42,6 +43,7 @@ impl Default for Spec {
             block_size: 65536,
             index_max: 131072,
             index_min: 16,
+            bytes_per_checksum: 16384,
         }
     }
 }
@@ -58,6 +60,7 @@ impl Spec {
             .block_size(self.block_size)
             .index_block_max_size(self.index_max)
             .index_min_entries(self.index_min)
+            .bytes_per_checksum(self.bytes_per_checksum)
             .create_time_ms(CREATE_TIME)
             .bulkload_time_ms(BULKLOAD_TIME)
             .bulkload_task(TASK)
@@ -65,7 +68,7 @@ impl Spec {
 
     fn write_manifest_line(&self, expect: &Path, out: &Path) -> String {
         format!(
-            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{CREATE_TIME}\t{BULKLOAD_TIME}\t{TASK}\n",
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{CREATE_TIME}\t{BULKLOAD_TIME}\t{TASK}\t{}\n",
             expect.display(),
             out.display(),
             self.compression.hbase_name(),
@@ -77,8 +80,58 @@ impl Spec {
             self.block_size,
             self.index_max,
             self.index_min,
+            self.bytes_per_checksum,
         )
     }
+}
+
+fn next(seed: &mut u64) -> u64 {
+    // xorshift64*
+    *seed ^= *seed >> 12;
+    *seed ^= *seed << 25;
+    *seed ^= *seed >> 27;
+    seed.wrapping_mul(0x2545_f491_4f6c_dd1d)
+}
+
+fn random_cells(seed: &mut u64, n: usize) -> Vec<Owned> {
+    use rowkey_hfile::CellType::*;
+    let alphabet = [0x00u8, 0x01, b'a', 0x7f, 0x80, 0xfe, 0xff];
+    let bytes = |seed: &mut u64, max: u64| -> Vec<u8> {
+        let len = next(seed) % (max + 1);
+        (0..len)
+            .map(|_| alphabet[(next(seed) % alphabet.len() as u64) as usize])
+            .collect()
+    };
+    let mut cells = Vec::with_capacity(n);
+    while cells.len() < n {
+        let mut row = bytes(seed, 12);
+        if row.is_empty() {
+            row.push(0x00);
+        }
+        let ty = [
+            Put,
+            Put,
+            Put,
+            Delete,
+            DeleteColumn,
+            DeleteFamily,
+            DeleteFamilyVersion,
+        ][(next(seed) % 7) as usize];
+        let qualifier = bytes(seed, 6);
+        let ts = match next(seed) % 4 {
+            0 => 0,
+            1 => i64::MAX,
+            _ => (next(seed) >> 1) as i64 % 2_000_000_000_000,
+        };
+        let value = if ty == Put {
+            bytes(seed, 40)
+        } else {
+            Vec::new()
+        };
+        cells.push(Owned::new(&row, b"r", &qualifier, ts, ty, &value));
+    }
+    common::sort_cells(&mut cells);
+    cells
 }
 
 fn compressions() -> Vec<Compression> {
@@ -153,6 +206,29 @@ fn hbase_reads_every_file_cell_for_cell() {
     );
     // an empty file
     add("empty", "cf", &[], Spec::default());
+    // random cells (rows and qualifiers of few distinct bytes, so keys share long prefixes;
+    // every cell type; any timestamp) with random block, index and checksum sizes
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for n in 0..6 {
+        let cells = random_cells(&mut seed, 3000);
+        let spec = Spec {
+            compression: if n % 3 == 2 {
+                Compression::Snappy
+            } else {
+                Compression::None
+            },
+            bloom: if n % 2 == 0 {
+                BloomType::Row
+            } else {
+                BloomType::None
+            },
+            block_size: 1 + (next(&mut seed) % 3000) as usize,
+            index_max: 64 + (next(&mut seed) % 2000) as usize,
+            index_min: 2 + (next(&mut seed) % 20) as usize,
+            bytes_per_checksum: [64, 512, 16384][n % 3],
+        };
+        add(&format!("random-{n}"), "r", &cells, spec);
+    }
     // a million cells: a two-level index with the default index size, ten Bloom chunks
     let million = {
         let t = Instant::now();

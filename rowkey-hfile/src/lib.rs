@@ -117,8 +117,10 @@
 //!
 //! One data block (plus its compressed copy), one Bloom chunk per filter (128 KiB), and the
 //! index: one key per data block until a leaf chunk (128 KiB) is written, then one key per leaf
-//! block. A 100 GB file of 64 KiB blocks keeps well under 100 MB of index keys even with long
-//! rows; with typical keys, a few MB.
+//! block (the root). With 50-byte keys a leaf block indexes about 2,000 data blocks, so a
+//! 100 GB file of 64 KiB blocks keeps about 800 root keys; the Bloom filter keeps one row per
+//! written chunk (about 110,000 rows each). `tests/memory.rs` measures the peak heap: under
+//! 1 MiB writing 94 MB.
 #![deny(missing_docs)]
 
 mod block;

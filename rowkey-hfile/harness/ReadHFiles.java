@@ -18,7 +18,8 @@
 // The write manifest (optional, done first) asks HBase's own writer for the same files, so the
 // test can compare them byte for byte: one line per file: <expected cells path> TAB <output
 // path> TAB <compression name> TAB <ROW|NONE> TAB <block size> TAB <index block max size> TAB
-// <index min entries> TAB <create time ms> TAB <bulk load time ms> TAB <bulk load task>. The
+// <index min entries> TAB <create time ms> TAB <bulk load time ms> TAB <bulk load task> TAB
+// <bytes per checksum>. The
 // file is written as HFileOutputFormat2 writes one (StoreFileWriter over HFileWriterImpl, the
 // same HFileContext and file info); prints "WROTE <output path>".
 import java.io.*;
@@ -299,7 +300,7 @@ public class ReadHFiles {
     HFileContext context = new HFileContextBuilder()
       .withCompression(Compression.getCompressionAlgorithmByName(f[2]))
       .withDataBlockEncoding(DataBlockEncoding.NONE).withChecksumType(ChecksumType.CRC32C)
-      .withBytesPerCheckSum(16 * 1024).withBlockSize(Integer.parseInt(f[4]))
+      .withBytesPerCheckSum(Integer.parseInt(f[10])).withBlockSize(Integer.parseInt(f[4]))
       .withColumnFamily(family).withTableName(Bytes.toBytes("t"))
       .withCreateTime(Long.parseLong(f[7])).withIncludesTags(true).build();
     LocalFileSystem fs = FileSystem.getLocal(conf);

@@ -73,7 +73,7 @@ struct ChunkShape {
 impl ChunkShape {
     /// `io.storefile.bloom.block.size` 128 KiB, `io.storefile.bloom.error.rate` 0.01 (a Java
     /// `float`), `io.storefile.bloom.max.fold` 7.
-    fn hbase_default() -> (Self, u32) {
+    fn hbase_default() -> Self {
         const FOLD: u32 = 7;
         let error_rate = f64::from(0.01f32);
         let chunk_hint = foldable_byte_size(128 * 1024 * 8, FOLD);
@@ -88,14 +88,11 @@ impl ChunkShape {
         let max_keys = (-(bit_size as f64) / f64::from(hash_count)
             * (1.0 - (error_rate.ln() / f64::from(hash_count)).exp()).ln())
             as i64 as i32;
-        (
-            ChunkShape {
-                byte_size: byte_size as usize,
-                hash_count,
-                max_keys,
-            },
-            FOLD,
-        )
+        ChunkShape {
+            byte_size: byte_size as usize,
+            hash_count,
+            max_keys,
+        }
     }
 }
 
@@ -126,7 +123,7 @@ pub(crate) struct CompoundBloom {
 
 impl CompoundBloom {
     pub fn new() -> Self {
-        let (shape, _) = ChunkShape::hbase_default();
+        let shape = ChunkShape::hbase_default();
         CompoundBloom {
             shape,
             bits: Vec::new(),
@@ -272,8 +269,7 @@ mod tests {
 
     #[test]
     fn chunk_shape_is_hbase_default() {
-        let (shape, fold) = ChunkShape::hbase_default();
-        assert_eq!(fold, 7);
+        let shape = ChunkShape::hbase_default();
         assert_eq!(shape.byte_size, 131_072);
         assert_eq!(shape.hash_count, 7);
         assert!(

@@ -106,6 +106,7 @@ fn block_framed(
     Ok(())
 }
 
+#[cfg(any(feature = "snappy", feature = "zstd"))]
 fn len_i32(n: usize) -> Result<i32, Error> {
     i32::try_from(n).map_err(|_| Error::TooLarge(format!("{n} bytes do not fit a block")))
 }

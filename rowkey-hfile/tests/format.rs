@@ -1,6 +1,8 @@
 //! The writer's checks and the file structure, without a JVM: order and duplicate errors,
 //! invalid cells, a failing output, every block's CRC32C recomputed (memory: tests/memory.rs).
 
+#![cfg(all(feature = "snappy", feature = "gz", feature = "zstd"))]
+
 mod common;
 
 use common::walk;
@@ -136,5 +138,70 @@ fn every_block_checksum_is_recomputed_and_a_flipped_byte_is_caught() {
                 );
             }
         }
+    }
+}
+
+#[test]
+fn arbitrary_cells_in_any_order_get_errors_never_panics_and_the_file_stays_valid() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed >> 12;
+        seed ^= seed << 25;
+        seed ^= seed >> 27;
+        seed.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    };
+    for round in 0..20 {
+        let options = WriterOptions::default()
+            .block_size(1 + (next() % 512) as usize)
+            .index_block_max_size(64 + (next() % 512) as usize)
+            .index_min_entries(2 + (next() % 4) as usize)
+            .bytes_per_checksum(1 + (next() % 100) as u32)
+            .compression(
+                [
+                    Compression::None,
+                    Compression::Snappy,
+                    Compression::Gz,
+                    Compression::Zstd,
+                ][round % 4],
+            );
+        let mut w = HFileWriter::new(Vec::new(), options).unwrap();
+        let mut accepted = 0u64;
+        for _ in 0..500 {
+            let len = |n: u64, next: &mut dyn FnMut() -> u64| (next() % n) as usize;
+            let row: Vec<u8> = (0..len(4, &mut next))
+                .map(|_| (next() % 3) as u8 * 0x7f)
+                .collect();
+            let family: &[u8] = if next() % 50 == 0 { b"other" } else { b"f" };
+            let qualifier: Vec<u8> = (0..len(3, &mut next)).map(|_| (next() % 2) as u8).collect();
+            let timestamp = (next() % 5) as i64 - 1;
+            let cell_type = [
+                CellType::Put,
+                CellType::Delete,
+                CellType::DeleteColumn,
+                CellType::DeleteFamily,
+                CellType::DeleteFamilyVersion,
+            ][(next() % 5) as usize];
+            let value = vec![0xab; len(20, &mut next)];
+            let cell = Cell {
+                row: &row,
+                family,
+                qualifier: &qualifier,
+                timestamp,
+                cell_type,
+                value: &value,
+            };
+            match w.append(&cell) {
+                Ok(()) => accepted += 1,
+                Err(
+                    Error::OutOfOrder { .. } | Error::Duplicate { .. } | Error::InvalidCell { .. },
+                ) => {}
+                Err(e) => panic!("unexpected {e}"),
+            }
+        }
+        let (summary, bytes) = w.finish_into_inner().unwrap();
+        assert!(accepted > 0);
+        assert_eq!(summary.cells, accepted);
+        let report = walk(&bytes).unwrap();
+        assert_eq!(report.data_blocks as u64, summary.data_blocks);
     }
 }

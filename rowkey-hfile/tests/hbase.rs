@@ -5,99 +5,16 @@
 //! byte is shown to be caught by both. Needs `java`, `javac` and `mvn` (the test fails naming
 //! them otherwise).
 
+#![cfg(all(feature = "snappy", feature = "gz", feature = "zstd"))]
+
 mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use common::{sort_cells, walk, write_file, Owned};
-use rowkey_hfile::{BloomType, CellType, Compression, FileSummary, WriterOptions, MAX_ROW_LENGTH};
-
-/// Rows on the edges: 0x00 and 0xFF bytes, the longest legal row, a row of many qualifiers,
-/// empty values and qualifiers, `Long.MAX_VALUE` and 0 timestamps, every cell type, values
-/// larger than a codec's buffer.
-fn edge_cells(family: &[u8]) -> Vec<Owned> {
-    use CellType::*;
-    let f = family;
-    let mut cells = vec![
-        Owned::new(&[0x00], f, b"a", i64::MAX, Put, b""),
-        Owned::new(&[0x00], f, b"a", 0, Put, b"corrupt-me-please"),
-        Owned::new(&[0x00], f, b"", 5, Put, b"empty qualifier"),
-        Owned::new(&[0x00, 0x00], f, b"a", 1, Put, b"\x00\xff"),
-        Owned::new(&[0x00, 0xff], f, b"a", 1, Put, b"x"),
-        Owned::new(
-            &[0x00; MAX_ROW_LENGTH],
-            f,
-            b"a",
-            1,
-            Put,
-            b"longest row of zeros",
-        ),
-        Owned::new(b"d", f, b"", 100, DeleteFamily, b""),
-        Owned::new(b"d", f, b"", 100, DeleteFamilyVersion, b""),
-        Owned::new(b"d", f, b"x", 50, DeleteColumn, b""),
-        Owned::new(b"d", f, b"x", 50, Delete, b""),
-        Owned::new(b"d", f, b"x", 50, Put, b"v"),
-        Owned::new(b"d", f, b"x", 49, Put, b"older"),
-        Owned::new(b"e", f, b"", 7, DeleteFamily, b""),
-        Owned::new(&[0xff], f, b"a", 1, Put, b""),
-        Owned::new(&[0xff; 10], f, &[0xff; 10], i64::MAX, Put, &[0xff; 10]),
-        Owned::new(
-            &[0xff; MAX_ROW_LENGTH],
-            f,
-            b"a",
-            0,
-            Put,
-            b"longest row of 0xFF",
-        ),
-    ];
-    for i in 0..1000u32 {
-        let q = format!("q{i:05}");
-        let v = format!("value of qualifier {i}").repeat((i % 7) as usize);
-        cells.push(Owned::new(
-            b"many-qualifiers",
-            f,
-            q.as_bytes(),
-            1_700_000_000_000,
-            Put,
-            v.as_bytes(),
-        ));
-    }
-    // values larger than snappy's (218,422 bytes) and zstd's (261,120) framing piece
-    let big: Vec<u8> = (0..1_100_000u32)
-        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
-        .collect();
-    cells.push(Owned::new(b"big", f, b"1mib", 1, Put, &big));
-    let text: Vec<u8> = b"compressible text "
-        .iter()
-        .copied()
-        .cycle()
-        .take(300_000)
-        .collect();
-    cells.push(Owned::new(b"big", f, b"300k", 1, Put, &text));
-    sort_cells(&mut cells);
-    cells
-}
-
-fn rows_cells(family: &[u8], rows: u32, qualifiers: u32) -> Vec<Owned> {
-    let mut cells = Vec::new();
-    for r in 0..rows {
-        for q in 0..qualifiers {
-            let row = format!("r{r:06}");
-            cells.push(Owned::new(
-                row.as_bytes(),
-                family,
-                format!("c{q}").as_bytes(),
-                1_000 + u64::from(r % 3) as i64,
-                CellType::Put,
-                format!("{family:?}/{r}/{q}").as_bytes(),
-            ));
-        }
-    }
-    sort_cells(&mut cells);
-    cells
-}
+use common::{edge_cells, rows_cells, walk, write_file, Owned};
+use rowkey_hfile::{BloomType, Compression, FileSummary, WriterOptions};
 
 struct Written {
     path: PathBuf,
@@ -115,6 +32,7 @@ struct Spec {
     block_size: usize,
     index_max: usize,
     index_min: usize,
+    bytes_per_checksum: u32,
 }
 
 impl Default for Spec {
@@ -125,6 +43,7 @@ impl Default for Spec {
             block_size: 65536,
             index_max: 131072,
             index_min: 16,
+            bytes_per_checksum: 16384,
         }
     }
 }
@@ -141,6 +60,7 @@ impl Spec {
             .block_size(self.block_size)
             .index_block_max_size(self.index_max)
             .index_min_entries(self.index_min)
+            .bytes_per_checksum(self.bytes_per_checksum)
             .create_time_ms(CREATE_TIME)
             .bulkload_time_ms(BULKLOAD_TIME)
             .bulkload_task(TASK)
@@ -148,7 +68,7 @@ impl Spec {
 
     fn write_manifest_line(&self, expect: &Path, out: &Path) -> String {
         format!(
-            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{CREATE_TIME}\t{BULKLOAD_TIME}\t{TASK}\n",
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{CREATE_TIME}\t{BULKLOAD_TIME}\t{TASK}\t{}\n",
             expect.display(),
             out.display(),
             self.compression.hbase_name(),
@@ -160,8 +80,58 @@ impl Spec {
             self.block_size,
             self.index_max,
             self.index_min,
+            self.bytes_per_checksum,
         )
     }
+}
+
+fn next(seed: &mut u64) -> u64 {
+    // xorshift64*
+    *seed ^= *seed >> 12;
+    *seed ^= *seed << 25;
+    *seed ^= *seed >> 27;
+    seed.wrapping_mul(0x2545_f491_4f6c_dd1d)
+}
+
+fn random_cells(seed: &mut u64, n: usize) -> Vec<Owned> {
+    use rowkey_hfile::CellType::*;
+    let alphabet = [0x00u8, 0x01, b'a', 0x7f, 0x80, 0xfe, 0xff];
+    let bytes = |seed: &mut u64, max: u64| -> Vec<u8> {
+        let len = next(seed) % (max + 1);
+        (0..len)
+            .map(|_| alphabet[(next(seed) % alphabet.len() as u64) as usize])
+            .collect()
+    };
+    let mut cells = Vec::with_capacity(n);
+    while cells.len() < n {
+        let mut row = bytes(seed, 12);
+        if row.is_empty() {
+            row.push(0x00);
+        }
+        let ty = [
+            Put,
+            Put,
+            Put,
+            Delete,
+            DeleteColumn,
+            DeleteFamily,
+            DeleteFamilyVersion,
+        ][(next(seed) % 7) as usize];
+        let qualifier = bytes(seed, 6);
+        let ts = match next(seed) % 4 {
+            0 => 0,
+            1 => i64::MAX,
+            _ => (next(seed) >> 1) as i64 % 2_000_000_000_000,
+        };
+        let value = if ty == Put {
+            bytes(seed, 40)
+        } else {
+            Vec::new()
+        };
+        cells.push(Owned::new(&row, b"r", &qualifier, ts, ty, &value));
+    }
+    common::sort_cells(&mut cells);
+    cells
 }
 
 fn compressions() -> Vec<Compression> {
@@ -236,6 +206,29 @@ fn hbase_reads_every_file_cell_for_cell() {
     );
     // an empty file
     add("empty", "cf", &[], Spec::default());
+    // random cells (rows and qualifiers of few distinct bytes, so keys share long prefixes;
+    // every cell type; any timestamp) with random block, index and checksum sizes
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for n in 0..6 {
+        let cells = random_cells(&mut seed, 3000);
+        let spec = Spec {
+            compression: if n % 3 == 2 {
+                Compression::Snappy
+            } else {
+                Compression::None
+            },
+            bloom: if n % 2 == 0 {
+                BloomType::Row
+            } else {
+                BloomType::None
+            },
+            block_size: 1 + (next(&mut seed) % 3000) as usize,
+            index_max: 64 + (next(&mut seed) % 2000) as usize,
+            index_min: 2 + (next(&mut seed) % 20) as usize,
+            bytes_per_checksum: [64, 512, 16384][n % 3],
+        };
+        add(&format!("random-{n}"), "r", &cells, spec);
+    }
     // a million cells: a two-level index with the default index size, ten Bloom chunks
     let million = {
         let t = Instant::now();

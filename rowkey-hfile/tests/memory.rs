@@ -2,6 +2,8 @@
 //! the file size: measured with a counting allocator (this test binary's only test, so no other
 //! test's allocations are counted).
 
+#![cfg(all(feature = "snappy", feature = "gz", feature = "zstd"))]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 

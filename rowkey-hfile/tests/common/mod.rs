@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use rowkey_hfile::{Cell, CellType, FileSummary, HFileWriter, WriterOptions};
+use rowkey_hfile::{Cell, CellType, FileSummary, HFileWriter, WriterOptions, MAX_ROW_LENGTH};
 
 /// An owned cell.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -266,8 +266,33 @@ pub fn hbase_classpath() -> String {
 
 /// Compiles harness/ReadHFiles.java into `classes`.
 pub fn compile_harness(classpath: &str, classes: &Path) {
+    compile_harness_file(classpath, classes, "ReadHFiles.java");
+}
+
+/// The JVM flags HBase's server needs on JDK 17 (as rowkey-hbase's test kit runs it).
+pub const JDK17_FLAGS: &[&str] = &[
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+    "--add-opens=java.base/java.lang=ALL-UNNAMED",
+    "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED",
+    "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+    "--add-opens=java.base/java.util=ALL-UNNAMED",
+    "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+    "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
+    "--add-exports=java.base/sun.net.dns=ALL-UNNAMED",
+    "--add-exports=java.base/sun.net.util=ALL-UNNAMED",
+    "--add-modules=jdk.unsupported",
+    "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
+    "-Djava.net.preferIPv4Stack=true",
+];
+
+/// Compiles one harness/*.java into `classes`.
+pub fn compile_harness_file(classpath: &str, classes: &Path, file: &str) {
     std::fs::create_dir_all(classes).unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("harness/ReadHFiles.java");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("harness")
+        .join(file);
     let out = Command::new("javac")
         .arg("-cp")
         .arg(classpath)
@@ -278,7 +303,7 @@ pub fn compile_harness(classpath: &str, classes: &Path) {
         .unwrap();
     assert!(
         out.status.success(),
-        "javac ReadHFiles.java failed:\n{}",
+        "javac {file} failed:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
 }
@@ -355,4 +380,89 @@ fn decoded_len(payload: &[u8], c: rowkey_hfile::Compression) -> usize {
         return 0;
     }
     zstd::stream::decode_all(payload).map_or(0, |v| v.len())
+}
+
+/// Rows on the edges: 0x00 and 0xFF bytes, the longest legal row, a row of many qualifiers,
+/// empty values and qualifiers, `Long.MAX_VALUE` and 0 timestamps, every cell type, values
+/// larger than a codec's buffer.
+pub fn edge_cells(family: &[u8]) -> Vec<Owned> {
+    use CellType::*;
+    let f = family;
+    let mut cells = vec![
+        Owned::new(&[0x00], f, b"a", i64::MAX, Put, b""),
+        Owned::new(&[0x00], f, b"a", 0, Put, b"corrupt-me-please"),
+        Owned::new(&[0x00], f, b"", 5, Put, b"empty qualifier"),
+        Owned::new(&[0x00, 0x00], f, b"a", 1, Put, b"\x00\xff"),
+        Owned::new(&[0x00, 0xff], f, b"a", 1, Put, b"x"),
+        Owned::new(
+            &[0x00; MAX_ROW_LENGTH],
+            f,
+            b"a",
+            1,
+            Put,
+            b"longest row of zeros",
+        ),
+        Owned::new(b"d", f, b"", 100, DeleteFamily, b""),
+        Owned::new(b"d", f, b"", 100, DeleteFamilyVersion, b""),
+        Owned::new(b"d", f, b"x", 50, DeleteColumn, b""),
+        Owned::new(b"d", f, b"x", 50, Delete, b""),
+        Owned::new(b"d", f, b"x", 50, Put, b"v"),
+        Owned::new(b"d", f, b"x", 49, Put, b"older"),
+        Owned::new(b"e", f, b"", 7, DeleteFamily, b""),
+        Owned::new(&[0xff], f, b"a", 1, Put, b""),
+        Owned::new(&[0xff; 10], f, &[0xff; 10], i64::MAX, Put, &[0xff; 10]),
+        Owned::new(
+            &[0xff; MAX_ROW_LENGTH],
+            f,
+            b"a",
+            0,
+            Put,
+            b"longest row of 0xFF",
+        ),
+    ];
+    for i in 0..1000u32 {
+        let q = format!("q{i:05}");
+        let v = format!("value of qualifier {i}").repeat((i % 7) as usize);
+        cells.push(Owned::new(
+            b"many-qualifiers",
+            f,
+            q.as_bytes(),
+            1_700_000_000_000,
+            Put,
+            v.as_bytes(),
+        ));
+    }
+    // values larger than snappy's (218,422 bytes) and zstd's (261,120) framing piece
+    let big: Vec<u8> = (0..1_100_000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    cells.push(Owned::new(b"big", f, b"1mib", 1, Put, &big));
+    let text: Vec<u8> = b"compressible text "
+        .iter()
+        .copied()
+        .cycle()
+        .take(300_000)
+        .collect();
+    cells.push(Owned::new(b"big", f, b"300k", 1, Put, &text));
+    sort_cells(&mut cells);
+    cells
+}
+
+pub fn rows_cells(family: &[u8], rows: u32, qualifiers: u32) -> Vec<Owned> {
+    let mut cells = Vec::new();
+    for r in 0..rows {
+        for q in 0..qualifiers {
+            let row = format!("r{r:06}");
+            cells.push(Owned::new(
+                row.as_bytes(),
+                family,
+                format!("c{q}").as_bytes(),
+                1_000 + u64::from(r % 3) as i64,
+                CellType::Put,
+                format!("{family:?}/{r}/{q}").as_bytes(),
+            ));
+        }
+    }
+    sort_cells(&mut cells);
+    cells
 }

@@ -73,6 +73,11 @@
 //! - **Writes** ([`Batch`], [`Cell`]): `putMultiple`/`deleteMultiple` in order, every entry
 //!   not written named with what is known of it ([`Outcome`]: failed, or perhaps applied); an
 //!   entry that could be written twice is never sent twice.
+//! - **Bulk load** (feature `bulk`; the module `rowkey_hbase::bulk`): typed rows written as HFiles, one set
+//!   per region of the table as it is now, through an external sort of bounded memory, for
+//!   HBase's own `BulkLoadHFilesTool` (`hbase completebulkload`) to load — what ImportTsv and
+//!   `HFileOutputFormat2` do on the JVM; the format is the crate `rowkey-hfile`. The key tool's
+//!   `bulk` command (`rowkey_hbase::keytool`) does it from delimited records.
 //! - **Tables and regions**: [`Client::create_table_for`] pre-splits at the layout's split
 //!   points; [`Table::regions`] and [`Table::region_view`] ([`region`]) read the real regions
 //!   (`getAllRegionLocations`) and count every row in its region — the hotspot report, heatmap

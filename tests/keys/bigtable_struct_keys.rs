@@ -225,6 +225,10 @@ fn run<L: Layout>(seed: u64) -> (usize, usize, usize) {
             }
         };
         let ranges = L::scan(k, &eq, &end);
+        crate::common::ranges::assert_well_formed(
+            &format_args!("{}: {k} fields, {end:?}", std::any::type_name::<L>()),
+            &ranges,
+        );
         let want_eq = eq.values();
         for (key, row) in &keys {
             let v = row.values();

@@ -40,8 +40,10 @@ use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 mod kdc;
+mod mit_kdc;
 mod tls;
 pub use kdc::{kdc_classpath, Kdc, REALM};
+pub use mit_kdc::{MitKdc, MIT_REALM};
 pub use tls::{make_tls, TestTls, TLS_PASSWORD};
 
 /// The HBase version the server runs (the `hbase-server` and `hbase-thrift` artifacts).

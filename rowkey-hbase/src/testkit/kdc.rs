@@ -153,8 +153,9 @@ impl Kdc {
         );
         std::fs::write(&kdc.krb5_conf, conf)
             .map_err(|e| ServerError::Start(format!("writing the krb5.conf: {e}")))?;
-        // this process's Kerberos library (MIT, which reads the KDC's address there)
-        std::env::set_var("KRB5_CONFIG", &kdc.krb5_conf);
+        // this process's Kerberos library (MIT, which reads the KDC's address there): first in
+        // the list, so its realm is the default beside an MIT KDC's (`MitKdc`)
+        super::mit_kdc::add_krb5_config(&kdc.krb5_conf, true);
         Ok(kdc)
     }
 

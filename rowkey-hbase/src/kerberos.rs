@@ -48,7 +48,15 @@
 //! connection; with a keytab, a new ticket is obtained from it when the last one expires.
 //! A refusal — no ticket, an expired one, a principal the KDC or the gateway does not know,
 //! a protection level the gateway does not offer — is [`Error::Auth`],
-//! never retried.
+//! never retried. It names what is wrong: the client principal the KDC does not know (MIT:
+//! "Client '…' not found in Kerberos database") apart from the gateway's ("Server … not
+//! found"), a keytab that does not exist, or one that holds no key for the client's principal.
+//!
+//! **A gateway without SASL.** A gateway that runs without Kerberos reads the SASL start as the
+//! first bytes of a 16 MiB Thrift call and answers nothing. After 1.5 s of silence the client
+//! asks it a plain Thrift question on a second connection: a Thrift (or HTTP) answer ends the
+//! handshake at once with [`Error::Connection`] saying the gateway does not speak SASL; a SASL
+//! gateway answers that question with a SASL error, and the handshake waits on.
 //!
 //! **Protection.** With `auth-int` every message carries an integrity check, with `auth-conf`
 //! it is also encrypted (GSSAPI `wrap`). By default the client takes the strongest level the

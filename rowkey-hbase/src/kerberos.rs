@@ -349,6 +349,13 @@ fn diagnose(
     let hint = if major.contains(MajorFlags::GSS_S_CREDENTIALS_EXPIRED) || lower.contains("expired")
     {
         format!("the Kerberos ticket of {whose} has expired: renew it (kinit)")
+    } else if lower.contains("cannot contact any kdc") || lower.contains("cannot find kdc") {
+        // MIT: "Cannot contact any KDC for realm 'R'", "Cannot find KDC for realm "R""
+        format!(
+            "no KDC of the realm answered ({whose}): the realm's KDCs come from the system's \
+             Kerberos configuration (/etc/krb5.conf, or the file KRB5_CONFIG names) — check that \
+             it lists the realm and that its KDC is reachable"
+        )
     } else if unknown && lower.contains("client") {
         // the KDC does not know this client (deleted after its keytab was made, or never added)
         let client = named_after(text, "client")
@@ -596,6 +603,27 @@ mod tests {
             m.contains("the keytab /k/none.keytab does not exist") && !m.contains("kinit"),
             "{m}"
         );
+        // a realm whose KDC cannot be reached, or that the configuration does not list: not
+        // blamed on the keytab
+        for text in [
+            format!("{NO_CRED} (Cannot contact any KDC for realm 'MIT.TEST')"),
+            format!("{NO_CRED} (Cannot find KDC for realm \"NOWHERE.TEST\")"),
+        ] {
+            let m = diagnose(
+                "no credentials",
+                service,
+                &kt,
+                Some(true),
+                MajorFlags::GSS_S_NO_CRED,
+                &text,
+            );
+            assert!(
+                m.contains(
+                    "no KDC of the realm answered (alice@MIT.TEST from the keytab /k/none.keytab)"
+                ) && !m.contains("holds no key"),
+                "{m}"
+            );
+        }
         // the same words with a ticket cache: no ticket there, kinit
         let cache = Credentials::Cache(PathBuf::from("/tmp/alice.cc"));
         let m = diagnose(

@@ -89,6 +89,14 @@ pub(crate) fn handshake(
                  HTTP mode"
             ));
         }
+        if e.kind() == io::ErrorKind::UnexpectedEof {
+            // a SASL gateway says BAD or ERROR before it closes a connection
+            return Error::Connection(format!(
+                "the gateway at {at} closed the connection during the Kerberos (SASL) handshake \
+                 without a SASL answer: it does not speak SASL here — it runs without Kerberos \
+                 (hbase.thrift.security.qop unset), framed or compact"
+            ));
+        }
         Error::Connection(format!(
             "the gateway at {at} broke off the Kerberos (SASL) handshake ({e}): does it run \
              with Kerberos (hbase.thrift.security.qop)?"

@@ -167,3 +167,65 @@ fn mit_a_kerberos_client_at_a_gateway_without_sasl() {
     assert!(!msg.contains("broke off"), "{msg}");
     assert!(took < Duration::from_secs(5), "told after {took:?}");
 }
+
+/// A gateway in another mode than a plain socket tells a Kerberos client so at once: in HTTP
+/// mode it answers the SASL start with an HTTP error, framed or compact it closes the
+/// connection without a SASL answer.
+#[test]
+fn mit_a_kerberos_client_at_gateways_of_other_modes() {
+    let m = mit();
+    let modes = [
+        ("HTTP mode", crate::gateways::http(), "it runs in HTTP mode"),
+        (
+            "framed",
+            crate::gateways::framed(),
+            "it does not speak SASL here",
+        ),
+        (
+            "compact",
+            crate::gateways::compact(),
+            "it does not speak SASL here",
+        ),
+    ];
+    for (mode, g, says) in modes {
+        let started = Instant::now();
+        let e = Client::connect_to(
+            GatewayConfig::socket(g.addr())
+                .expect("addr")
+                .kerberos(Kerberos::keytab(SERVICE, "alice@MIT.TEST", &m.keytab)),
+        )
+        .expect_err("no SASL at the gateway");
+        let took = started.elapsed();
+        eprintln!("a Kerberos client at a {mode} gateway, after {took:?}: {e}");
+        let msg = e.to_string();
+        assert!(
+            msg.contains(&format!("the gateway at {}", g.addr())) && msg.contains(says),
+            "{mode}: {msg}"
+        );
+        assert!(took < Duration::from_secs(5), "{mode}: told after {took:?}");
+    }
+}
+
+/// A realm the Kerberos configuration does not list: the configuration is blamed, not the
+/// keytab (which holds the principal's key).
+#[test]
+fn mit_a_realm_without_a_kdc_is_named() {
+    let m = mit();
+    let keytab = m.kdc.dir().join("nowhere.keytab");
+    // MIT's kadmin writes keys for a principal of a realm no configuration lists
+    m.kdc.add("carol@NOWHERE.TEST").expect("kadmin addprinc");
+    m.kdc
+        .ktadd(&keytab, &["carol@NOWHERE.TEST"])
+        .expect("kadmin ktadd");
+    let (msg, took) = refusal(
+        "hbase/localhost@NOWHERE.TEST",
+        "carol@NOWHERE.TEST",
+        &keytab,
+    );
+    eprintln!("MIT, a realm without a KDC: {msg}");
+    assert!(
+        msg.contains("no KDC of the realm answered") && !msg.contains("holds no key"),
+        "{msg}"
+    );
+    assert!(took < Duration::from_secs(5), "refused after {took:?}");
+}

@@ -58,8 +58,8 @@ impl fmt::Debug for Kdc {
 impl Kdc {
     /// Start a KDC with these principals (`alice`, `hbase/localhost`: the realm is added),
     /// every key in [`keytab`](Self::keytab), and point this process's Kerberos library at it
-    /// ([`krb5_conf`](Self::krb5_conf) first in `KRB5_CONFIG`, whose other files — an
-    /// [`MitKdc`](super::MitKdc)'s — stay after it): start it before other threads use
+    /// ([`krb5_conf`](Self::krb5_conf) first in `KRB5_CONFIG`, followed by the file of an
+    /// [`MitKdc`](super::MitKdc) of this process): start it before other threads use
     /// Kerberos.
     ///
     /// # Errors

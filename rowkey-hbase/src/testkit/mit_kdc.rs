@@ -21,8 +21,8 @@ const PACKAGES: &str = "the Debian packages krb5-kdc and krb5-admin-server";
 /// A running MIT KDC (`krb5kdc`) of realm [`MIT_REALM`] on a free loopback port, its database
 /// and configuration in a directory of its own, stopped when dropped or when this process
 /// exits. Principals are made and deleted with `kadmin.local`; [`start`](Self::start) adds this
-/// realm to the `KRB5_CONFIG` of this process, after whatever it named before (so a MiniKdc's
-/// realm stays the default).
+/// realm's `krb5.conf` to this process's `KRB5_CONFIG`, after a MiniKdc's (whose realm stays
+/// the default).
 ///
 /// ```no_run
 /// use rowkey_hbase::testkit::{MitKdc, MIT_REALM};
@@ -68,22 +68,19 @@ fn program(name: &str) -> Result<PathBuf, ServerError> {
         })
 }
 
-/// Serializes changes of this process's `KRB5_CONFIG` (each KDC adds its file).
-static KRB5_CONFIG_LOCK: Mutex<()> = Mutex::new(());
+/// The `krb5.conf` files of the test kit's KDCs in this process, in `KRB5_CONFIG`'s order.
+static KRB5_CONFIGS: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
-/// Add `file` to this process's `KRB5_CONFIG` list: `first` before the files named so far
-/// (its `[libdefaults]` win), else after them.
+/// Point this process's Kerberos library at `file` as well as at the other KDCs' files the
+/// test kit added (and at nothing else, as a KDC alone always did): `first` before them (its
+/// `[libdefaults]` win), else after them.
 pub(crate) fn add_krb5_config(file: &Path, first: bool) {
-    let _guard = KRB5_CONFIG_LOCK.lock();
     let file = file.display().to_string();
-    let mut files: Vec<String> = std::env::var("KRB5_CONFIG")
-        .map(|v| {
-            v.split(':')
-                .filter(|s| !s.is_empty() && *s != file)
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut files = match KRB5_CONFIGS.lock() {
+        Ok(f) => f,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    files.retain(|f| *f != file);
     if first {
         files.insert(0, file);
     } else {

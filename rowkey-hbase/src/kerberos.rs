@@ -48,7 +48,15 @@
 //! connection; with a keytab, a new ticket is obtained from it when the last one expires.
 //! A refusal — no ticket, an expired one, a principal the KDC or the gateway does not know,
 //! a protection level the gateway does not offer — is [`Error::Auth`],
-//! never retried.
+//! never retried. It names what is wrong: the client principal the KDC does not know (MIT:
+//! "Client '…' not found in Kerberos database") apart from the gateway's ("Server … not
+//! found"), a keytab that does not exist, or one that holds no key for the client's principal.
+//!
+//! **A gateway without SASL.** A gateway that runs without Kerberos reads the SASL start as the
+//! first bytes of a 16 MiB Thrift call and answers nothing. After 1.5 s of silence the client
+//! asks it a plain Thrift question on a second connection: a Thrift (or HTTP) answer ends the
+//! handshake at once with [`Error::Connection`] saying the gateway does not speak SASL; a SASL
+//! gateway answers that question with a SASL error, and the handshake waits on.
 //!
 //! **Protection.** With `auth-int` every message carries an integrity check, with `auth-conf`
 //! it is also encrypted (GSSAPI `wrap`). By default the client takes the strongest level the
@@ -279,39 +287,140 @@ impl Kerberos {
         ))
     }
 
-    /// A GSSAPI failure in words, with what to do about it.
+    /// A GSSAPI failure in words, with what to do about it: see [`diagnose`].
     pub(crate) fn explain(&self, what: &str, e: &GssError) -> String {
-        let text = e.to_string();
-        let lower = text.to_ascii_lowercase();
-        let whose = match &self.credentials {
-            Credentials::Default => "the default ticket cache".to_owned(),
-            Credentials::Cache(p) => format!("the ticket cache {}", p.display()),
-            Credentials::Keytab {
-                principal, keytab, ..
-            } => format!("{principal} from the keytab {}", keytab.display()),
+        let keytab_exists = match &self.credentials {
+            Credentials::Keytab { keytab, .. } => Some(keytab.is_file()),
+            _ => None,
         };
-        let hint = if e.major.contains(MajorFlags::GSS_S_CREDENTIALS_EXPIRED)
-            || lower.contains("expired")
-        {
-            format!("the Kerberos ticket of {whose} has expired: renew it (kinit)")
-        } else if lower.contains("not found in kerberos database") {
-            format!(
-                "the KDC knows no principal {}: name the gateway's own \
-                 (hbase.thrift.kerberos.principal, or hbase.thrift.spnego.principal in HTTP mode)",
-                self.service
-            )
-        } else if e.major.contains(MajorFlags::GSS_S_NO_CRED)
-            || lower.contains("no credentials")
-            || lower.contains("not found")
-        {
-            format!("no Kerberos ticket in {whose}: run kinit, or give a keytab (Kerberos::keytab)")
-        } else if lower.contains("preauthentication failed") || lower.contains("key table") {
-            format!("{whose}: the keytab does not hold this principal's current key")
-        } else {
-            format!("Kerberos with {whose}")
-        };
-        format!("{what} for {}: {hint} ({text})", self.service)
+        diagnose(
+            what,
+            &self.service,
+            &self.credentials,
+            keytab_exists,
+            e.major,
+            &e.to_string(),
+        )
     }
+}
+
+/// The principal named after `word` in a Kerberos message, quoted or not: MIT's "Client
+/// 'etl@EXAMPLE.COM' not found in Kerberos database" names the client, "Server
+/// hbase/gw@EXAMPLE.COM not found in Kerberos database" the service.
+fn named_after<'t>(text: &'t str, word: &str) -> Option<&'t str> {
+    let lower = text.to_ascii_lowercase();
+    let at = lower.find(&format!("{word} "))? + word.len() + 1;
+    let rest = text.get(at..)?;
+    let name = match rest.strip_prefix('\'') {
+        Some(quoted) => quoted.get(..quoted.find('\'')?)?,
+        None => rest.get(..rest.find(' ').unwrap_or(rest.len()))?,
+    };
+    Some(name).filter(|n| !n.is_empty() && !n.eq_ignore_ascii_case("not"))
+}
+
+/// A GSSAPI failure (`major` and the library's words `text`) in words that name what is
+/// actually wrong — the client principal, the service principal, the keytab or the ticket
+/// cache — with what to do about it. `keytab_exists`: whether the keytab file of keytab
+/// credentials exists. The text is the Kerberos library's (MIT's `libgssapi_krb5`, whatever
+/// the KDC: MIT, Heimdal or Apache Kerby), which names principals and files, never keys.
+fn diagnose(
+    what: &str,
+    service: &str,
+    credentials: &Credentials,
+    keytab_exists: Option<bool>,
+    major: MajorFlags,
+    text: &str,
+) -> String {
+    let lower = text.to_ascii_lowercase();
+    let whose = match credentials {
+        Credentials::Default => "the default ticket cache".to_owned(),
+        Credentials::Cache(p) => format!("the ticket cache {}", p.display()),
+        Credentials::Keytab {
+            principal, keytab, ..
+        } => format!("{principal} from the keytab {}", keytab.display()),
+    };
+    let keytab = match credentials {
+        Credentials::Keytab {
+            principal, keytab, ..
+        } => Some((principal.as_str(), keytab.as_path())),
+        _ => None,
+    };
+    let unknown = lower.contains("not found in kerberos database");
+    let hint = if major.contains(MajorFlags::GSS_S_CREDENTIALS_EXPIRED) || lower.contains("expired")
+    {
+        format!("the Kerberos ticket of {whose} has expired: renew it (kinit)")
+    } else if lower.contains("cannot contact any kdc") || lower.contains("cannot find kdc") {
+        // MIT: "Cannot contact any KDC for realm 'R'", "Cannot find KDC for realm "R""
+        format!(
+            "no KDC of the realm answered ({whose}): the realm's KDCs come from the system's \
+             Kerberos configuration (/etc/krb5.conf, or the file KRB5_CONFIG names) — check that \
+             it lists the realm and that its KDC is reachable"
+        )
+    } else if unknown && lower.contains("client") {
+        // the KDC does not know this client (deleted after its keytab was made, or never added)
+        let client = named_after(text, "client")
+            .or(keytab.map(|(p, _)| p))
+            .unwrap_or("of this client");
+        let source = match keytab {
+            Some((_, path)) => format!(" (its keys are in the keytab {})", path.display()),
+            None => format!(" ({whose})"),
+        };
+        format!(
+            "the KDC knows no client principal {client}{source}: add it to the KDC (kadmin \
+             addprinc) and export its keytab again, or use a principal the KDC knows"
+        )
+    } else if unknown {
+        let server = named_after(text, "server").unwrap_or(service);
+        format!(
+            "the KDC knows no principal {server}: name the gateway's own \
+             (hbase.thrift.kerberos.principal, or hbase.thrift.spnego.principal in HTTP mode)"
+        )
+    } else if let (Some((_, path)), Some(false)) = (keytab, keytab_exists) {
+        format!(
+            "the keytab {} does not exist (Kerberos::keytab): give the path of the client's \
+             keytab",
+            path.display()
+        )
+    } else if let Some((principal, path)) = keytab.filter(|_| {
+        lower.contains("no key table entry")
+            || lower.contains("no suitable keys")
+            || lower.contains("keytab")
+            || lower.contains("key table")
+            || lower.contains("no credentials")
+            || major.contains(MajorFlags::GSS_S_NO_CRED)
+    }) {
+        if lower.contains("permission denied") {
+            format!(
+                "the keytab {} cannot be read by this process: give it read access",
+                path.display()
+            )
+        } else if lower.contains("preauthentication failed")
+            || lower.contains("integrity check")
+            || lower.contains("decrypt")
+        {
+            format!(
+                "the keytab {} does not hold {principal}'s current key: export it again \
+                 (kadmin ktadd)",
+                path.display()
+            )
+        } else {
+            format!(
+                "the keytab {} holds no key for {principal}: export the principal's keys into \
+                 it (kadmin ktadd), or name a principal it holds (klist -k)",
+                path.display()
+            )
+        }
+    } else if major.contains(MajorFlags::GSS_S_NO_CRED)
+        || lower.contains("no credentials")
+        || lower.contains("not found")
+    {
+        format!("no Kerberos ticket in {whose}: run kinit, or give a keytab (Kerberos::keytab)")
+    } else if lower.contains("preauthentication failed") || lower.contains("key table") {
+        format!("{whose}: the keytab does not hold this principal's current key")
+    } else {
+        format!("Kerberos with {whose}")
+    };
+    format!("{what} for {service}: {hint} ({text})")
 }
 
 /// `gss_acquire_cred_from` (MIT): initiator credentials for `name` (or the cache's principal)
@@ -411,6 +520,141 @@ mod tests {
             "{d}"
         );
         assert!(d.contains("auth-int") && !d.contains("MEMORY"), "{d}");
+    }
+
+    /// GSSAPI's words for a failure, as `libgssapi` shows them: the major status's, then the
+    /// minor (mechanism) status's in parentheses.
+    const NO_CRED: &str =
+        "No credentials were supplied, or the credentials were unavailable or inaccessible";
+    const FAILURE: &str = "Unspecified GSS failure.  Minor code may provide more information";
+
+    fn keytab(principal: &str, path: &str) -> Credentials {
+        Credentials::Keytab {
+            principal: principal.into(),
+            keytab: PathBuf::from(path),
+            memory: "MEMORY:test".into(),
+        }
+    }
+
+    /// `diagnose` on the exact words MIT Kerberos 1.20's `libgssapi_krb5` gave against an MIT
+    /// KDC (krb5-kdc 1.20, `tests/hbase/kerberos_mit.rs`) and against Hadoop's MiniKdc
+    /// (Apache Kerby, `tests/hbase/kerberos.rs`): the same words for both, since the client
+    /// library writes them from the KDC's error code ("Client '…' not found" when the KDC
+    /// answers KDC_ERR_C_PRINCIPAL_UNKNOWN, "Server … not found" for S_PRINCIPAL_UNKNOWN).
+    #[test]
+    fn diagnoses_name_what_is_wrong_in_mit_s_words() {
+        let service = "hbase/localhost@MIT.TEST";
+        let kt = keytab("gone@MIT.TEST", "/k/clients.keytab");
+        // a client principal the KDC does not know (deleted after its keytab was written)
+        let m = diagnose(
+            "no service ticket",
+            service,
+            &kt,
+            Some(true),
+            MajorFlags::GSS_S_NO_CRED,
+            &format!("{NO_CRED} (Client 'gone@MIT.TEST' not found in Kerberos database)"),
+        );
+        assert!(
+            m.contains("the KDC knows no client principal gone@MIT.TEST (its keys are in the keytab /k/clients.keytab)"),
+            "{m}"
+        );
+        assert!(!m.contains("gateway's own"), "{m}");
+        // a service principal the KDC does not know: MIT names it unquoted
+        let kt = keytab("alice@MIT.TEST", "/k/clients.keytab");
+        let m = diagnose(
+            "no service ticket",
+            "hbase/nowhere@MIT.TEST",
+            &kt,
+            Some(true),
+            MajorFlags::GSS_S_FAILURE,
+            &format!("{FAILURE} (Server hbase/nowhere@MIT.TEST not found in Kerberos database)"),
+        );
+        assert!(
+            m.contains("the KDC knows no principal hbase/nowhere@MIT.TEST: name the gateway's own"),
+            "{m}"
+        );
+        // a principal the keytab does not hold, and a keytab that does not exist: MIT says
+        // "No credentials cache found" for both (the memory cache it would fill)
+        let no_cache = format!("{NO_CRED} (No credentials cache found)");
+        let kt = keytab("mallory@MIT.TEST", "/k/clients.keytab");
+        let m = diagnose(
+            "no credentials",
+            service,
+            &kt,
+            Some(true),
+            MajorFlags::GSS_S_NO_CRED,
+            &no_cache,
+        );
+        assert!(
+            m.contains("the keytab /k/clients.keytab holds no key for mallory@MIT.TEST")
+                && !m.contains("kinit"),
+            "{m}"
+        );
+        let kt = keytab("alice@MIT.TEST", "/k/none.keytab");
+        let m = diagnose(
+            "no credentials",
+            service,
+            &kt,
+            Some(false),
+            MajorFlags::GSS_S_NO_CRED,
+            &no_cache,
+        );
+        assert!(
+            m.contains("the keytab /k/none.keytab does not exist") && !m.contains("kinit"),
+            "{m}"
+        );
+        // a realm whose KDC cannot be reached, or that the configuration does not list: not
+        // blamed on the keytab
+        for text in [
+            format!("{NO_CRED} (Cannot contact any KDC for realm 'MIT.TEST')"),
+            format!("{NO_CRED} (Cannot find KDC for realm \"NOWHERE.TEST\")"),
+        ] {
+            let m = diagnose(
+                "no credentials",
+                service,
+                &kt,
+                Some(true),
+                MajorFlags::GSS_S_NO_CRED,
+                &text,
+            );
+            assert!(
+                m.contains(
+                    "no KDC of the realm answered (alice@MIT.TEST from the keytab /k/none.keytab)"
+                ) && !m.contains("holds no key"),
+                "{m}"
+            );
+        }
+        // the same words with a ticket cache: no ticket there, kinit
+        let cache = Credentials::Cache(PathBuf::from("/tmp/alice.cc"));
+        let m = diagnose(
+            "no credentials",
+            service,
+            &cache,
+            None,
+            MajorFlags::GSS_S_NO_CRED,
+            &no_cache,
+        );
+        assert!(
+            m.contains("no Kerberos ticket in the ticket cache /tmp/alice.cc: run kinit"),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn names_are_read_quoted_or_not() {
+        assert_eq!(
+            named_after("x (Client 'a@R' not found in Kerberos database)", "client"),
+            Some("a@R")
+        );
+        assert_eq!(
+            named_after("x (Server h/x@R not found in Kerberos database)", "server"),
+            Some("h/x@R")
+        );
+        assert_eq!(
+            named_after("Client not found in Kerberos database", "client"),
+            None
+        );
+        assert_eq!(named_after("nothing here", "client"), None);
     }
 
     #[test]

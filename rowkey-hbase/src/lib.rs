@@ -138,9 +138,17 @@
 //! A refusal — no ticket, an expired one, a principal the KDC or the gateway does not know, a
 //! protection level the gateway does not offer, HTTP 401 — is [`Error::Auth`], saying why, and
 //! is never retried; a ticket renewed in the cache is picked up by the next connection. The
+//! error names what is actually wrong: the client principal the KDC does not know (not the
+//! gateway's, when the client's was deleted after its keytab was made), the gateway's principal
+//! the KDC does not know, the keytab that does not exist or holds no key for the client's
+//! principal (no "run kinit" when a keytab was given). A Kerberos client at a gateway without
+//! SASL — which reads the SASL start as the beginning of a long Thrift call and says nothing —
+//! is told so after 1.5 s of silence, once a plain Thrift call on a second connection got a
+//! Thrift answer ([`Error::Connection`]), instead of waiting out the first call's 10 s. The
 //! details are in the `kerberos` module's docs; `rowkey-hbase/tests/hbase/kerberos.rs` runs all of it
 //! against a Kerberized HBase it starts with its own KDC (the test kit's `Kdc` and
-//! `HBase::start_kerberized`).
+//! `HBase::start_kerberized`), and `kerberos_mit.rs` checks the refusals' words against a real
+//! MIT KDC (the test kit's `MitKdc`).
 //!
 //! # Key visualizer
 //!

@@ -10,8 +10,9 @@
 //! `auth-conf`: encrypted) unless the layer is `auth`.
 
 use std::io::{self, Read, Write};
-use std::net::TcpStream;
+use std::net::{SocketAddr, TcpStream};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use libgssapi::context::{ClientCtx, SecurityContext};
 
@@ -32,6 +33,14 @@ const MAX_RECEIVE: u32 = 0x00ff_ffff;
 
 /// Bytes a wrap adds at most (a Kerberos token header, checksum and padding).
 const WRAP_OVERHEAD: usize = 256;
+
+/// How long a gateway may say nothing after the client's first SASL message before the client
+/// asks, on a second connection, whether it speaks SASL at all (a SASL gateway answers in
+/// milliseconds: it only checks the service ticket).
+const SILENCE_BEFORE_PROBE: Duration = Duration::from_millis(1500);
+
+/// The error text of a negotiation message that is the start of an HTTP response.
+const HTTP_ANSWER: &str = "an HTTP response where a SASL message belongs";
 
 /// An authenticated connection's protection.
 pub(crate) struct Layer {
@@ -63,6 +72,31 @@ pub(crate) fn handshake(
     at: &str,
 ) -> Result<(SaslRead, SaslWrite, Qop), Error> {
     let broken = |e: io::Error| {
+        if e.to_string() == HTTP_ANSWER {
+            return Error::Connection(format!(
+                "the gateway at {at} answered the Kerberos (SASL) handshake with HTTP: it runs \
+                 in HTTP mode (hbase.regionserver.thrift.http); connect with \
+                 GatewayConfig::http(\"http://{at}/\") and Kerberos (SPNEGO)"
+            ));
+        }
+        if matches!(
+            e.kind(),
+            io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+        ) {
+            return Error::Connection(format!(
+                "the gateway at {at} did not answer the Kerberos (SASL) handshake ({e}): it may \
+                 not speak SASL (hbase.thrift.security.qop unset), or run framed, compact or in \
+                 HTTP mode"
+            ));
+        }
+        if e.kind() == io::ErrorKind::UnexpectedEof {
+            // a SASL gateway says BAD or ERROR before it closes a connection
+            return Error::Connection(format!(
+                "the gateway at {at} closed the connection during the Kerberos (SASL) handshake \
+                 without a SASL answer: it does not speak SASL here — it runs without Kerberos \
+                 (hbase.thrift.security.qop unset), framed or compact"
+            ));
+        }
         Error::Connection(format!(
             "the gateway at {at} broke off the Kerberos (SASL) handshake ({e}): does it run \
              with Kerberos (hbase.thrift.security.qop)?"
@@ -72,6 +106,9 @@ pub(crate) fn handshake(
     let first = kerberos.first_token(&mut ctx)?;
     send(&mut stream, START, b"GSSAPI").map_err(broken)?;
     send(&mut stream, OK, &first).map_err(broken)?;
+    if let Some(e) = silent_without_sasl(&stream, at) {
+        return Err(e);
+    }
     let chosen = loop {
         let (status, payload) = receive(&mut stream).map_err(broken)?;
         match status {
@@ -191,6 +228,71 @@ fn refused(kerberos: &Kerberos, at: &str, payload: &[u8]) -> Error {
     ))
 }
 
+/// When the gateway has said nothing for [`SILENCE_BEFORE_PROBE`] after the client's first
+/// SASL message, whether that is because it does not speak SASL: the error saying so.
+///
+/// A gateway without SASL reads the message's first four bytes (`01 00 00 00`) as the length
+/// of a Thrift method name (16 MiB) and waits for the rest, saying nothing until the client's
+/// timeout. So the client asks it a plain Thrift question on a second connection: a Thrift
+/// answer (strict binary protocol: `80 01`) or an HTTP one means the gateway runs without
+/// SASL. A SASL gateway answers the question with a SASL `ERROR` (or not at all): then, as
+/// when the gateway answers in time, the handshake goes on as before.
+fn silent_without_sasl(stream: &TcpStream, at: &str) -> Option<Error> {
+    let timeout = stream.read_timeout().ok().flatten();
+    let quick = timeout.map_or(SILENCE_BEFORE_PROBE, |t| t.min(SILENCE_BEFORE_PROBE));
+    stream.set_read_timeout(Some(quick)).ok()?;
+    let mut first = [0u8; 1];
+    let peeked = stream.peek(&mut first);
+    stream.set_read_timeout(timeout).ok()?;
+    match peeked {
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+            ) => {}
+        // an answer, or an error the handshake reports itself
+        _ => return None,
+    }
+    let answer = plain_call(stream.peer_addr().ok()?, Duration::from_secs(2))?;
+    if answer.starts_with(&[0x80, 0x01]) {
+        Some(Error::Connection(format!(
+            "the gateway at {at} does not speak SASL: it said nothing to the Kerberos (SASL) \
+             handshake for {} ms and answered a plain Thrift call — it runs without Kerberos \
+             (no hbase.thrift.security.qop). Connect without GatewayConfig::kerberos, or run \
+             the gateway with Kerberos",
+            quick.as_millis()
+        )))
+    } else if answer.starts_with(b"HTTP/") {
+        Some(Error::Connection(format!(
+            "the gateway at {at} does not speak SASL: it answered a plain call with HTTP — it \
+             runs in HTTP mode (hbase.regionserver.thrift.http); connect with \
+             GatewayConfig::http(\"http://{at}/\") and Kerberos (SPNEGO)"
+        )))
+    } else {
+        None
+    }
+}
+
+/// The first five bytes a gateway answers a plain Thrift call with (buffered transport, strict
+/// binary protocol; a method no gateway has, without arguments: a Thrift server answers with
+/// an exception message), or `None` when it answers nothing in `timeout`.
+fn plain_call(peer: SocketAddr, timeout: Duration) -> Option<Vec<u8>> {
+    const NAME: &[u8] = b"rowkeyHbaseProbe";
+    let mut s = TcpStream::connect_timeout(&peer, timeout).ok()?;
+    s.set_read_timeout(Some(timeout)).ok()?;
+    s.set_write_timeout(Some(timeout)).ok()?;
+    let mut call = vec![0x80, 0x01, 0x00, 0x01]; // version 1, CALL
+    call.extend_from_slice(&u32::try_from(NAME.len()).ok()?.to_be_bytes());
+    call.extend_from_slice(NAME);
+    call.extend_from_slice(&0u32.to_be_bytes()); // sequence id
+    call.push(0); // the arguments: STOP
+    s.write_all(&call).ok()?;
+    s.flush().ok()?;
+    let mut answer = [0u8; 5];
+    s.read_exact(&mut answer).ok()?;
+    Some(answer.to_vec())
+}
+
 fn send(stream: &mut TcpStream, status: u8, payload: &[u8]) -> io::Result<()> {
     let len = u32::try_from(payload.len())
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "SASL message too large"))?;
@@ -205,6 +307,9 @@ fn send(stream: &mut TcpStream, status: u8, payload: &[u8]) -> io::Result<()> {
 fn receive(stream: &mut TcpStream) -> io::Result<(u8, Vec<u8>)> {
     let mut header = [0u8; 5];
     stream.read_exact(&mut header)?;
+    if &header == b"HTTP/" {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, HTTP_ANSWER));
+    }
     let [status, a, b, c, d] = header;
     let payload = read_payload(stream, u32::from_be_bytes([a, b, c, d]))?;
     Ok((status, payload))

@@ -17,6 +17,11 @@
 //! tiny Java program (`harness/phoenix/PhoenixSql.java`) compiled with the JDK's `javac` into
 //! the same cache.
 //!
+//! For Kerberos, [`Kdc`] runs Hadoop's MiniKdc (Apache Kerby) in a JVM and
+//! [`HBase::start_kerberized`] a Kerberized server against it; [`MitKdc`] runs a real MIT KDC
+//! (`krb5kdc`: the Debian packages `krb5-kdc` and `krb5-admin-server`), whose principals can
+//! be deleted after their keytabs were written.
+//!
 //! Each process runs under a small `sh` wrapper that reads its standard input: when the handle
 //! is dropped, or the process that started it exits in any way (even killed), the pipe closes
 //! and the wrapper kills the JVM and removes its data directory. No HBase outlives its test
@@ -40,8 +45,10 @@ use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 mod kdc;
+mod mit_kdc;
 mod tls;
 pub use kdc::{kdc_classpath, Kdc, REALM};
+pub use mit_kdc::{MitKdc, MIT_REALM};
 pub use tls::{make_tls, TestTls, TLS_PASSWORD};
 
 /// The HBase version the server runs (the `hbase-server` and `hbase-thrift` artifacts).

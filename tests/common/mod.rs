@@ -11,6 +11,10 @@ use std::ops::Bound;
 
 use rowkey::RowKey;
 
+/// The shape every scan's ranges must have (`ranges::assert_well_formed`).
+#[path = "ranges.rs"]
+pub mod ranges;
+
 /// The canonical example: salt over the seller, newest orders first, the order number last.
 #[derive(RowKey, Debug, Clone, PartialEq)]
 pub struct OrderBySeller {

@@ -225,6 +225,10 @@ fn run<L: Layout>(seed: u64) -> (usize, usize, usize) {
             }
         };
         let ranges = L::scan(k, &eq, &end);
+        crate::common::ranges::assert_well_formed(
+            &format_args!("{}: {k} fields, {end:?}", std::any::type_name::<L>()),
+            &ranges,
+        );
         let want_eq = eq.values();
         for (key, row) in &keys {
             let v = row.values();
@@ -864,6 +868,37 @@ fn edge_cases_and_errors() {
         FieldType::Timestamp(be())
     );
     assert!(O1::row_key_schema().lint().is_empty());
+}
+
+/// The derive's errors inside an escaped field (each content `00` written `00 FF`) name the key
+/// offset of the faulty byte — past the escapes and content bytes before it — as the schema's
+/// do (issue 49: a wrong count of content bytes went unnoticed).
+#[test]
+fn errors_after_escaped_bytes_name_the_byte() {
+    // (key, field, offset of the invalid UTF-8 byte)
+    let cases: &[(&[u8], &str, usize)] = &[
+        // a = "a\0b\0c" then FF: content byte 5, key byte 7
+        (b"a\x00\xFFb\x00\xFFc\xFF\x00\x01\x80", "a", 7),
+        // several plain bytes, an escape, then FE at content byte 5, key byte 6
+        (b"xyz\x00\xFFw\xFE\x00\x01\x80", "a", 6),
+        // d behind escaped fields: "x" 00 01, 80 00 01, c = 00 (00 FF) 00 01, then
+        // d = "\0\0z" and FF: content byte 3 of d, key byte 10 + 5
+        (
+            b"x\x00\x01\x80\x00\x01\x00\xFF\x00\x01\x00\xFF\x00\xFFz\xFF",
+            "d",
+            15,
+        ),
+    ];
+    for &(key, field, offset) in cases {
+        let e = O1::from_row_key(key).unwrap_err();
+        assert_eq!(
+            (e.field(), e.offset(), e.kind()),
+            (field, offset, &rowkey::DecodeErrorKind::InvalidUtf8),
+            "{key:02X?}: {e}"
+        );
+        let r = O1::schema().decode(key).unwrap_err();
+        assert_eq!((r.field(), r.offset()), (field, offset), "{key:02X?}: {r}");
+    }
 }
 
 #[cfg(feature = "tool")]

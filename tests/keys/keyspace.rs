@@ -262,6 +262,7 @@ fn container_prefix() {
 /// equality, ranges in all bound shapes, starts-with.
 #[test]
 fn prefixed_and_tagged_scans_are_exact() {
+    use crate::common::ranges::assert_well_formed as well_formed;
     use std::ops::Bound::{self, Excluded, Included, Unbounded};
     let hosts = ["", "h", "h\0", "h1", "h12", "h2", "\u{7f}"];
     let within = |v: &str, lo: &Bound<&str>, hi: &Bound<&str>| {
@@ -322,6 +323,7 @@ fn prefixed_and_tagged_scans_are_exact() {
         for b in hosts {
             for (lo, hi) in shapes(a, b) {
                 let r = Prefixed::scan().host_range((lo, hi)).ranges();
+                well_formed(&format_args!("host_range({lo:?}, {hi:?})"), &r);
                 for (k, bytes) in &prefixed {
                     assert_eq!(
                         r.contains(bytes),
@@ -330,6 +332,7 @@ fn prefixed_and_tagged_scans_are_exact() {
                     );
                 }
                 let r = Table::scan_by_buyer().buyer_range((lo, hi)).ranges();
+                well_formed(&format_args!("buyer_range({lo:?}, {hi:?})"), &r);
                 for (k, bytes) in &tagged {
                     let want = matches!(k, Table::ByBuyer(x) if within(&x.buyer, &lo, &hi));
                     assert_eq!(r.contains(bytes), want, "{k:?} {lo:?}..{hi:?}");
@@ -337,14 +340,17 @@ fn prefixed_and_tagged_scans_are_exact() {
             }
         }
         let r = Prefixed::scan().host(a).ranges();
+        well_formed(&format_args!("host({a:?})"), &r);
         for (k, bytes) in &prefixed {
             assert_eq!(r.contains(bytes), k.host == a);
         }
         let r = Prefixed::scan().host_starts_with(a).ranges();
+        well_formed(&format_args!("host_starts_with({a:?})"), &r);
         for (k, bytes) in &prefixed {
             assert_eq!(r.contains(bytes), k.host.starts_with(a));
         }
         let r = Table::scan_by_buyer().buyer_starts_with(a).ranges();
+        well_formed(&format_args!("buyer_starts_with({a:?})"), &r);
         for (k, bytes) in &tagged {
             assert_eq!(
                 r.contains(bytes),
@@ -355,6 +361,7 @@ fn prefixed_and_tagged_scans_are_exact() {
             .buyer(a)
             .created_ms_range(2..)
             .ranges();
+        well_formed(&format_args!("buyer({a:?}).created_ms_range(2..)"), &r);
         for (k, bytes) in &tagged {
             let want = matches!(k, Table::ByBuyer(x) if x.buyer == a && x.created_ms >= 2);
             assert_eq!(r.contains(bytes), want, "{k:?}");

@@ -355,6 +355,10 @@ fn run<L: Layout>(seed: u64) -> (usize, usize, usize) {
         };
         let in_list = listed.is_some();
         let ranges = listed.unwrap_or_else(|| L::scan(k, &eq, &end));
+        crate::common::ranges::assert_well_formed(
+            &format_args!("{}: {k} fields, {end:?}", std::any::type_name::<L>()),
+            &ranges,
+        );
         let want_eq = eq.values();
         let first_values: Vec<V> = firsts.iter().map(|f| f.values()[0].clone()).collect();
         for (key, row) in &keys {

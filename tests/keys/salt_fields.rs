@@ -81,6 +81,7 @@ fn scans_fan_out_until_the_salt_is_known() {
         .map(|r| r.to_row_key().unwrap().to_vec())
         .collect();
     let check = |ranges: rowkey::ScanRanges, pred: &dyn Fn(&TsdbRow) -> bool| {
+        crate::common::ranges::assert_well_formed(&"TsdbRow", &ranges);
         for (r, k) in rows.iter().zip(&keys) {
             assert_eq!(ranges.contains(k), pred(r), "{r:?} in {ranges:?}");
         }

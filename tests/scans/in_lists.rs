@@ -520,6 +520,7 @@ fn run<K: Layout>(seed: u64) -> usize {
             starts,
         };
         let ranges = K::scan(&q).unwrap_or_else(|e| panic!("{}: {q:?}: {e}", K::NAME));
+        crate::common::ranges::assert_well_formed(&format_args!("{}: {q:?}", K::NAME), &ranges);
         let what = || format!("{} query {n}: {q:?}\nranges {ranges:?}", K::NAME);
 
         // exactly the selected keys

@@ -91,6 +91,7 @@ fn check<T: Clone + PartialOrd + Debug>(
         for b in bounds {
             for r in bound_shapes(a.clone(), b.clone()) {
                 let ranges = scan(r.clone());
+                common::ranges::assert_well_formed(&format_args!("{name} {r:?}"), &ranges);
                 for (fixed, v, k) in keys {
                     assert_eq!(
                         ranges.contains(k),

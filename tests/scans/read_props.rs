@@ -51,7 +51,7 @@ fn key_strategy() -> impl Strategy<Value = Index> {
 
 /// The scans under test: every builder form that reaches the reader.
 fn scans(user: u32, lo: i32, hi: i32) -> Vec<(&'static str, ScanRanges)> {
-    vec![
+    let all = vec![
         ("all (8-bucket fan-out)", Index::scan().ranges()),
         ("user (one range)", Index::scan().user(user).ranges()),
         (
@@ -67,7 +67,11 @@ fn scans(user: u32, lo: i32, hi: i32) -> Vec<(&'static str, ScanRanges)> {
                 .id_starts_with("a")
                 .ranges(),
         ),
-    ]
+    ];
+    for (what, ranges) in &all {
+        crate::common::ranges::assert_well_formed(what, ranges);
+    }
+    all
 }
 
 fn oracle(

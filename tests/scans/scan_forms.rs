@@ -41,6 +41,7 @@ struct Blob {
 }
 
 fn same(what: &str, a: ScanRanges, b: ScanRanges) {
+    crate::common::ranges::assert_well_formed(&what, &a);
     assert_eq!(a, b, "{what}");
 }
 
@@ -262,6 +263,7 @@ fn option_forms_and_exactness() {
             })
             .collect();
     let check = |what: &str, r: ScanRanges, lo: Bound<Option<&str>>, hi: Bound<Option<&str>>| {
+        crate::common::ranges::assert_well_formed(&what, &r);
         for (v, k) in &keys {
             let v = v.as_deref();
             let want = (match lo {

@@ -189,6 +189,7 @@ fn check<T: ValueOrd>(
     salt_width: usize,
     max_per_bucket: usize,
 ) {
+    common::ranges::assert_well_formed(&what, ranges);
     for (v, k) in keys {
         let want = in_range(v, lo, hi);
         let got = ranges.contains(k);

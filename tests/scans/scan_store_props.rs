@@ -1160,6 +1160,9 @@ fn check_query<L: Case>(
 ) -> Result<(), TestCaseError> {
     let ranges = L::scan(q);
     let ctx = || format!("{}: {q:?}\n  ranges {ranges:?}", L::NAME);
+    // sorted, disjoint, within a bucket each and minimal (the checks below repeat some of it)
+    crate::common::ranges::well_formed(&ranges)
+        .map_err(|m| TestCaseError::fail(format!("{m}: {}", ctx())))?;
     Stats::add(&st.queries, 1);
     Stats::add(&st.ranges, ranges.len());
 
@@ -1650,6 +1653,8 @@ fn isolation_direct() {
                 .put_all(rows.iter().map(|k| (k.as_slice(), &b""[..])))
                 .map_err(err)?;
             let hits = |r: ScanRanges| -> Result<Vec<Vec<u8>>, TestCaseError> {
+                crate::common::ranges::well_formed(&r)
+                    .map_err(|m| TestCaseError::fail(format!("{m}: {r:?}")))?;
                 Ok(store
                     .scan_each(&r)
                     .map_err(err)?
@@ -1686,6 +1691,7 @@ fn isolation_direct() {
 
 /// Store `keys`, run `ranges`, decode what comes back (in store order, range by range).
 fn on_store<L: Case>(keys: &[L], ranges: &ScanRanges) -> Vec<L> {
+    crate::common::ranges::assert_well_formed(&L::NAME, ranges);
     let store = Store::in_memory().unwrap();
     let rows: Vec<Vec<u8>> = keys
         .iter()

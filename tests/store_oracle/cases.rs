@@ -12,6 +12,9 @@ use std::fmt::Debug;
 use std::ops::Bound;
 
 use rowkey::{RowKey, ScanRanges};
+
+#[path = "../common/ranges.rs"]
+pub mod ranges;
 // ---------------------------------------------------------------------------------------------
 // Layouts
 
@@ -196,8 +199,11 @@ pub fn q<T>(
     ranges: ScanRanges,
     pred: impl Fn(&T) -> bool + 'static,
 ) -> Query<T> {
+    let form = form.into();
+    // every query's ranges are sorted, disjoint, within a bucket each and minimal
+    ranges::assert_well_formed(&form, &ranges);
     Query {
-        form: form.into(),
+        form,
         ranges,
         pred: Box::new(pred),
     }

@@ -154,6 +154,46 @@ fn errors_name_field_and_offset() {
     );
 }
 
+/// An error inside an escaped field (each content `00` written `00 FF`) names the key offset
+/// of the faulty byte itself: past every escape and every content byte before it, in the
+/// first field and behind another (issue 49: a wrong count of content bytes went unnoticed).
+#[test]
+fn escaped_field_errors_point_past_the_escapes() {
+    use super::format::escaped_offset;
+    // content byte k of `a 00 b 00 c` sits at key offsets 0, 1, 3, 4, 6 (each 00 takes two)
+    let key = b"a\x00\xFFb\x00\xFFc";
+    let at: Vec<usize> = (0..=5).map(|k| escaped_offset(key, k)).collect();
+    assert_eq!(at, [0, 1, 3, 4, 6, 7]);
+    assert_eq!(escaped_offset(b"\x00\xFF\x00\xFF\x00\xFFxy", 4), 7);
+
+    let s = schema(
+        &[FieldType::String, FieldType::String],
+        StructEncoding::OrderedCodeBytes,
+    );
+    // (key, field, offset of the invalid UTF-8 byte in the key)
+    let cases: &[(&[u8], &str, usize)] = &[
+        // content "a\0b\0c" then FF: content byte 5, key byte 7
+        (b"a\x00\xFFb\x00\xFFc\xFF\x00\x01x", "f0", 7),
+        // three escaped 00s, then FE: content byte 3, key byte 6
+        (b"\x00\xFF\x00\xFF\x00\xFF\xFE", "f0", 6),
+        // several plain bytes, one escape, two more: content byte 5, key byte 6
+        (b"abc\x00\xFFd\xFF\x00\x01y", "f0", 6),
+        // the second field: "x", 00 01, then "a\0\0bc" and a cut-off C3 (content byte 5,
+        // field byte 7, key byte 3 + 7)
+        (b"x\x00\x01a\x00\xFF\x00\xFFbc\xC3", "f1", 10),
+        // escapes in the first field move the second one, and in the second the byte
+        (b"\x00\xFFq\x00\x01\x00\xFFr\x00\xFFs\xFF", "f1", 11),
+    ];
+    for &(key, field, offset) in cases {
+        let e = s.decode(key).unwrap_err();
+        assert_eq!(
+            (e.field(), e.offset(), e.kind()),
+            (field, offset, &DecodeErrorKind::InvalidUtf8),
+            "{key:02X?}"
+        );
+    }
+}
+
 #[test]
 fn sorted_mode_checks() {
     let s = schema(

@@ -58,7 +58,8 @@ impl fmt::Debug for Kdc {
 impl Kdc {
     /// Start a KDC with these principals (`alice`, `hbase/localhost`: the realm is added),
     /// every key in [`keytab`](Self::keytab), and point this process's Kerberos library at it
-    /// (`KRB5_CONFIG` = [`krb5_conf`](Self::krb5_conf)): start it before other threads use
+    /// ([`krb5_conf`](Self::krb5_conf) first in `KRB5_CONFIG`, followed by the file of an
+    /// [`MitKdc`](super::MitKdc) of this process): start it before other threads use
     /// Kerberos.
     ///
     /// # Errors
@@ -153,8 +154,9 @@ impl Kdc {
         );
         std::fs::write(&kdc.krb5_conf, conf)
             .map_err(|e| ServerError::Start(format!("writing the krb5.conf: {e}")))?;
-        // this process's Kerberos library (MIT, which reads the KDC's address there)
-        std::env::set_var("KRB5_CONFIG", &kdc.krb5_conf);
+        // this process's Kerberos library (MIT, which reads the KDC's address there): first in
+        // the list, so its realm is the default beside an MIT KDC's (`MitKdc`)
+        super::mit_kdc::add_krb5_config(&kdc.krb5_conf, true);
         Ok(kdc)
     }
 

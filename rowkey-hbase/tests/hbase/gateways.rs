@@ -35,11 +35,11 @@ static HSHA: OnceLock<Gateway> = OnceLock::new();
 static HTTP: OnceLock<Gateway> = OnceLock::new();
 static HTTPS: OnceLock<(TestTls, Gateway)> = OnceLock::new();
 
-fn framed() -> &'static Gateway {
+pub(crate) fn framed() -> &'static Gateway {
     gateway(&FRAMED, &[("hbase.regionserver.thrift.framed", "true")])
 }
 
-fn compact() -> &'static Gateway {
+pub(crate) fn compact() -> &'static Gateway {
     gateway(&COMPACT, &[("hbase.regionserver.thrift.compact", "true")])
 }
 
@@ -54,7 +54,7 @@ fn hsha() -> &'static Gateway {
     )
 }
 
-fn http() -> &'static Gateway {
+pub(crate) fn http() -> &'static Gateway {
     gateway(&HTTP, &[("hbase.regionserver.thrift.http", "true")])
 }
 

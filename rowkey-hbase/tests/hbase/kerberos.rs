@@ -247,14 +247,69 @@ fn refused_with_the_wrong_principal() {
     ))
     .expect_err("unknown principal");
     let m = auth_error(e);
+    eprintln!("MiniKdc, an unknown service principal: {m}");
     assert!(m.contains("KDC knows no principal hbase/nowhere"), "{m}");
-    // a client principal whose key the keytab does not hold
+    assert!(!m.contains("client principal"), "{m}");
+    // a client principal whose key the keytab does not hold: the keytab and the principal are
+    // named, and no kinit is asked for
     let e = Client::connect_to(socket(
         s.hbase.main_gateway(),
         Kerberos::keytab(GATEWAY, &format!("mallory@{REALM}"), s.kdc.keytab()),
     ))
     .expect_err("no key for mallory");
-    auth_error(e);
+    let m = auth_error(e);
+    eprintln!("MiniKdc, a principal the keytab does not hold: {m}");
+    assert!(
+        m.contains(&format!(
+            "the keytab {} holds no key for mallory@{REALM}",
+            s.kdc.keytab().display()
+        )) && !m.contains("kinit"),
+        "{m}"
+    );
+    // a keytab that does not exist
+    let missing = s.kdc.dir().join("no-such.keytab");
+    let m = auth_error(
+        Client::connect_to(socket(
+            s.hbase.main_gateway(),
+            Kerberos::keytab(GATEWAY, &format!("alice@{REALM}"), &missing),
+        ))
+        .expect_err("no keytab"),
+    );
+    eprintln!("MiniKdc, a keytab that does not exist: {m}");
+    assert!(
+        m.contains(&format!("the keytab {} does not exist", missing.display()))
+            && !m.contains("kinit"),
+        "{m}"
+    );
+    // a client principal the KDC does not know, with keys in a keytab (MiniKdc has no admin
+    // interface: the MIT KDC's kadmin writes a keytab for a principal of this realm, which
+    // MiniKdc never heard of)
+    let mit = &crate::kerberos_mit::mit().kdc;
+    let ghost = format!("ghost@{REALM}");
+    let ghost_keytab = mit.dir().join("ghost.keytab");
+    mit.add(&ghost).expect("kadmin addprinc");
+    mit.ktadd(&ghost_keytab, &[ghost.as_str()])
+        .expect("kadmin ktadd");
+    let started = Instant::now();
+    let m = auth_error(
+        Client::connect_to(socket(
+            s.hbase.main_gateway(),
+            Kerberos::keytab(GATEWAY, &ghost, &ghost_keytab),
+        ))
+        .expect_err("a client the KDC does not know"),
+    );
+    eprintln!("MiniKdc, an unknown client principal: {m}");
+    assert!(
+        m.contains(&format!("the KDC knows no client principal {ghost}"))
+            && m.contains(&ghost_keytab.display().to_string())
+            && !m.contains("gateway's own"),
+        "{m}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
 }
 
 #[test]

@@ -17,7 +17,8 @@
 //!   client for each refused with a clear error;
 //! - [`index`]: the index tables' crash proof on the server;
 //! - `kerberos` (feature `kerberos`): SASL GSSAPI at every protection level and SPNEGO over
-//!   HTTPS against a Kerberized HBase, and every refusal;
+//!   HTTPS against a Kerberized HBase, and every refusal; `kerberos_mit`: the refusals'
+//!   diagnoses against a real MIT KDC, and a Kerberos client at a gateway without SASL;
 //! - [`shell`]: the real HBase shell runs what `plan` and the key tool print;
 //! - [`phoenix`], [`phoenix_types`], [`phoenix_scans`]: Phoenix's own row keys, every key type,
 //!   and typed scans against Phoenix's `WHERE`;
@@ -43,6 +44,8 @@ mod gateways;
 mod index;
 #[cfg(feature = "kerberos")]
 mod kerberos;
+#[cfg(feature = "kerberos")]
+mod kerberos_mit;
 mod live;
 mod oracle;
 mod phoenix;

@@ -4,14 +4,7 @@
 //! cargo run --release -p rowkey-hfile --example hfile_bench -- [cells] [none|snappy|gz|zstd] [path]
 //! ```
 //!
-//! HBase's own writer on the same cells: `harness/JavaBench.java` (`javac -cp <HBase classpath>
-//! -d <dir> harness/JavaBench.java`, then `java -cp <classpath>:<dir> JavaBench 1000000 snappy
-//! /tmp/out.hfile`; the classpath is the one the tests cache under `~/.cache/rowkey-hfile`).
-//! Measured on the development machine (2 cores, shared, files in /tmp), 1,000,000 cells,
-//! 151.5 MB uncompressed, ROW Bloom filter, 64 KiB blocks: this writer 0.16 s NONE (about
-//! 6 M cells/s, 900 MB/s) and 0.18 s SNAPPY (5.5 M cells/s); HBase 2.6.1's StoreFileWriter
-//! 1.28 s NONE and 1.41 s SNAPPY on its third run in one JVM (0.78 M and 0.71 M cells/s; 4.1 s
-//! and 3.7 s on the first). Same file sizes (151.5 MB, 12.6 MB).
+//! HBase's own writer on the same cells, side by side in one run: `examples/hfile_vs_hbase.rs`.
 //!
 //! Cells: 24-byte rows (a 4-byte hex prefix, as an MD5-salted key has, and a counter), family `cf`, qualifier `q`, a
 //! 100-byte value; the default writes 1,000,000 cells with SNAPPY to a temporary file.

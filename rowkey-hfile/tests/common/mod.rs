@@ -204,29 +204,29 @@ fn have(program: &str, arg: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// HBase 2.6.1's classpath (HBase's reader and its pure-Java codecs), resolved by Maven from
-/// `harness/pom.xml` and cached under `~/.cache/rowkey-hfile`. Panics naming what to install if
-/// `java`, `javac` or `mvn` is missing: these tests never pass without HBase reading the files.
-pub fn hbase_classpath() -> String {
-    for (program, arg, install) in [
-        (
-            "java",
-            "-version",
-            "a JDK 11 or newer (Debian: apt-get install openjdk-17-jdk-headless)",
-        ),
-        (
-            "javac",
-            "-version",
-            "a JDK 11 or newer (Debian: apt-get install openjdk-17-jdk-headless)",
-        ),
+/// The first of `java`, `javac` and `mvn` that does not run, with what to install for it.
+pub fn missing_tool() -> Option<(&'static str, &'static str)> {
+    const JDK: &str = "a JDK 11 or newer (Debian: apt-get install openjdk-17-jdk-headless)";
+    [
+        ("java", "-version", JDK),
+        ("javac", "-version", JDK),
         (
             "mvn",
             "-v",
             "Maven (Debian: apt-get install maven), which fetches HBase's jars",
         ),
-    ] {
-        assert!(
-            have(program, arg),
+    ]
+    .into_iter()
+    .find(|(program, arg, _)| !have(program, arg))
+    .map(|(program, _, install)| (program, install))
+}
+
+/// HBase 2.6.1's classpath (HBase's reader and its pure-Java codecs), resolved by Maven from
+/// `harness/pom.xml` and cached under `~/.cache/rowkey-hfile`. Panics naming what to install if
+/// `java`, `javac` or `mvn` is missing: these tests never pass without HBase reading the files.
+pub fn hbase_classpath() -> String {
+    if let Some((program, install)) = missing_tool() {
+        panic!(
             "`{program}` is missing: HBase itself reads the files these tests write; install {install}"
         );
     }

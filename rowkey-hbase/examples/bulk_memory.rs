@@ -33,7 +33,8 @@ fn child(budget_mib: usize, multiple: usize) -> Result<(), Box<dyn std::error::E
     let budget = budget_mib << 20;
     let dir = std::env::temp_dir().join(format!("rowkey-bulk-memory-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let family = Family::new("info").options(WriterOptions::default().compression(Compression::Snappy));
+    let family =
+        Family::new("info").options(WriterOptions::default().compression(Compression::Snappy));
     let mut writer = BulkLoad::with_split_points(&dir, &hex_string_split(40), vec![family])?
         .memory_budget(budget)
         .threads(2)
@@ -57,7 +58,11 @@ fn child(budget_mib: usize, multiple: usize) -> Result<(), Box<dyn std::error::E
     let hwm = std::fs::read_to_string("/proc/self/status")?
         .lines()
         .find(|l| l.starts_with("VmHWM:"))
-        .and_then(|l| l.split_whitespace().nth(1).and_then(|k| k.parse::<u64>().ok()))
+        .and_then(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .and_then(|k| k.parse::<u64>().ok())
+        })
         .unwrap_or(0);
     println!(
         "{budget_mib} MiB budget, input {multiple}x ({} MiB in the sort, {i} cells): peak RSS {} MiB, {} runs, {} MiB of files, {:.1} s",

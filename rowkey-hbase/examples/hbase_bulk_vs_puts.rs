@@ -78,6 +78,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         report.bytes >> 20,
         rows as f64 / bulk.as_secs_f64()
     );
-    println!("bulk load ÷ puts: {:.3}x the time", bulk.as_secs_f64() / puts.as_secs_f64());
+    println!(
+        "bulk load ÷ puts: {:.3}x the time",
+        bulk.as_secs_f64() / puts.as_secs_f64()
+    );
     Ok(())
 }

@@ -24,6 +24,9 @@
 //! ([`sequential`](Read::sequential)), fetches its pages on the caller's thread when the merge
 //! needs them. What a read holds is bounded by groups × 2 pages.
 //!
+//! A read and its rows ([`Rows`], [`RawRows`]) are `Send`: an async service hands one to
+//! `tokio::task::spawn_blocking` and streams its rows out.
+//!
 //! # Filters
 //!
 //! [`with_filter`](Read::with_filter) takes HBase's filters typed ([`crate::filter`]); they go
@@ -56,12 +59,10 @@
 //! yields one [`Error`] item and ends: a read that was cut short always says so; it never ends
 //! as if the range were exhausted.
 
-use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::marker::PhantomData;
-use std::rc::Rc;
 use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rowkey::read::{after_in_byte_order, batches, ReadError};
 use rowkey::{DecodeRowKeyOwned, RowKey, ScanRange, ScanRanges};
@@ -390,7 +391,7 @@ impl<T: RowKey> Read<T> {
         let sources = if streams <= 1 {
             // One group has nothing to overlap with: its scanner runs on the caller's thread
             // (the hand-off to a thread of its own cost 1.24x against 1.05x, BENCHMARKS.md).
-            let conn = Rc::new(Shared::new(client.clone()));
+            let conn = Arc::new(Shared::new(client.clone()));
             scans
                 .into_iter()
                 .map(|scan| GroupSource::inline(client.clone(), conn.clone(), scan))
@@ -876,21 +877,26 @@ fn work(client: &Client, jobs: &Receiver<Job>) {
 /// the pool when the read is dropped (after its groups closed their scanners).
 struct Shared {
     client: Client,
-    slot: RefCell<Option<Pooled>>,
+    slot: Mutex<Option<Pooled>>,
 }
 
 impl Shared {
     fn new(client: Client) -> Shared {
         Shared {
             client,
-            slot: RefCell::new(None),
+            slot: Mutex::new(None),
         }
     }
 }
 
 impl Drop for Shared {
     fn drop(&mut self) {
-        if let Some(conn) = self.slot.get_mut().take() {
+        if let Some(conn) = self
+            .slot
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+        {
             self.client.give_back(conn);
         }
     }
@@ -907,7 +913,7 @@ struct GroupSource {
 }
 
 enum Mode {
-    Inline(Rc<Shared>),
+    Inline(Arc<Shared>),
     Pooled {
         jobs: Sender<Job>,
         reply: SyncSender<(Box<GroupScan>, Page)>,
@@ -917,7 +923,7 @@ enum Mode {
 }
 
 impl GroupSource {
-    fn inline(client: Client, conn: Rc<Shared>, scan: GroupScan) -> GroupSource {
+    fn inline(client: Client, conn: Arc<Shared>, scan: GroupScan) -> GroupSource {
         GroupSource {
             client,
             scan: Some(Box::new(scan)),
@@ -970,7 +976,8 @@ impl GroupSource {
                 let Some(scan) = self.scan.as_mut() else {
                     return Ok(None);
                 };
-                let mut slot = conn.slot.borrow_mut();
+                // the groups of a sequential read take turns on one thread: never contended
+                let mut slot = conn.slot.lock().unwrap_or_else(PoisonError::into_inner);
                 scan.next_page(&self.client, &mut slot)
             }
             Mode::Pooled { .. } => {
@@ -1042,7 +1049,7 @@ impl Drop for GroupSource {
         }
         match &self.mode {
             Mode::Inline(conn) => {
-                if let Ok(mut slot) = conn.slot.try_borrow_mut() {
+                if let Ok(mut slot) = conn.slot.try_lock() {
                     scan.finish(&mut slot);
                 }
             }
@@ -1172,7 +1179,7 @@ impl RawScan {
         Ok(RawRows {
             source: GroupSource::inline(
                 self.table.client().clone(),
-                Rc::new(Shared::new(self.table.client().clone())),
+                Arc::new(Shared::new(self.table.client().clone())),
                 scan,
             ),
         })
@@ -1196,6 +1203,23 @@ impl Iterator for RawRows {
 mod tests {
     use super::*;
     use prost::Message;
+
+    /// A read can move to another thread (a tokio service's `spawn_blocking`), whatever mode it
+    /// runs in: a compile-time check.
+    #[test]
+    fn reads_can_move_between_threads() {
+        fn send<T: Send>() {}
+        #[derive(rowkey::RowKey, Debug)]
+        struct K {
+            #[salt(buckets = 4)]
+            a: u32,
+        }
+        send::<Read<K>>();
+        send::<Rows<K>>();
+        send::<RawScan>();
+        send::<RawRows>();
+        send::<GroupSource>();
+    }
 
     #[test]
     fn quote_doubles_quotes() {

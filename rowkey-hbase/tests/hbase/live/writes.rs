@@ -52,7 +52,7 @@ fn offline(k: &Account) -> bool {
 }
 
 /// Every version of every cell of the table: row → [(timestamp, value)], newest first.
-fn versions(client: &Client) -> BTreeMap<Vec<u8>, Vec<(i64, Vec<u8>)>> {
+fn versions(client: &Client, table: &str) -> BTreeMap<Vec<u8>, Vec<(i64, Vec<u8>)>> {
     let mut conn = client.open().expect("a raw connection");
     let scan = TScan::new(
         None, None, None, None, 10, None, None, None, None, None, None, None, None, None, None,
@@ -60,7 +60,7 @@ fn versions(client: &Client) -> BTreeMap<Vec<u8>, Vec<(i64, Vec<u8>)>> {
     );
     let rows = rowkey_hbase::thrift::TTHBaseServiceSyncClient::get_scanner_results(
         &mut conn,
-        TABLE.as_bytes().to_vec(),
+        table.as_bytes().to_vec(),
         scan,
         100_000,
     )
@@ -88,23 +88,29 @@ fn values_of(all: &BTreeMap<Vec<u8>, Vec<(i64, Vec<u8>)>>, k: &Account) -> Vec<S
         .unwrap_or_default()
 }
 
-/// Run a Ruby script in the HBase shell against the test server: take the region of bucket
-/// `OFFLINE` offline (`unassign`) or bring it back (`assign`).
-fn region(action: &str) {
-    let script = format!(
+/// Take the region of bucket `OFFLINE` of each of `tables` offline (`unassign`) or bring it
+/// back (`assign`), in one run of the HBase shell (a JVM start each: the test makes two).
+fn regions(action: &str, tables: &[&str]) {
+    let mut script = String::from(
         "conn = org.apache.hadoop.hbase.client.ConnectionFactory.createConnection(\
          org.apache.hadoop.hbase.HBaseConfiguration.create)\n\
-         admin = conn.getAdmin\n\
-         rs = admin.getRegions(org.apache.hadoop.hbase.TableName.valueOf('{TABLE}'))\n\
-         r = rs.find {{ |ri| ri.getStartKey.to_a == [{OFFLINE}] }}\n\
-         raise 'no region starts at bucket {OFFLINE}' if r.nil?\n\
-         admin.{action}(r.getRegionName{force})\n\
-         puts \"REGION #{{r.getEncodedName}} {action}\"\n\
-         conn.close\n",
-        force = if action == "unassign" { ", true" } else { "" },
+         admin = conn.getAdmin\n",
     );
+    let force = if action == "unassign" { ", true" } else { "" };
+    for t in tables {
+        script.push_str(&format!(
+            "rs = admin.getRegions(org.apache.hadoop.hbase.TableName.valueOf('{t}'))\n\
+             r = rs.find {{ |ri| ri.getStartKey.to_a == [{OFFLINE}] }}\n\
+             raise 'no region of {t} starts at bucket {OFFLINE}' if r.nil?\n\
+             admin.{action}(r.getRegionName{force})\n\
+             puts \"REGION {t} #{{r.getEncodedName}} {action}\"\n"
+        ));
+    }
+    script.push_str("conn.close\n");
     let out = hbase().shell(&script).unwrap_or_else(|e| panic!("{e}"));
-    assert!(out.contains(&format!(" {action}")), "{out}");
+    for t in tables {
+        assert!(out.contains(&format!("REGION {t} ")), "{out}");
+    }
 }
 
 /// The failures of a batch that must fail.
@@ -124,11 +130,11 @@ fn accounted(w: &WriteFailures, total: usize) {
     assert_eq!(w.written + w.failed.len(), total, "{w:?}");
 }
 
-#[test]
-fn a_batch_across_an_unavailable_region_reports_what_is_known_and_sends_nothing_twice() {
-    let client = client();
-    if client.table_exists(TABLE).expect("exists") {
-        client.delete_table(TABLE).expect("drop");
+/// A table of 16 regions (the salt buckets) keeping 5 versions, each key's first version
+/// written while every region is online.
+fn create(client: &Client, name: &str, keys: &[Account]) {
+    if client.table_exists(name).expect("exists") {
+        client.delete_table(name).expect("drop");
     }
     // five versions kept, so a put sent twice shows as a second version
     let mut family = TColumnFamilyDescriptor::new(
@@ -155,7 +161,7 @@ fn a_batch_across_an_unavailable_region_reports_what_is_known_and_sends_nothing_
     );
     family.max_versions = Some(5);
     let desc = TTableDescriptor::new(
-        TTableName::new(None, TABLE.as_bytes().to_vec()),
+        TTableName::new(None, name.as_bytes().to_vec()),
         vec![family],
         None,
         None,
@@ -164,17 +170,25 @@ fn a_batch_across_an_unavailable_region_reports_what_is_known_and_sends_nothing_
     let mut admin = client.open().expect("connection");
     rowkey_hbase::thrift::TTHBaseServiceSyncClient::create_table(&mut admin, desc, splits)
         .expect("create");
-    let table = client.table(TABLE);
-    let keys = keys();
+    let table = client.table(name);
     let mut batch = Batch::new();
-    for k in &keys {
+    for k in keys {
         batch
             .put(&table, k, [Cell::new("f", "q", "v1").at(1_000)])
             .expect("encode");
     }
     assert_eq!(batch.apply().expect("every region online"), 160);
+}
 
-    region("unassign");
+#[test]
+fn a_batch_across_an_unavailable_region_reports_what_is_known_and_sends_nothing_twice() {
+    let client = client();
+    let keys = keys();
+    let (puts_t, deletes_t) = (TABLE, "wr_unavailable_deletes");
+    create(&client, puts_t, &keys);
+    create(&client, deletes_t, &keys);
+    regions("unassign", &[puts_t, deletes_t]);
+    let table = client.table(puts_t);
 
     // 1. puts at the server's time, across every bucket: none may be sent twice
     let mut batch = Batch::new();
@@ -223,10 +237,20 @@ fn a_batch_across_an_unavailable_region_reports_what_is_known_and_sends_nothing_
         "{w:?}"
     );
 
-    region("assign");
+    // 4. deletes of whole rows, across every bucket (of the other table): an applied delete is
+    // never reported failed (a caller would delete again)
+    let deleting = client.table(deletes_t);
+    let mut batch = Batch::new();
+    for k in &keys {
+        batch.delete(&deleting, k).expect("encode");
+    }
+    let deletes = failures(batch);
+    accounted(&deletes, 160);
+
+    regions("assign", &[puts_t, deletes_t]);
     // every online row holds v2 (server time), v3 (3,000) and v1 (1,000) once each: nothing was
     // sent twice; the offline rows hold v1 alone
-    let all = versions(&client);
+    let all = versions(&client, puts_t);
     for (i, k) in keys.iter().enumerate() {
         let want: &[&str] = if offline(k) {
             &["v1"]
@@ -239,18 +263,7 @@ fn a_batch_across_an_unavailable_region_reports_what_is_known_and_sends_nothing_
             assert_eq!(f.outcome, Outcome::Unknown, "{f}: applied, reported failed");
         }
     }
-
-    // 4. deletes of whole rows, across every bucket: an applied delete is never reported
-    // failed (a caller would delete again)
-    region("unassign");
-    let mut batch = Batch::new();
-    for k in &keys {
-        batch.delete(&table, k).expect("encode");
-    }
-    let deletes = failures(batch);
-    accounted(&deletes, 160);
-    region("assign");
-    let all = versions(&client);
+    let all = versions(&client, deletes_t);
     for (i, k) in keys.iter().enumerate() {
         let values = values_of(&all, k);
         let listed = deletes.failed.iter().find(|f| f.index == i);
@@ -265,5 +278,6 @@ fn a_batch_across_an_unavailable_region_reports_what_is_known_and_sends_nothing_
             assert_ne!(f.outcome, Outcome::Failed, "{f}: applied, reported failed");
         }
     }
-    client.delete_table(TABLE).expect("drop");
+    client.delete_table(puts_t).expect("drop");
+    client.delete_table(deletes_t).expect("drop");
 }

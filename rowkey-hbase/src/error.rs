@@ -7,9 +7,6 @@ use rowkey::hotspot::HotspotError;
 use rowkey::plan::PlanError;
 use rowkey::{DecodeError, EncodeError};
 
-#[cfg(feature = "testkit")]
-use crate::testkit::ServerError;
-
 /// What went wrong talking to HBase with typed keys.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -42,9 +39,6 @@ pub enum Error {
     /// A bulk load refused its input or could not write its files (feature `bulk`).
     #[cfg(feature = "bulk")]
     Bulk(crate::bulk::BulkError),
-    /// The test server could not be started (feature `testkit`).
-    #[cfg(feature = "testkit")]
-    Start(ServerError),
     /// An argument HBase would refuse, caught before sending.
     InvalidArgument(String),
     /// The gateway wants credentials this client does not have or it does not take (Kerberos:
@@ -168,8 +162,6 @@ impl fmt::Display for Error {
             Error::Hotspot(e) => write!(f, "{e}"),
             #[cfg(feature = "bulk")]
             Error::Bulk(e) => write!(f, "bulk load: {e}"),
-            #[cfg(feature = "testkit")]
-            Error::Start(e) => write!(f, "{e}"),
             Error::InvalidArgument(m) => write!(f, "invalid argument: {m}"),
             Error::Auth(m) => write!(f, "authentication with the gateway: {m}"),
         }
@@ -186,8 +178,6 @@ impl std::error::Error for Error {
             // the message is in this error's own text: its cause is the bulk error's
             #[cfg(feature = "bulk")]
             Error::Bulk(e) => std::error::Error::source(e),
-            #[cfg(feature = "testkit")]
-            Error::Start(e) => Some(e),
             Error::Connection(_)
             | Error::Server(_)
             | Error::Write(_)
@@ -237,13 +227,6 @@ impl From<PlanError> for Error {
 impl From<HotspotError> for Error {
     fn from(e: HotspotError) -> Self {
         Error::Hotspot(e)
-    }
-}
-
-#[cfg(feature = "testkit")]
-impl From<ServerError> for Error {
-    fn from(e: ServerError) -> Self {
-        Error::Start(e)
     }
 }
 

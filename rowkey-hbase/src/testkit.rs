@@ -33,7 +33,7 @@
 //!
 //! let hbase = HBase::shared()?; // one per process, started on first use (20–60 s)
 //! let client = Client::connect(hbase.thrift_addr())?;
-//! # Ok::<(), rowkey_hbase::Error>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use std::fmt;

@@ -150,6 +150,7 @@ pub mod admin;
 mod error;
 pub mod hotspot;
 mod read;
+mod retry;
 pub mod schema;
 pub mod store;
 mod struct_read;
@@ -161,6 +162,7 @@ mod write;
 pub use admin::Admin;
 pub use error::{Error, FailedWrite, WriteFailures};
 pub use read::{Read, TypedRows, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_STREAMS};
+pub use retry::DEFAULT_RETRY_FOR;
 pub use struct_read::{StructRead, StructRows, STRUCT_LAYOUT};
 pub use struct_typed::{StructReadAs, StructRowsAs};
 pub use write::{Batch, Cell};
@@ -195,6 +197,7 @@ pub struct Client {
     /// `host:port` of the emulator, for the admin API; `None` for Cloud Bigtable.
     emulator: Option<Arc<str>>,
     app_profile: Arc<str>,
+    retry: retry::Retry,
 }
 
 impl core::fmt::Debug for Client {
@@ -203,6 +206,7 @@ impl core::fmt::Debug for Client {
             .field("project", &self.project)
             .field("instance", &self.instance)
             .field("emulator", &self.emulator)
+            .field("retry_for", &self.retry.budget)
             .finish_non_exhaustive()
     }
 }
@@ -308,7 +312,52 @@ impl Client {
             instance: instance.into(),
             emulator: emulator.map(Into::into),
             app_profile: "".into(),
+            retry: retry::Retry::default(),
         }
+    }
+
+    /// Retry transient failures of data calls until `budget` has passed since the first
+    /// failure after the call's last progress (default [`DEFAULT_RETRY_FOR`], 60 s;
+    /// `Duration::ZERO`: never retry), pausing 50 ms, growing ×2 to 2 s, with jitter, between
+    /// attempts — as the official Bigtable clients do:
+    ///
+    /// - **Reads** (`ReadRows`, every read of this crate): a stream that fails with a transient
+    ///   status ([`Error::is_retryable`]: `Unavailable`, `DeadlineExceeded`, `Aborted`, an
+    ///   `RST_STREAM` reset, a broken connection) is sent again for **what it had still to
+    ///   read**: its row set cut after the last row it returned, in its direction, its row
+    ///   limit lowered by the rows returned — never a row twice, none skipped. When nothing is
+    ///   left the read is done (an empty row set would read the whole table: none is sent).
+    ///   A row returned is progress: a long read that keeps moving is never cut short.
+    /// - **Writes** ([`Batch::apply`], `MutateRows`): the entries that failed with a transient
+    ///   status are sent again, the others not, when they are idempotent — every cell
+    ///   timestamped (a [`Cell`] always is: at [`Cell::at`], or at the time it was added to the
+    ///   batch), no aggregate. An entry written is progress.
+    ///
+    /// Once the budget is spent, a read yields [`Error::GaveUp`] (naming the call, the
+    /// attempts and the last status) as its last item, and a write reports each entry still
+    /// failing in [`Error::Write`].
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use rowkey_bigtable::Client;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), rowkey_bigtable::Error> {
+    /// let client = Client::emulator("127.0.0.1:8086", "p", "i")?
+    ///     .with_retry_for(Duration::from_secs(10));
+    /// assert_eq!(client.retry_for(), Duration::from_secs(10));
+    /// assert_eq!(Client::emulator("127.0.0.1:8086", "p", "i")?.retry_for(), rowkey_bigtable::DEFAULT_RETRY_FOR);
+    /// # Ok(()) }
+    /// ```
+    #[must_use]
+    pub fn with_retry_for(mut self, budget: Duration) -> Client {
+        self.retry.budget = budget;
+        self
+    }
+
+    /// The retry budget of data calls: see [`with_retry_for`](Self::with_retry_for).
+    pub fn retry_for(&self) -> Duration {
+        self.retry.budget
     }
 
     /// Use this app profile for data requests (the instance's default profile otherwise).
@@ -326,6 +375,7 @@ impl Client {
             name: name.into(),
             id: table_id.into(),
             app_profile: self.app_profile.clone(),
+            retry: self.retry,
         }
     }
 
@@ -424,6 +474,7 @@ pub struct Table {
     name: Arc<str>,
     id: Arc<str>,
     app_profile: Arc<str>,
+    retry: retry::Retry,
 }
 
 impl core::fmt::Debug for Table {
@@ -482,6 +533,10 @@ impl Table {
         self.bt.clone()
     }
 
+    pub(crate) fn retry(&self) -> retry::Retry {
+        self.retry
+    }
+
     /// A typed read of `ranges` (from any `T::scan()…ranges()`); see [`Read`].
     pub fn read<T: TypedKey>(&self, ranges: &ScanRanges) -> Read<T> {
         Read::new(self.clone(), ranges)
@@ -521,9 +576,22 @@ impl Table {
             .map_err(|e| Error::InvalidArgument(format!("materialized view {view:?}: {e}")))
     }
 
-    /// One `ReadRows` request, sent through the generated stub with the routing and
-    /// `bigtable-features` headers (the latter allows reversed reads).
+    /// The rows of one `ReadRows` request, resumed after the last row returned when the
+    /// stream fails with a transient status, within the client's retry budget (see
+    /// [`Client::with_retry_for`]); a request that cannot be sent or read any more ends the
+    /// stream with an error item ([`Error::GaveUp`] when the budget was spent).
     pub(crate) async fn read_rows_raw(
+        &self,
+        request: ReadRowsRequest,
+    ) -> Result<read::RowStream, Error> {
+        // a routing header that cannot be made fails at once, as before
+        self.routing_of(&request)?;
+        Ok(Box::pin(read::resuming(self.clone(), request)))
+    }
+
+    /// One attempt of a `ReadRows` request, sent through the generated stub with the routing
+    /// and `bigtable-features` headers (the latter allows reversed reads).
+    pub(crate) async fn read_rows_once(
         &self,
         request: ReadRowsRequest,
     ) -> Result<read::RowStream, Error> {

@@ -26,7 +26,7 @@ use rowkey::read::{after_in_byte_order, batches, ReadError};
 use rowkey::{ScanRange, ScanRanges};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::{Error, Row, RowCell, Table, TypedKey};
+use crate::{retry, Error, Row, RowCell, Table, TypedKey};
 
 /// A row as the client decodes it: the key and its cells.
 pub(crate) type RawRow = (Vec<u8>, Vec<RowCell>);
@@ -316,6 +316,90 @@ impl<T: TypedKey> core::fmt::Debug for Read<T> {
             .field("max_request_bytes", &self.max_request_bytes)
             .finish_non_exhaustive()
     }
+}
+
+/// The rows of `request`, resumed after the last row returned when the stream fails with a
+/// transient status (the request cut by [`retry::resume_request`], after a pause), until the
+/// table's retry budget is spent: then an [`Error::GaveUp`] item ends the stream. A failure
+/// that is not transient is an error item and ends it too.
+pub(crate) fn resuming(
+    table: Table,
+    request: ReadRowsRequest,
+) -> impl Stream<Item = Result<RawRow, Error>> + Send {
+    struct Resume {
+        table: Table,
+        /// What is left to read, as it was last sent; `None`: done.
+        request: Option<ReadRowsRequest>,
+        rows: Option<RowStream>,
+        /// The last row of the current attempt, and how many it returned.
+        last: Option<Vec<u8>>,
+        returned: u64,
+        attempts: retry::Attempts,
+    }
+    let attempts = retry::Attempts::new(table.retry());
+    let state = Resume {
+        table,
+        request: Some(request),
+        rows: None,
+        last: None,
+        returned: 0,
+        attempts,
+    };
+    futures_util::stream::unfold(state, |mut st| async move {
+        loop {
+            let request = st.request.as_ref()?;
+            let failure = match &mut st.rows {
+                None => match st.table.read_rows_once(request.clone()).await {
+                    Ok(rows) => {
+                        st.rows = Some(rows);
+                        continue;
+                    }
+                    Err(e) => e,
+                },
+                Some(rows) => match rows.next().await {
+                    Some(Ok(row)) => {
+                        st.returned += 1;
+                        st.last = Some(row.0.clone());
+                        st.attempts.progress();
+                        return Some((Ok(row), st));
+                    }
+                    Some(Err(e)) => e,
+                    // the request read whole: done
+                    None => return None,
+                },
+            };
+            st.rows = None;
+            let status = match failure {
+                Error::Grpc(s) if retry::retryable(&s) => s,
+                Error::Client(
+                    e @ (bigtable_rs::bigtable::Error::TransportError(_)
+                    | bigtable_rs::bigtable::Error::IoError(_)),
+                ) => tonic::Status::unavailable(e.to_string()),
+                other => {
+                    st.request = None;
+                    return Some((Err(other), st));
+                }
+            };
+            let now = std::time::Instant::now();
+            let Some(pause) = st.attempts.failed(now) else {
+                st.request = None;
+                let e = Error::GaveUp {
+                    call: "ReadRows",
+                    attempts: st.attempts.made(),
+                    failing_for: st.attempts.spent(now),
+                    budget: st.attempts.budget(),
+                    last: status,
+                };
+                return Some((Err(e), st));
+            };
+            // what is left: after the last row returned, the limit lowered; done when none
+            st.request = retry::resume_request(request, st.last.as_deref(), st.returned);
+            st.last = None;
+            st.returned = 0;
+            st.request.as_ref()?;
+            retry::pause(pause).await;
+        }
+    })
 }
 
 /// A byte range of the table, as one `RowRange` of a request: from `start` (inclusive; empty:

@@ -72,7 +72,12 @@
 //!   resume, merge, limit and decoding as every other store); [`Read::single_request`] for byte
 //!   order in one stream, [`Read::chunk_rows`] for the rows per request, [`Read::requests`] to
 //!   see the requests. The builder calls may come in any order.
-//! - **Writes** ([`Batch`], [`Cell`]): one `MutateRows`, every failed entry named.
+//! - **Writes** ([`Batch`], [`Cell`]): one `MutateRows` per table (within its mutation
+//!   limit), transient failures of idempotent entries retried, every entry that still failed
+//!   named.
+//! - **Failures** ([`Client::with_retry_for`], [`Error::is_retryable`]): reads resume after the
+//!   last row returned and writes retry, as the official Bigtable clients do — see
+//!   [below](#retries-and-resumed-reads).
 //! - **Tables** ([`Admin`], from [`Client::admin`]): pre-split at the layout's split points.
 //!   [`Client::emulator`], [`Client::connect`] and [`Client::admin`] set up gRPC channels on the
 //!   current Tokio runtime: outside one they return [`Error::NoRuntime`].
@@ -84,6 +89,41 @@
 //!   in step, verified reads, the scrub) and [`rowkey::migrate`] (16 → 32 salt buckets, a v1 →
 //!   v2 layout — batched, resumable from a checkpoint row, verified, with a dual read over both
 //!   layouts). Both are synchronous: run them from `tokio::task::spawn_blocking`.
+//!
+//! # Retries and resumed reads
+//!
+//! `bigtable_rs` retries nothing. This crate does what Google's own clients (Go's
+//! `bigtable.go`, Java's `ReadRowsResumptionStrategy`, Node.js's `createReadStream`) do, within
+//! a budget set on the client ([`Client::with_retry_for`], default [`DEFAULT_RETRY_FOR`]):
+//!
+//! - **Transient** failures are `Unavailable`, `DeadlineExceeded`, `Aborted`, an `Internal`
+//!   status that says the stream was reset (`RST_STREAM`), and a connection that broke under
+//!   the call (reset, closed, refused) — [`Error::is_retryable`]. Nothing else is retried.
+//! - **A `ReadRows` stream that breaks** with one of them is sent again for what it had still
+//!   to read: its `RowSet` cut after the last row it returned (by
+//!   [`rowkey::read::after_in_byte_order`], the cut every store of `rowkey` shares; before it
+//!   for a reversed read), its `rows_limit` lowered by the rows returned. No row comes twice
+//!   and none is skipped, in merged, reversed, limited and [`Read::single_request`] reads, the
+//!   index and migration store's reads, struct reads and the hotspot sample alike. When
+//!   nothing is left the read is done: an empty `RowSet` would read the whole table, so none
+//!   is ever sent.
+//! - **Pauses**: 50 ms, growing ×2 to 2 s, with jitter. The budget counts from the first
+//!   failure after the last progress (a row returned, an entry written), so a long read that
+//!   keeps moving is never cut short, and one that cannot move ends once the budget is spent.
+//! - **Errors mid-read**: a failure that is not transient, or a spent budget
+//!   ([`Error::GaveUp`], naming the call, the attempts and the last status), is one error item
+//!   that ends the stream — after every row already returned, never a silently short read.
+//!   (A row whose key does not decode is an [`Error::Decode`] item and the read goes on.)
+//! - **`MutateRows`**: entries that fail with a transient status (a request that fails whole
+//!   fails each of its entries) are sent again, only they, when they are idempotent — every
+//!   cell timestamped (a [`Cell`] always is: [`Cell::at`], or the time it was added to the
+//!   batch), no aggregate. Those still failing when the budget is spent, and every other
+//!   failure, are listed in [`Error::Write`] per entry.
+//!
+//! The tests run these against the emulator through a fault-injecting TCP proxy between the
+//! client and the emulator (`tests/bigtable/proxy.rs`): connections cut every few kilobytes,
+//! refused for a while, delayed, all cut at once — every read compared row by row with the
+//! same read over a clean connection (`tests/bigtable/resume.rs`).
 //!
 //! # Reverse reads
 //!

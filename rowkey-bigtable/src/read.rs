@@ -210,8 +210,19 @@ impl<T: TypedKey> Read<T> {
     }
 
     /// The rows as a stream of `(key, row)`, decoded as `T`. A row whose key does not decode is
-    /// an [`Error::Decode`] item naming the key; the stream goes on after it. A failed request
-    /// is an error item and ends that range.
+    /// an [`Error::Decode`] item naming the key; the stream goes on after it.
+    ///
+    /// # Errors mid-read
+    ///
+    /// A `ReadRows` stream that breaks with a transient status (`Unavailable`,
+    /// `DeadlineExceeded`, `Aborted`, an `RST_STREAM` reset, a broken connection) is sent again
+    /// for what it had still to read — after the last row it returned, in its direction, with
+    /// its limit lowered — after a growing pause, until the client's retry budget
+    /// ([`Client::with_retry_for`](crate::Client::with_retry_for)) is spent: the stream you
+    /// read goes on with no row twice and none skipped. Any other failure, or a spent budget
+    /// ([`Error::GaveUp`]), is **one error item, and the stream ends there**: every row before
+    /// it is in the read's order and none after it is missing silently (the rows of the other
+    /// salt buckets are not served past a bucket that failed).
     pub fn stream(self) -> TypedRows<T>
     where
         T: Send + 'static,
@@ -265,7 +276,7 @@ impl<T: TypedKey> Read<T> {
             })
             .collect();
         let layout = T::LAYOUT.name;
-        Box::pin(read.stream_keyed(sources).map(move |item| match item {
+        let rows = read.stream_keyed(sources).map(move |item| match item {
             Ok((key_type, key, cells)) => Ok((key_type, Row { key, cells })),
             Err(ReadError::Decode { key, error }) => Err(Error::Decode {
                 layout,
@@ -273,7 +284,8 @@ impl<T: TypedKey> Read<T> {
                 source: error,
             }),
             Err(ReadError::Store(e)) => Err(e),
-        }))
+        });
+        Box::pin(until_failed(rows))
     }
 
     /// All rows, or the first error.
@@ -316,6 +328,22 @@ impl<T: TypedKey> core::fmt::Debug for Read<T> {
             .field("max_request_bytes", &self.max_request_bytes)
             .finish_non_exhaustive()
     }
+}
+
+/// `rows` up to and including its first error item other than [`Error::Decode`]: a merged
+/// read stops where one of its streams failed, rather than go on with a gap.
+pub(crate) fn until_failed<S, T>(rows: S) -> impl Stream<Item = Result<T, Error>> + Send
+where
+    S: Stream<Item = Result<T, Error>> + Send,
+    T: Send,
+{
+    rows.scan(false, |failed, item| {
+        let out = (!*failed).then(|| {
+            *failed = matches!(&item, Err(e) if !matches!(e, Error::Decode { .. }));
+            item
+        });
+        core::future::ready(out)
+    })
 }
 
 /// The rows of `request`, resumed after the last row returned when the stream fails with a
@@ -648,6 +676,28 @@ impl Stream for Chunked {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_merged_read_ends_at_its_first_failure_not_at_a_decode_error() {
+        let decode = || Error::Decode {
+            layout: "K",
+            key: vec![1],
+            source: rowkey::DecodeError::truncated(0, 4, 2),
+        };
+        let items: Vec<Result<u8, Error>> = vec![
+            Ok(1),
+            Err(decode()),
+            Ok(2),
+            Err(Error::Grpc(tonic::Status::unavailable("gone"))),
+            Ok(3),
+            Err(Error::Grpc(tonic::Status::unavailable("gone again"))),
+        ];
+        let out: Vec<_> =
+            futures::executor::block_on(until_failed(futures_util::stream::iter(items)).collect());
+        assert_eq!(out.len(), 4);
+        assert!(matches!(out[1], Err(Error::Decode { .. })));
+        assert!(matches!(&out[3], Err(Error::Grpc(s)) if s.message() == "gone"));
+    }
 
     fn span(start: &[u8], end: Option<&[u8]>) -> Span {
         Span::of(&ScanRange::new(start, end))

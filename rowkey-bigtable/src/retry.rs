@@ -408,10 +408,7 @@ mod tests {
         )));
         assert!(!retryable(&Status::cancelled("operation was canceled")));
         // tonic's own statuses for a connection that went away: the cause is their source
-        let io = Status::from_error(Box::new(std::io::Error::new(
-            std::io::ErrorKind::Other,
-            "bytes remaining on stream",
-        )));
+        let io = Status::from_error(Box::new(std::io::Error::other("bytes remaining on stream")));
         assert_eq!(io.code(), Code::Unknown);
         assert!(retryable(&io), "{io:?}");
         #[derive(Debug)]

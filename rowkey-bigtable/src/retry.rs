@@ -75,19 +75,22 @@ fn reset_message(message: &str) -> bool {
 }
 
 /// A status tonic made itself because the connection under the call broke: its source chain
-/// (a status from the server has none) holds an I/O error, or hyper's or h2's error for a
-/// connection that closed, was reset or went away. Seen through the test proxy: `Unknown`
+/// (a status from the server has none) holds a tonic transport error, an I/O error, or
+/// hyper's or h2's error for a connection that closed, was reset or went away — what
+/// grpc-java and grpc-go report as `UNAVAILABLE`. Seen through the test proxy: `Unknown`
 /// "h2 protocol error: error reading a body from connection" and "transport error" (an I/O
-/// error inside), `Cancelled` "operation was canceled" (hyper's "connection closed" inside).
+/// error inside), `Cancelled` "operation was canceled" (a tonic transport error around
+/// hyper's `Canceled`, with or without "connection closed" inside).
 fn broken_connection(status: &tonic::Status) -> bool {
     let mut source: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(status);
     while let Some(e) = source {
-        if e.is::<std::io::Error>() {
+        if e.is::<std::io::Error>() || e.is::<tonic::transport::Error>() {
             return true;
         }
         let text = e.to_string().to_ascii_lowercase();
         if [
             "connection closed",
+            "operation was canceled",
             "error reading a body from connection",
             "bytes remaining on stream",
             "connection reset",
@@ -422,6 +425,9 @@ mod tests {
         let mut closed = Status::cancelled("operation was canceled");
         closed.set_source(std::sync::Arc::new(Hyper("connection closed")));
         assert!(retryable(&closed));
+        let mut canceled = Status::cancelled("operation was canceled");
+        canceled.set_source(std::sync::Arc::new(Hyper("operation was canceled")));
+        assert!(retryable(&canceled));
         let mut body = Status::unknown("h2 protocol error: error reading a body from connection");
         body.set_source(std::sync::Arc::new(Hyper(
             "error reading a body from connection",

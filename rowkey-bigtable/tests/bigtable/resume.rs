@@ -146,6 +146,28 @@ async fn reads_resume_after_connections_cut_mid_stream() {
     proxy.cut_after(6_000, None);
     let client = proxied(&proxy, Duration::from_secs(30));
     same_as_clean(&client, "resume_cut").await;
+    // a read of the whole table (no RowSet: the hotspot sample) resumes too
+    let keys = |sample: rowkey_bigtable::hotspot::KeySample| {
+        sample.rows.into_iter().map(|r| r.key).collect::<Vec<_>>()
+    };
+    let clean = keys(
+        direct()
+            .table("resume_cut")
+            .sample_keys(1.0)
+            .await
+            .expect("clean"),
+    );
+    let cuts = proxy.cut();
+    let faulty = keys(
+        client
+            .table("resume_cut")
+            .sample_keys(1.0)
+            .await
+            .expect("sample"),
+    );
+    assert_eq!(clean.len(), ROWS as usize);
+    assert!(faulty == clean, "the whole table, once, in order");
+    assert!(proxy.cut() > cuts, "cut while sampling");
     assert!(
         proxy.cut() > 20,
         "the faults happened: {} cuts",

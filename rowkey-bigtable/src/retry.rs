@@ -192,8 +192,11 @@ impl Attempts {
 
     /// The call made progress: the budget and the pauses start again at the next failure.
     pub(crate) fn progress(&mut self) {
-        self.since = None;
-        self.backoff = Backoff::new(self.retry.first_backoff, self.retry.max_backoff);
+        // the pauses only grow after a failure: nothing to reset without one (a read calls
+        // this for every row)
+        if self.since.take().is_some() {
+            self.backoff = Backoff::new(self.retry.first_backoff, self.retry.max_backoff);
+        }
     }
 
     /// A transient failure: the pause before the next attempt, or `None` when the budget is

@@ -279,6 +279,21 @@ async fn a_read_that_cannot_progress_gives_up_with_one_error_item() {
     let want: Vec<Vec<u8>> = want.into_iter().map(|(k, _)| k).take(got.len()).collect();
     assert!(got == want, "a prefix of the clean read");
 
+    // a failure that is not transient is not retried: one error item at once
+    let started = std::time::Instant::now();
+    let patient = proxied(&proxy, Duration::from_secs(30));
+    proxy.refuse_for(Duration::ZERO);
+    proxy.cut_after(0, None);
+    let (rows, errors) = run(patient.table("no_such_table").read::<Reading>(&all)).await;
+    assert!(rows.is_empty());
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        matches!(&errors[0], Error::Grpc(s) if s.code() == tonic::Code::NotFound),
+        "{errors:?}"
+    );
+    assert!(!errors[0].is_retryable());
+    assert!(started.elapsed() < Duration::from_secs(5), "not retried");
+
     // no budget at all: the first failure is the error item
     let nothing = Proxy::start(emulator().endpoint());
     nothing.refuse_for(Duration::from_secs(3_600));

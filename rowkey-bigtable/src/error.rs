@@ -57,7 +57,7 @@ pub enum Error {
     /// assert!(!e.is_retryable(), "already retried");
     /// ```
     GaveUp {
-        /// The call: `"ReadRows"`, `"MutateRows"`.
+        /// The call: `"ReadRows"`, `"SampleRowKeys"`.
         call: &'static str,
         /// Attempts made, the first included.
         attempts: u32,

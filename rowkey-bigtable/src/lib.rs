@@ -689,10 +689,39 @@ impl Table {
     /// # Ok(()) }
     /// ```
     ///
+    /// A call that fails with a transient status is made again, whole, within the client's
+    /// retry budget ([`Client::with_retry_for`]), as the official clients do.
+    ///
     /// # Errors
     ///
-    /// The request failed.
+    /// The request failed ([`Error::GaveUp`] when it kept failing transiently).
     pub async fn sample_row_keys(&self) -> Result<Vec<RowKeySample>, Error> {
+        let mut attempts = retry::Attempts::new(self.retry);
+        loop {
+            let status = match retry::transient(match self.sample_row_keys_once().await {
+                Ok(samples) => return Ok(samples),
+                Err(e) => e,
+            }) {
+                Ok(status) => status,
+                Err(e) => return Err(e),
+            };
+            let now = std::time::Instant::now();
+            match attempts.failed(now) {
+                Some(pause) => retry::pause(pause).await,
+                None => {
+                    return Err(Error::GaveUp {
+                        call: "SampleRowKeys",
+                        attempts: attempts.made(),
+                        failing_for: attempts.spent(now),
+                        budget: attempts.budget(),
+                        last: status,
+                    })
+                }
+            }
+        }
+    }
+
+    async fn sample_row_keys_once(&self) -> Result<Vec<RowKeySample>, Error> {
         let mut bt = self.bt.clone();
         let stream = bt
             .sample_row_keys(SampleRowKeysRequest {

@@ -397,13 +397,9 @@ pub(crate) fn resuming(
                 },
             };
             st.rows = None;
-            let status = match failure {
-                Error::Grpc(s) if retry::retryable(&s) => s,
-                Error::Client(
-                    e @ (bigtable_rs::bigtable::Error::TransportError(_)
-                    | bigtable_rs::bigtable::Error::IoError(_)),
-                ) => tonic::Status::unavailable(e.to_string()),
-                other => {
+            let status = match retry::transient(failure) {
+                Ok(status) => status,
+                Err(other) => {
                     st.request = None;
                     return Some((Err(other), st));
                 }

@@ -62,6 +62,19 @@ pub(crate) fn retryable(status: &tonic::Status) -> bool {
     }
 }
 
+/// The status of a transient failure (a client transport failure as `Unavailable`), or the
+/// error back when it is not transient.
+pub(crate) fn transient(e: crate::Error) -> Result<tonic::Status, crate::Error> {
+    match e {
+        crate::Error::Grpc(s) if retryable(&s) => Ok(s),
+        crate::Error::Client(
+            e @ (bigtable_rs::bigtable::Error::TransportError(_)
+            | bigtable_rs::bigtable::Error::IoError(_)),
+        ) => Ok(tonic::Status::unavailable(e.to_string())),
+        other => Err(other),
+    }
+}
+
 /// An `INTERNAL` message that says the server (or a proxy) reset the stream.
 fn reset_message(message: &str) -> bool {
     let m = message.to_ascii_lowercase();

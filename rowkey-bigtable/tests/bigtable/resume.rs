@@ -217,6 +217,27 @@ async fn reads_resume_through_refused_connections_and_delays() {
     }
     assert!(proxy.refused() > 0, "connections were refused");
     assert!(proxy.cut() > 0, "connections were cut");
+
+    // SampleRowKeys, made again whole
+    let refused = proxy.refused();
+    proxy.refuse_for(Duration::from_millis(500));
+    proxy.cut_all();
+    let samples = client
+        .table("resume_refuse")
+        .sample_row_keys()
+        .await
+        .expect("sampled through refusals");
+    // the emulator samples rows at random: the end of the table is the same
+    let clean_samples = clean
+        .table("resume_refuse")
+        .sample_row_keys()
+        .await
+        .expect("clean");
+    assert_eq!(samples.last(), clean_samples.last());
+    assert!(samples
+        .last()
+        .is_some_and(|s| s.key.is_empty() && s.offset_bytes > 0));
+    assert!(proxy.refused() > refused, "refused while sampling");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

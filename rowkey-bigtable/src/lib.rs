@@ -119,6 +119,11 @@
 //!   cell timestamped (a [`Cell`] always is: [`Cell::at`], or the time it was added to the
 //!   batch), no aggregate. Those still failing when the budget is spent, and every other
 //!   failure, are listed in [`Error::Write`] per entry.
+//! - **`SampleRowKeys`** ([`Table::sample_row_keys`]) is made again, whole.
+//!
+//! Not done: the server's `RetryInfo` delay and `last_scanned_row_key` (a resumed filtered read
+//! starts after the last row *returned*, which `bigtable_rs`'s decoder gives, not after the last
+//! row the server scanned), and table administration is never retried.
 //!
 //! The tests run these against the emulator through a fault-injecting TCP proxy between the
 //! client and the emulator (`tests/bigtable/proxy.rs`): connections cut every few kilobytes,

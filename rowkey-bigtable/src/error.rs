@@ -1,6 +1,7 @@
 //! The one error type of `rowkey-bigtable`.
 
 use std::fmt;
+use std::time::Duration;
 
 use rowkey::hbase::to_string_binary;
 use rowkey::hotspot::HotspotError;
@@ -28,8 +29,45 @@ pub enum Error {
     },
     /// A key could not be encoded (a write, or the key to resume after).
     Encode(EncodeError),
-    /// The server answered a request with an error status.
+    /// The server answered a request with an error status (or tonic made one: the connection
+    /// broke, say). [`is_retryable`](Error::is_retryable) tells a transient one.
     Grpc(tonic::Status),
+    /// A call kept failing with transient statuses (see [`is_retryable`](Error::is_retryable))
+    /// until the client's retry budget ([`Client::with_retry_for`](crate::Client::with_retry_for))
+    /// was spent: the last status is the [`source`](std::error::Error::source). A read that
+    /// gives up yields this as its last item, after every row it returned (never a row twice,
+    /// none skipped).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use rowkey_bigtable::Error;
+    ///
+    /// let e = Error::GaveUp {
+    ///     call: "ReadRows",
+    ///     attempts: 4,
+    ///     failing_for: Duration::from_millis(900),
+    ///     budget: Duration::from_secs(1),
+    ///     last: tonic::Status::unavailable("connection refused"),
+    /// };
+    /// assert_eq!(
+    ///     e.to_string(),
+    ///     "ReadRows gave up after 4 attempts, failing for 900ms (retry budget 1s): Bigtable \
+    ///      returned Unavailable: connection refused"
+    /// );
+    /// assert!(!e.is_retryable(), "already retried");
+    /// ```
+    GaveUp {
+        /// The call: `"ReadRows"`, `"SampleRowKeys"`.
+        call: &'static str,
+        /// Attempts made, the first included.
+        attempts: u32,
+        /// Time from the first failure after the call's last progress to giving up.
+        failing_for: Duration,
+        /// The client's retry budget.
+        budget: Duration,
+        /// The status of the last attempt.
+        last: tonic::Status,
+    },
     /// The client failed before or after the server answered: connection, credentials, or a
     /// response it could not decode.
     Client(bigtable_rs::bigtable::Error),
@@ -153,6 +191,19 @@ impl fmt::Display for Error {
             ),
             Error::Encode(e) => write!(f, "{e}"),
             Error::Grpc(s) => write!(f, "Bigtable returned {:?}: {}", s.code(), s.message()),
+            Error::GaveUp {
+                call,
+                attempts,
+                failing_for,
+                budget,
+                last,
+            } => write!(
+                f,
+                "{call} gave up after {attempts} attempts, failing for {failing_for:?} (retry \
+                 budget {budget:?}): Bigtable returned {:?}: {}",
+                last.code(),
+                last.message()
+            ),
             Error::Client(e) => write!(f, "Bigtable client error: {e}"),
             Error::Write(w) => {
                 write!(
@@ -198,6 +249,7 @@ impl std::error::Error for Error {
             Error::Decode { source, .. } => Some(source),
             Error::Encode(e) => Some(e),
             Error::Grpc(s) => Some(s),
+            Error::GaveUp { last, .. } => Some(last),
             Error::Client(e) => Some(e),
             Error::Plan(e) => Some(e),
             Error::Hotspot(e) => Some(e),
@@ -208,6 +260,34 @@ impl std::error::Error for Error {
             | Error::Write(_)
             | Error::InvalidArgument(_)
             | Error::NoRuntime { .. } => None,
+        }
+    }
+}
+
+impl Error {
+    /// Whether the call may succeed if sent again: a transient status — `Unavailable`,
+    /// `DeadlineExceeded`, `Aborted`, an `Internal` stream reset (`RST_STREAM`), or a broken
+    /// connection — as the official Bigtable clients classify them, or a transport failure of
+    /// the client. Reads and idempotent writes of this crate already retry these within the
+    /// client's budget ([`Client::with_retry_for`](crate::Client::with_retry_for)); an error
+    /// that reaches you after that is [`Error::GaveUp`], which is not retryable itself.
+    ///
+    /// ```
+    /// use rowkey_bigtable::Error;
+    ///
+    /// assert!(Error::Grpc(tonic::Status::unavailable("try again")).is_retryable());
+    /// assert!(Error::Grpc(tonic::Status::internal("stream terminated by RST_STREAM")).is_retryable());
+    /// assert!(!Error::Grpc(tonic::Status::not_found("table t")).is_retryable());
+    /// assert!(!Error::InvalidArgument("bad table id".into()).is_retryable());
+    /// ```
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            Error::Grpc(s) => crate::retry::retryable(s),
+            Error::Client(
+                bigtable_rs::bigtable::Error::TransportError(_)
+                | bigtable_rs::bigtable::Error::IoError(_),
+            ) => true,
+            _ => false,
         }
     }
 }

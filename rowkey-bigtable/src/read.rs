@@ -26,7 +26,7 @@ use rowkey::read::{after_in_byte_order, batches, ReadError};
 use rowkey::{ScanRange, ScanRanges};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::{Error, Row, RowCell, Table, TypedKey};
+use crate::{retry, Error, Row, RowCell, Table, TypedKey};
 
 /// A row as the client decodes it: the key and its cells.
 pub(crate) type RawRow = (Vec<u8>, Vec<RowCell>);
@@ -210,8 +210,19 @@ impl<T: TypedKey> Read<T> {
     }
 
     /// The rows as a stream of `(key, row)`, decoded as `T`. A row whose key does not decode is
-    /// an [`Error::Decode`] item naming the key; the stream goes on after it. A failed request
-    /// is an error item and ends that range.
+    /// an [`Error::Decode`] item naming the key; the stream goes on after it.
+    ///
+    /// # Errors mid-read
+    ///
+    /// A `ReadRows` stream that breaks with a transient status (`Unavailable`,
+    /// `DeadlineExceeded`, `Aborted`, an `RST_STREAM` reset, a broken connection) is sent again
+    /// for what it had still to read — after the last row it returned, in its direction, with
+    /// its limit lowered — after a growing pause, until the client's retry budget
+    /// ([`Client::with_retry_for`](crate::Client::with_retry_for)) is spent: the stream you
+    /// read goes on with no row twice and none skipped. Any other failure, or a spent budget
+    /// ([`Error::GaveUp`]), is **one error item, and the stream ends there**: every row before
+    /// it is in the read's order and none after it is missing silently (the rows of the other
+    /// salt buckets are not served past a bucket that failed).
     pub fn stream(self) -> TypedRows<T>
     where
         T: Send + 'static,
@@ -265,7 +276,7 @@ impl<T: TypedKey> Read<T> {
             })
             .collect();
         let layout = T::LAYOUT.name;
-        Box::pin(read.stream_keyed(sources).map(move |item| match item {
+        let rows = read.stream_keyed(sources).map(move |item| match item {
             Ok((key_type, key, cells)) => Ok((key_type, Row { key, cells })),
             Err(ReadError::Decode { key, error }) => Err(Error::Decode {
                 layout,
@@ -273,7 +284,8 @@ impl<T: TypedKey> Read<T> {
                 source: error,
             }),
             Err(ReadError::Store(e)) => Err(e),
-        }))
+        });
+        Box::pin(until_failed(rows))
     }
 
     /// All rows, or the first error.
@@ -316,6 +328,102 @@ impl<T: TypedKey> core::fmt::Debug for Read<T> {
             .field("max_request_bytes", &self.max_request_bytes)
             .finish_non_exhaustive()
     }
+}
+
+/// `rows` up to and including its first error item other than [`Error::Decode`]: a merged
+/// read stops where one of its streams failed, rather than go on with a gap.
+pub(crate) fn until_failed<S, T>(rows: S) -> impl Stream<Item = Result<T, Error>> + Send
+where
+    S: Stream<Item = Result<T, Error>> + Send,
+    T: Send,
+{
+    rows.scan(false, |failed, item| {
+        let out = (!*failed).then(|| {
+            *failed = matches!(&item, Err(e) if !matches!(e, Error::Decode { .. }));
+            item
+        });
+        core::future::ready(out)
+    })
+}
+
+/// The rows of `request`, resumed after the last row returned when the stream fails with a
+/// transient status (the request cut by [`retry::resume_request`], after a pause), until the
+/// table's retry budget is spent: then an [`Error::GaveUp`] item ends the stream. A failure
+/// that is not transient is an error item and ends it too.
+pub(crate) fn resuming(
+    table: Table,
+    request: ReadRowsRequest,
+) -> impl Stream<Item = Result<RawRow, Error>> + Send {
+    struct Resume {
+        table: Table,
+        /// What is left to read, as it was last sent; `None`: done.
+        request: Option<ReadRowsRequest>,
+        rows: Option<RowStream>,
+        /// The last row of the current attempt, and how many it returned.
+        last: Option<Vec<u8>>,
+        returned: u64,
+        attempts: retry::Attempts,
+    }
+    let attempts = retry::Attempts::new(table.retry());
+    let state = Resume {
+        table,
+        request: Some(request),
+        rows: None,
+        last: None,
+        returned: 0,
+        attempts,
+    };
+    futures_util::stream::unfold(state, |mut st| async move {
+        loop {
+            let request = st.request.as_ref()?;
+            let failure = match &mut st.rows {
+                None => match st.table.read_rows_once(request.clone()).await {
+                    Ok(rows) => {
+                        st.rows = Some(rows);
+                        continue;
+                    }
+                    Err(e) => e,
+                },
+                Some(rows) => match rows.next().await {
+                    Some(Ok(row)) => {
+                        st.returned += 1;
+                        st.last = Some(row.0.clone());
+                        st.attempts.progress();
+                        return Some((Ok(row), st));
+                    }
+                    Some(Err(e)) => e,
+                    // the request read whole: done
+                    None => return None,
+                },
+            };
+            st.rows = None;
+            let status = match retry::transient(failure) {
+                Ok(status) => status,
+                Err(other) => {
+                    st.request = None;
+                    return Some((Err(other), st));
+                }
+            };
+            let now = std::time::Instant::now();
+            let Some(pause) = st.attempts.failed(now) else {
+                st.request = None;
+                let e = Error::GaveUp {
+                    call: "ReadRows",
+                    attempts: st.attempts.made(),
+                    failing_for: st.attempts.spent(now),
+                    budget: st.attempts.budget(),
+                    last: status,
+                };
+                return Some((Err(e), st));
+            };
+            // what is left: after the last row returned, the limit lowered; done when none
+            st.request = retry::resume_request(request, st.last.as_deref(), st.returned);
+            st.last = None;
+            st.returned = 0;
+            st.request.as_ref()?;
+            retry::pause(pause).await;
+        }
+    })
 }
 
 /// A byte range of the table, as one `RowRange` of a request: from `start` (inclusive; empty:
@@ -564,6 +672,28 @@ impl Stream for Chunked {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_merged_read_ends_at_its_first_failure_not_at_a_decode_error() {
+        let decode = || Error::Decode {
+            layout: "K",
+            key: vec![1],
+            source: rowkey::DecodeError::truncated(0, 4, 2),
+        };
+        let items: Vec<Result<u8, Error>> = vec![
+            Ok(1),
+            Err(decode()),
+            Ok(2),
+            Err(Error::Grpc(tonic::Status::unavailable("gone"))),
+            Ok(3),
+            Err(Error::Grpc(tonic::Status::unavailable("gone again"))),
+        ];
+        let out: Vec<_> =
+            futures::executor::block_on(until_failed(futures_util::stream::iter(items)).collect());
+        assert_eq!(out.len(), 4);
+        assert!(matches!(out[1], Err(Error::Decode { .. })));
+        assert!(matches!(&out[3], Err(Error::Grpc(s)) if s.message() == "gone"));
+    }
 
     fn span(start: &[u8], end: Option<&[u8]>) -> Span {
         Span::of(&ScanRange::new(start, end))

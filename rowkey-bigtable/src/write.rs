@@ -209,10 +209,15 @@ impl Batch {
     /// Send the batch. Returns the number of entries written.
     ///
     /// Bigtable applies each entry (row) atomically and independently: some can fail while
-    /// others succeed. Failed entries are not retried; they are all listed in
-    /// [`Error::Write`] with their batch index, key and status — an entry the server gave no
-    /// status for counts as failed, and a request that failed as a whole fails each of its
-    /// entries.
+    /// others succeed. Entries that fail with a transient status (`Unavailable`,
+    /// `DeadlineExceeded`, `Aborted`, a reset stream or connection — a request that failed
+    /// whole fails each of its entries with its status) are sent again, only they, after a
+    /// growing pause, within the client's retry budget
+    /// ([`Client::with_retry_for`](crate::Client::with_retry_for)), when they are idempotent:
+    /// every cell timestamped ([`Cell`]s always are), no aggregate. The entries still failing
+    /// then, and every entry that failed otherwise, are listed in [`Error::Write`] with their
+    /// batch index, key and status (the message says when retries gave up) — an entry the
+    /// server gave no status for counts as failed.
     ///
     /// # Errors
     ///
@@ -269,53 +274,118 @@ impl Batch {
     }
 }
 
-/// One `MutateRows` request: entries written, and the failed ones.
+/// How one entry of a `MutateRows` attempt ended.
+enum Outcome {
+    Written,
+    /// Failed with this status (the entry's own, or the request's when it failed whole).
+    Failed(tonic::Status),
+}
+
+/// The entries of one table's `MutateRows` request: written, or failed. Entries that failed
+/// with a transient status and are idempotent are sent again (only they), after a pause,
+/// until the table's retry budget is spent; the others are reported at once.
 async fn send(table: Table, indices: Vec<usize>, entries: Vec<Entry>) -> (usize, Vec<FailedWrite>) {
-    let keys: Vec<Vec<u8>> = entries.iter().map(|e| e.row_key.clone()).collect();
-    let fail_all = |code: tonic::Code, message: String| {
-        indices
-            .iter()
-            .zip(&keys)
-            .map(|(&index, key)| FailedWrite {
-                table: table.id().to_owned(),
-                index,
-                key: key.clone(),
-                code,
-                message: message.clone(),
-            })
-            .collect::<Vec<_>>()
+    let mut attempts = crate::retry::Attempts::new(table.retry());
+    let mut pending: Vec<(usize, Entry)> = indices.into_iter().zip(entries).collect();
+    let mut written = 0;
+    let mut failed = Vec::new();
+    let failure = |index: usize, key: Vec<u8>, status: &tonic::Status, note: &str| FailedWrite {
+        table: table.id().to_owned(),
+        index,
+        key,
+        code: status.code(),
+        message: format!("{}{note}", status.message()),
     };
+    loop {
+        let outcomes = attempt(&table, pending.iter().map(|(_, e)| e.clone()).collect()).await;
+        let mut again = Vec::new();
+        let mut progress = false;
+        for ((index, entry), outcome) in pending.into_iter().zip(outcomes) {
+            match outcome {
+                Outcome::Written => {
+                    written += 1;
+                    progress = true;
+                }
+                Outcome::Failed(status)
+                    if crate::retry::retryable(&status)
+                        && crate::retry::idempotent(&entry.mutations) =>
+                {
+                    again.push((index, entry, status));
+                }
+                Outcome::Failed(status) => failed.push(failure(index, entry.row_key, &status, "")),
+            }
+        }
+        if again.is_empty() {
+            break;
+        }
+        if progress {
+            attempts.progress();
+        }
+        let now = std::time::Instant::now();
+        match attempts.failed(now) {
+            Some(pause) => {
+                crate::retry::pause(pause).await;
+                pending = again.into_iter().map(|(i, e, _)| (i, e)).collect();
+            }
+            None => {
+                let note = format!(
+                    " (MutateRows gave up after {} attempts, failing for {:?}: retry budget {:?})",
+                    attempts.made(),
+                    attempts.spent(now),
+                    attempts.budget()
+                );
+                for (index, entry, status) in again {
+                    failed.push(failure(index, entry.row_key, &status, &note));
+                }
+                break;
+            }
+        }
+    }
+    (written, failed)
+}
+
+/// One `MutateRows` attempt: how each entry ended, in order.
+async fn attempt(table: &Table, entries: Vec<Entry>) -> Vec<Outcome> {
+    let n = entries.len();
     let request = MutateRowsRequest {
         table_name: table.name().to_owned(),
         app_profile_id: table.app_profile().to_owned(),
         entries,
         ..MutateRowsRequest::default()
     };
+    let as_status = |e: bigtable_rs::bigtable::Error| match e {
+        bigtable_rs::bigtable::Error::RpcError(s) => s,
+        e @ (bigtable_rs::bigtable::Error::TransportError(_)
+        | bigtable_rs::bigtable::Error::IoError(_)) => tonic::Status::unavailable(e.to_string()),
+        other => tonic::Status::unknown(Error::from(other).to_string()),
+    };
     let mut bt = table.bigtable();
     let mut stream = match bt.mutate_rows(request).await {
         Ok(s) => s,
         Err(e) => {
-            let e = Error::from(e);
-            let code = match &e {
-                Error::Grpc(s) => s.code(),
-                _ => tonic::Code::Unknown,
-            };
-            return (0, fail_all(code, e.to_string()));
+            let status = as_status(e);
+            return (0..n).map(|_| Outcome::Failed(status.clone())).collect();
         }
     };
     // status per entry: None = not reported yet
-    let mut status: Vec<Option<(i32, String)>> = vec![None; keys.len()];
+    let mut status: Vec<Option<Outcome>> = (0..n).map(|_| None).collect();
     let mut stream_error: Option<tonic::Status> = None;
     while let Some(msg) = stream.next().await {
         match msg {
             Ok(resp) => {
                 for e in resp.entries {
-                    let s = e.status.map_or((0, String::new()), |s| (s.code, s.message));
+                    let outcome = match e.status {
+                        Some(s) if s.code != 0 => Outcome::Failed(tonic::Status::new(
+                            tonic::Code::from_i32(s.code),
+                            s.message,
+                        )),
+                        _ => Outcome::Written,
+                    };
                     if let Some(slot) = usize::try_from(e.index)
                         .ok()
                         .and_then(|i| status.get_mut(i))
                     {
-                        *slot = Some(s);
+                        *slot = Some(outcome);
                     }
                 }
             }
@@ -325,30 +395,14 @@ async fn send(table: Table, indices: Vec<usize>, entries: Vec<Entry>) -> (usize,
             }
         }
     }
-    let mut written = 0;
-    let mut failed = Vec::new();
-    for ((s, &index), key) in status.into_iter().zip(&indices).zip(&keys) {
-        let (code, message) = match s {
-            Some((0, _)) => {
-                written += 1;
-                continue;
-            }
-            Some((code, message)) => (tonic::Code::from_i32(code), message),
-            None => match &stream_error {
-                Some(e) => (e.code(), e.message().to_owned()),
-                None => (
-                    tonic::Code::Unknown,
-                    "the server returned no status for this entry".to_owned(),
-                ),
-            },
-        };
-        failed.push(FailedWrite {
-            table: table.id().to_owned(),
-            index,
-            key: key.clone(),
-            code,
-            message,
-        });
-    }
-    (written, failed)
+    status
+        .into_iter()
+        .map(|s| match (s, &stream_error) {
+            (Some(outcome), _) => outcome,
+            (None, Some(e)) => Outcome::Failed(e.clone()),
+            (None, None) => Outcome::Failed(tonic::Status::unknown(
+                "the server returned no status for this entry",
+            )),
+        })
+        .collect()
 }

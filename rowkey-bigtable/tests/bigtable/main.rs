@@ -8,7 +8,9 @@
 //! - [`oracle`]: typed reads against a brute-force oracle;
 //! - [`index`], [`migrate`]: index tables and re-keying on Bigtable;
 //! - [`struct_schema`], [`struct_derive`]: Bigtable structured row keys;
-//! - [`no_runtime`]: the constructors outside a Tokio runtime (no emulator).
+//! - [`no_runtime`]: the constructors outside a Tokio runtime (no emulator);
+//! - [`resume`]: reads that resume and writes that retry, through [`proxy`], a fault-injecting
+//!   TCP proxy between the client and the emulator.
 //!
 //! `cargo test -p rowkey-bigtable --test bigtable -- oracle` runs one topic.
 
@@ -25,5 +27,7 @@ mod index;
 mod migrate;
 mod no_runtime;
 mod oracle;
+mod proxy;
+mod resume;
 mod struct_derive;
 mod struct_schema;

@@ -316,8 +316,9 @@ impl BulkLoad {
         self
     }
 
-    /// Spill runs to this directory instead of one under the output directory (it is created
-    /// and removed).
+    /// Spill runs under this directory instead of the output directory: in a directory of the
+    /// writer's own inside it (`.rowkey-spill-…`), created and removed by the writer; `dir`
+    /// itself is created if missing and never removed.
     #[must_use]
     pub fn spill_dir(mut self, dir: impl Into<PathBuf>) -> BulkLoad {
         self.spill_dir = Some(dir.into());
@@ -360,10 +361,17 @@ impl BulkLoad {
             return Err(BulkError::Output(self.dir.clone()).into());
         }
         std::fs::create_dir_all(&self.dir).map_err(|e| BulkError::io(&self.dir, e))?;
-        let spill = self.spill_dir.clone().unwrap_or_else(|| {
-            self.dir
-                .join(format!(".rowkey-spill-{:08x}", std::process::id()))
-        });
+        // a directory of this writer's own, inside the one given (which is never removed)
+        static WRITERS: AtomicUsize = AtomicUsize::new(0);
+        let spill = self
+            .spill_dir
+            .clone()
+            .unwrap_or_else(|| self.dir.clone())
+            .join(format!(
+                ".rowkey-spill-{:08x}-{}",
+                std::process::id(),
+                WRITERS.fetch_add(1, Ordering::Relaxed)
+            ));
         std::fs::create_dir_all(&spill).map_err(|e| BulkError::io(&spill, e))?;
         Ok(BulkWriter {
             buffer: Buffer::new(self.budget),
@@ -948,5 +956,60 @@ impl std::error::Error for BulkError {
 impl From<BulkError> for Error {
     fn from(e: BulkError) -> Error {
         Error::Bulk(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(rowkey::RowKey, Debug)]
+    struct K {
+        id: u32,
+    }
+
+    /// A spill directory given by the caller keeps everything that was in it: the writer spills
+    /// into a directory of its own inside it and removes only that.
+    #[test]
+    fn a_given_spill_directory_is_never_removed() {
+        let base = std::env::temp_dir().join(format!("rowkey-bulk-spill-{}", std::process::id()));
+        let spill = base.join("spill");
+        std::fs::create_dir_all(&spill).expect("dir");
+        std::fs::write(spill.join("keep"), b"mine").expect("write");
+        let out = base.join("out");
+        let mut w = BulkLoad::with_split_points(&out, &[vec![0, 0, 0, 9]], vec![Family::new("d")])
+            .expect("load")
+            .memory_budget(1)
+            .spill_dir(&spill)
+            .writer::<K>()
+            .expect("writer");
+        for id in 0..20_000u32 {
+            w.add(&K { id }, [Cell::new("d", "q", [7u8; 64]).at(1)])
+                .expect("add");
+        }
+        let report = w.finish().expect("finish");
+        assert!(report.runs >= 1, "{} runs", report.runs);
+        assert_eq!(report.cells, 20_000);
+        let left: Vec<_> = std::fs::read_dir(&spill)
+            .expect("spill dir kept")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        assert_eq!(left, ["keep"]);
+        // dropped unfinished: the same
+        let out2 = base.join("out2");
+        let mut w = BulkLoad::with_split_points(&out2, &[], vec![Family::new("d")])
+            .expect("load")
+            .spill_dir(&spill)
+            .writer::<K>()
+            .expect("writer");
+        w.add(&K { id: 1 }, [Cell::new("d", "q", "v")])
+            .expect("add");
+        drop(w);
+        let left: Vec<_> = std::fs::read_dir(&spill)
+            .expect("spill dir kept")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        assert_eq!(left, ["keep"]);
+        let _ = std::fs::remove_dir_all(&base);
     }
 }

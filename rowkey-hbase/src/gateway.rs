@@ -54,6 +54,7 @@ use ::thrift::transport::{
     TIoChannel, TReadTransport, TTcpChannel, TWriteTransport,
 };
 
+use crate::error::{ConnectionError, ConnectionKind};
 use crate::thrift::THBaseServiceSyncClient;
 use crate::{Conn, Error};
 
@@ -130,9 +131,19 @@ impl GatewayConfig {
     pub fn socket(addr: impl ToSocketAddrs) -> Result<GatewayConfig, Error> {
         let addr = addr
             .to_socket_addrs()
-            .map_err(|e| Error::Connection(format!("resolving the address: {e}")))?
+            .map_err(|e| {
+                Error::Connection(ConnectionError::new(
+                    ConnectionKind::Refused,
+                    format!("resolving the address: {e}"),
+                ))
+            })?
             .next()
-            .ok_or_else(|| Error::Connection("the address resolves to nothing".into()))?;
+            .ok_or_else(|| {
+                Error::Connection(ConnectionError::new(
+                    ConnectionKind::Refused,
+                    "the address resolves to nothing",
+                ))
+            })?;
         Ok(GatewayConfig {
             endpoint: Endpoint::Socket(addr),
             transport: Transport::Buffered,
@@ -394,16 +405,17 @@ pub(crate) fn open(
     let seen: Seen = Arc::new(Mutex::new(Traced::default()));
     match &config.endpoint {
         Endpoint::Socket(addr) => {
-            let stream = TcpStream::connect_timeout(addr, timeout)
-                .map_err(|e| Error::Connection(format!("connecting to {addr}: {e}")))?;
+            let stream = TcpStream::connect_timeout(addr, timeout).map_err(|e| {
+                Error::Connection(ConnectionError::io(format!("connecting to {addr}: {e}"), e))
+            })?;
             let _ = stream.set_nodelay(true);
             stream
                 .set_read_timeout(Some(timeout))
                 .and_then(|()| stream.set_write_timeout(Some(timeout)))
-                .map_err(|e| Error::Connection(e.to_string()))?;
+                .map_err(|e| Error::Connection(ConnectionError::io(e.to_string(), e)))?;
             let probe = stream
                 .try_clone()
-                .map_err(|e| Error::Connection(e.to_string()))?;
+                .map_err(|e| Error::Connection(ConnectionError::io(e.to_string(), e)))?;
             #[cfg(feature = "kerberos")]
             if let Some(kerberos) = &config.kerberos {
                 let (r, w, _) = crate::sasl::handshake(stream, kerberos, &addr.to_string())?;
@@ -419,7 +431,7 @@ pub(crate) fn open(
             }
             let (r, w) = TTcpChannel::with_stream(stream)
                 .split()
-                .map_err(|e| Error::Connection(e.to_string()))?;
+                .map_err(|e| Error::Connection(ConnectionError::thrift(e.to_string(), e)))?;
             let r = Sniff {
                 inner: r,
                 seen: Arc::clone(&seen),
@@ -443,7 +455,8 @@ pub(crate) fn open(
             })
         }
         Endpoint::Http { url, .. } => {
-            let agent = agent.ok_or_else(|| Error::Connection("no HTTP client".into()))?;
+            let agent =
+                agent.ok_or_else(|| Error::Connection(ConnectionError::other("no HTTP client")))?;
             let shared = Arc::new(Mutex::new(Exchange {
                 agent: agent.clone(),
                 url: url.clone(),
@@ -660,7 +673,7 @@ pub(crate) fn first_call_error(config: &GatewayConfig, seen: &Seen, e: ::thrift:
         return refusal;
     }
     if let Some(message) = http_error {
-        return Error::Connection(message);
+        return Error::Connection(ConnectionError::new(ConnectionKind::Protocol, message));
     }
     // a SASL gateway reads a Thrift call as a negotiation message and answers ERROR (4) or
     // BAD (3), with a length and its words
@@ -672,21 +685,27 @@ pub(crate) fn first_call_error(config: &GatewayConfig, seen: &Seen, e: ::thrift:
         ));
     }
     if first.starts_with(b"HTTP/") {
-        return Error::Connection(format!(
-            "the gateway at {at} answered with an HTTP response: it runs in HTTP mode \
+        return Error::Connection(ConnectionError::new(
+            ConnectionKind::Protocol,
+            format!(
+                "the gateway at {at} answered with an HTTP response: it runs in HTTP mode \
              (hbase.regionserver.thrift.http); connect with GatewayConfig::http(\"http://{at}/\") \
              (https:// when hbase.thrift.ssl.enabled)"
+            ),
         ));
     }
     match e {
-        ::thrift::Error::Transport(_) | ::thrift::Error::Protocol(_) => Error::Connection(format!(
-            "the gateway at {at} did not answer a call in {} ({e}): it may run with another \
+        e @ (::thrift::Error::Transport(_) | ::thrift::Error::Protocol(_)) => {
+            let text = format!(
+                "the gateway at {at} did not answer a call in {} ({e}): it may run with another \
                  transport or protocol — framed (-f, or a nonblocking, hsha or threadedselector \
                  server: .framed()), compact (-c: .compact()), HTTP mode \
                  (GatewayConfig::http), or Kerberos (hbase.thrift.security.qop: \
                  GatewayConfig::kerberos)",
-            config.speaks()
-        )),
+                config.speaks()
+            );
+            Error::Connection(ConnectionError::thrift(text, e))
+        }
         other => Error::from(other),
     }
 }

@@ -331,7 +331,9 @@ pub(crate) mod proto {
 pub mod thrift;
 
 pub use client::{Client, Conn, DEFAULT_MAX_STREAMS};
-pub use error::{Error, FailedWrite, Outcome, WriteFailures};
+pub use error::{
+    ConnectionError, ConnectionKind, Error, FailedWrite, Outcome, ServerError, WriteFailures,
+};
 pub use gateway::{GatewayConfig, Protocol, Transport};
 #[cfg(feature = "kerberos")]
 pub use kerberos::{Kerberos, Qop};

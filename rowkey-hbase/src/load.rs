@@ -45,6 +45,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rowkey::hotspot::{LoadMap, LoadRange};
 
+use crate::error::ConnectionError;
 use crate::region::Region;
 use crate::{Error, Table};
 
@@ -263,24 +264,35 @@ impl LoadSampler {
     /// reports.
     fn metrics(&self, url: &str) -> Result<Vec<(String, String, u64)>, Error> {
         let at = format!("{url}/jmx?qry={REGIONS_BEAN}");
-        let mut response = self
-            .agent
-            .get(&at)
-            .call()
-            .map_err(|e| Error::Connection(format!("region server metrics at {at}: {e}")))?;
+        let mut response = self.agent.get(&at).call().map_err(|e| {
+            Error::Connection(ConnectionError::other(format!(
+                "region server metrics at {at}: {e}"
+            )))
+        })?;
         let body = response
             .body_mut()
             .with_config()
             .limit(256 << 20)
             .read_to_string()
-            .map_err(|e| Error::Connection(format!("reading the metrics of {at}: {e}")))?;
-        let json: serde_json::Value = serde_json::from_str(&body)
-            .map_err(|e| Error::Connection(format!("the metrics of {at} are not JMX JSON: {e}")))?;
+            .map_err(|e| {
+                Error::Connection(ConnectionError::other(format!(
+                    "reading the metrics of {at}: {e}"
+                )))
+            })?;
+        let json: serde_json::Value = serde_json::from_str(&body).map_err(|e| {
+            Error::Connection(ConnectionError::other(format!(
+                "the metrics of {at} are not JMX JSON: {e}"
+            )))
+        })?;
         let mut out = Vec::new();
         let beans = json
             .get("beans")
             .and_then(serde_json::Value::as_array)
-            .ok_or_else(|| Error::Connection(format!("the metrics of {at} hold no beans")))?;
+            .ok_or_else(|| {
+                Error::Connection(ConnectionError::other(format!(
+                    "the metrics of {at} hold no beans"
+                )))
+            })?;
         for bean in beans {
             let Some(fields) = bean.as_object() else {
                 continue;

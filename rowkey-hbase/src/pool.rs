@@ -196,10 +196,11 @@ pub(crate) fn transient(e: &::thrift::Error) -> bool {
     )
 }
 
-/// Whether a connection that could not be made may be tried again: not when the gateway
-/// refused the credentials (or there were none to give).
+/// Whether a connection that could not be made may be tried again: [`Error::is_retryable`]
+/// (refused, closed, timed out — not credentials the gateway refused, nor a gateway that
+/// speaks another protocol).
 pub(crate) fn retryable(e: &Error) -> bool {
-    !matches!(e, Error::Auth(_))
+    e.is_retryable()
 }
 
 /// Whether the connection must be dropped after this error (it may be mid-message).
@@ -210,8 +211,8 @@ pub(crate) fn breaks_connection(e: &::thrift::Error) -> bool {
 /// An error after `attempts`, saying so when there were retries.
 pub(crate) fn gave_up(e: ::thrift::Error, attempts: u32) -> Error {
     match Error::from(e) {
-        Error::Connection(m) if attempts > 1 => {
-            Error::Connection(format!("{m} (after {attempts} attempts)"))
+        Error::Connection(c) if attempts > 1 => {
+            Error::Connection(c.context(&format!(" (after {attempts} attempts)")))
         }
         other => other,
     }

@@ -67,6 +67,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rowkey::read::{after_in_byte_order, batches, ReadError};
 use rowkey::{DecodeRowKeyOwned, RowKey, ScanRange, ScanRanges};
 
+use crate::error::ConnectionError;
 use crate::filter::{filter_list, own, Filter};
 use crate::pool::{self, Attempts, Pooled, Scanner};
 use crate::thrift::{TColumn, TResult, TScan, TTHBaseServiceSyncClient};
@@ -847,7 +848,7 @@ fn workers(client: &Client, n: usize) -> Result<Vec<Sender<Job>>, Error> {
         std::thread::Builder::new()
             .name("rowkey-hbase-read".into())
             .spawn(move || work(&client, &rx))
-            .map_err(|e| Error::Connection(format!("starting a read thread: {e}")))?;
+            .map_err(|e| Error::Connection(ConnectionError::io("starting a read thread", e)))?;
         queues.push(tx);
     }
     Ok(queues)
@@ -989,11 +990,13 @@ impl GroupSource {
                     return Ok(None);
                 };
                 if !*in_flight {
-                    return Err(Error::Connection("the read's threads have stopped".into()));
+                    return Err(Error::Connection(ConnectionError::other(
+                        "the read's threads have stopped",
+                    )));
                 }
-                let (scan, page) = pages
-                    .recv()
-                    .map_err(|_| Error::Connection("a read thread stopped".into()))?;
+                let (scan, page) = pages.recv().map_err(|_| {
+                    Error::Connection(ConnectionError::other("a read thread stopped"))
+                })?;
                 *in_flight = false;
                 let more = !scan.done;
                 self.scan = Some(scan);

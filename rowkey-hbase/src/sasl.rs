@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use libgssapi::context::{ClientCtx, SecurityContext};
 
+use crate::error::{ConnectionError, ConnectionKind};
 use crate::kerberos::{Kerberos, Qop};
 use crate::Error;
 
@@ -73,33 +74,45 @@ pub(crate) fn handshake(
 ) -> Result<(SaslRead, SaslWrite, Qop), Error> {
     let broken = |e: io::Error| {
         if e.to_string() == HTTP_ANSWER {
-            return Error::Connection(format!(
+            return Error::Connection(ConnectionError::new(
+                ConnectionKind::Protocol,
+                format!(
                 "the gateway at {at} answered the Kerberos (SASL) handshake with HTTP: it runs \
                  in HTTP mode (hbase.regionserver.thrift.http); connect with \
                  GatewayConfig::http(\"http://{at}/\") and Kerberos (SPNEGO)"
+            ),
             ));
         }
         if matches!(
             e.kind(),
             io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
         ) {
-            return Error::Connection(format!(
+            return Error::Connection(ConnectionError::new(
+                ConnectionKind::Protocol,
+                format!(
                 "the gateway at {at} did not answer the Kerberos (SASL) handshake ({e}): it may \
                  not speak SASL (hbase.thrift.security.qop unset), or run framed, compact or in \
                  HTTP mode"
+            ),
             ));
         }
         if e.kind() == io::ErrorKind::UnexpectedEof {
             // a SASL gateway says BAD or ERROR before it closes a connection
-            return Error::Connection(format!(
+            return Error::Connection(ConnectionError::new(
+                ConnectionKind::Protocol,
+                format!(
                 "the gateway at {at} closed the connection during the Kerberos (SASL) handshake \
                  without a SASL answer: it does not speak SASL here — it runs without Kerberos \
                  (hbase.thrift.security.qop unset), framed or compact"
+            ),
             ));
         }
-        Error::Connection(format!(
-            "the gateway at {at} broke off the Kerberos (SASL) handshake ({e}): does it run \
+        Error::Connection(ConnectionError::new(
+            ConnectionKind::Protocol,
+            format!(
+                "the gateway at {at} broke off the Kerberos (SASL) handshake ({e}): does it run \
              with Kerberos (hbase.thrift.security.qop)?"
+            ),
         ))
     };
     let mut ctx = kerberos.context(false)?;
@@ -115,8 +128,11 @@ pub(crate) fn handshake(
             OK | COMPLETE => {}
             BAD | ERROR => return Err(refused(kerberos, at, &payload)),
             other => {
-                return Err(Error::Connection(format!(
+                return Err(Error::Connection(ConnectionError::new(
+                    ConnectionKind::Protocol,
+                    format!(
                     "the gateway at {at} sent SASL status {other} during the Kerberos handshake"
+                ),
                 )))
             }
         }
@@ -175,8 +191,11 @@ pub(crate) fn handshake(
             COMPLETE => {}
             BAD | ERROR => return Err(refused(kerberos, at, &payload)),
             other => {
-                return Err(Error::Connection(format!(
-                    "the gateway at {at} ended the Kerberos handshake with SASL status {other}"
+                return Err(Error::Connection(ConnectionError::new(
+                    ConnectionKind::Protocol,
+                    format!(
+                        "the gateway at {at} ended the Kerberos handshake with SASL status {other}"
+                    ),
                 )))
             }
         }
@@ -195,7 +214,7 @@ pub(crate) fn handshake(
     }));
     let write = stream
         .try_clone()
-        .map_err(|e| Error::Connection(e.to_string()))?;
+        .map_err(|e| Error::Connection(ConnectionError::io(e.to_string(), e)))?;
     Ok((
         SaslRead {
             stream,
@@ -255,18 +274,24 @@ fn silent_without_sasl(stream: &TcpStream, at: &str) -> Option<Error> {
     }
     let answer = plain_call(stream.peer_addr().ok()?, Duration::from_secs(2))?;
     if answer.starts_with(&[0x80, 0x01]) {
-        Some(Error::Connection(format!(
-            "the gateway at {at} does not speak SASL: it said nothing to the Kerberos (SASL) \
+        Some(Error::Connection(ConnectionError::new(
+            ConnectionKind::Protocol,
+            format!(
+                "the gateway at {at} does not speak SASL: it said nothing to the Kerberos (SASL) \
              handshake for {} ms and answered a plain Thrift call — it runs without Kerberos \
              (no hbase.thrift.security.qop). Connect without GatewayConfig::kerberos, or run \
              the gateway with Kerberos",
-            quick.as_millis()
+                quick.as_millis()
+            ),
         )))
     } else if answer.starts_with(b"HTTP/") {
-        Some(Error::Connection(format!(
-            "the gateway at {at} does not speak SASL: it answered a plain call with HTTP — it \
+        Some(Error::Connection(ConnectionError::new(
+            ConnectionKind::Protocol,
+            format!(
+                "the gateway at {at} does not speak SASL: it answered a plain call with HTTP — it \
              runs in HTTP mode (hbase.regionserver.thrift.http); connect with \
              GatewayConfig::http(\"http://{at}/\") and Kerberos (SPNEGO)"
+            ),
         )))
     } else {
         None

@@ -250,7 +250,7 @@ impl Batch {
             match sent {
                 Ok(()) if is_put => report.written += run.len(),
                 Ok(()) => {}
-                Err(Error::Server(m)) => refused_run(run, i, &m, &mut report),
+                Err(Error::Server(m)) => refused_run(run, i, m.message(), &mut report),
                 Err(other) => {
                     let m = format!("the call broke off: {other}");
                     for (k, e) in run.iter().enumerate() {
@@ -318,7 +318,7 @@ fn refused_run(run: &[Entry], first: usize, message: &str, report: &mut Report) 
                 .collect()
         }
         // the table is not there: nothing of the run can have been applied
-        Err(Error::Server(m)) if is_table_not_found(&m) || is_table_not_found(message) => {
+        Err(Error::Server(m)) if is_table_not_found(m.message()) || is_table_not_found(message) => {
             vec![true; run.len()]
         }
         Err(_) => vec![false; run.len()],
@@ -337,7 +337,7 @@ fn refused_run(run: &[Entry], first: usize, message: &str, report: &mut Report) 
             // idempotent: find out by sending it again, alone
             match put_one(e) {
                 Ok(()) => report.written += 1,
-                Err(Error::Server(m)) => report.fail(e, index, Outcome::Failed, &m),
+                Err(Error::Server(m)) => report.fail(e, index, Outcome::Failed, m.message()),
                 Err(other) => report.fail(
                     e,
                     index,

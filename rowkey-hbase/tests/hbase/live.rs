@@ -46,7 +46,14 @@ fn connect_to_nothing_is_an_error() {
         .and_then(|l| l.local_addr())
         .expect("port");
     match Client::connect(free) {
-        Err(Error::Connection(m)) => assert!(m.contains("connecting"), "{m}"),
+        Err(Error::Connection(e)) => {
+            assert!(e.message().contains("connecting"), "{e}");
+            assert_eq!(e.kind(), rowkey_hbase::ConnectionKind::Refused, "{e}");
+            assert!(
+                std::error::Error::source(&e).is_some(),
+                "the I/O error is the source"
+            );
+        }
         other => panic!("{other:?}"),
     }
 }
@@ -174,10 +181,16 @@ fn write_failures_are_reported_per_entry() {
     assert!(err.to_string().contains("name"), "{err}");
     // a read of a missing table is an error, not an empty result
     let missing_read = missing.read::<Event>(&Event::scan().ranges()).keys();
-    assert!(
-        matches!(missing_read, Err(Error::Server(_))),
-        "{missing_read:?}"
-    );
+    match &missing_read {
+        Err(e @ Error::Server(s)) => {
+            // the gateway passes the exception's message (here the table's name) and HBase's
+            // canRetry (false: TableNotFoundException is a DoNotRetryIOException)
+            assert!(s.message().contains("wf_no_such_table"), "{s:?}");
+            assert_eq!(s.can_retry(), Some(false), "{s:?}");
+            assert!(!e.is_retryable(), "{s:?}");
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]

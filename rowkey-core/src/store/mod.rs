@@ -33,4 +33,4 @@ mod redb;
 pub(crate) use pager::Pager;
 pub use port::{KeyValue, Store, Table, Write};
 #[cfg(feature = "redb")]
-pub use redb::{RedbStore, CHECKPOINTS};
+pub use redb::{RedbStore, CHECKPOINTS, LEGACY_INDEX_CHECKPOINTS, LEGACY_MIGRATE_CHECKPOINTS};

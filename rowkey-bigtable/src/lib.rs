@@ -136,6 +136,7 @@
 //! rowkey-bigtable = { version = "0.1", features = ["testkit"] }
 //! ```
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -157,6 +158,24 @@ mod struct_typed;
 #[cfg(feature = "testkit")]
 pub mod testkit;
 mod write;
+
+/// Renamed [`testkit`] (feature `testkit`, for `[dev-dependencies]`).
+#[cfg(feature = "testkit")]
+#[deprecated(note = "use rowkey_bigtable::testkit (feature `testkit`)")]
+pub mod emulator {
+    pub use crate::testkit::*;
+}
+
+/// Moved: the index store is [`store::BigtableStore`], the one store of indexes and
+/// migrations (the same constructor, `BigtableStore::new(handle, &base, &checkpoints)`, and
+/// `index`, `create_tables`).
+#[deprecated(note = "use rowkey_bigtable::store::BigtableStore")]
+pub mod index {
+    pub use crate::store::{CHECKPOINT_FAMILY, CHECKPOINT_QUALIFIER, FAMILY, QUALIFIER};
+    /// Renamed [`BigtableStore`](crate::store::BigtableStore).
+    #[deprecated(note = "use rowkey_bigtable::store::BigtableStore")]
+    pub type BigtableIndexStore = crate::store::BigtableStore;
+}
 
 pub use admin::Admin;
 pub use error::{Error, FailedWrite, WriteFailures};

@@ -5,10 +5,12 @@ use ::redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, TableEr
 
 use super::port::{KeyValue, Store, Table, Write};
 
+#[cfg(feature = "redb")] // (again: the badge of the re-export in `rowkey`)
 /// The table of checkpoints, keyed `"<base table>/<checkpoint name>"`.
 pub const CHECKPOINTS: TableDefinition<'static, &str, &[u8]> =
     TableDefinition::new("rowkey_checkpoints");
 
+#[cfg(feature = "redb")] // (again: the badge of the re-export in `rowkey`)
 /// Where migrations kept their checkpoints before [`CHECKPOINTS`]: keyed by the migration's
 /// name alone (the `name` argument of the old `RedbStore::same_table`/`two_tables`).
 ///
@@ -21,6 +23,7 @@ pub const CHECKPOINTS: TableDefinition<'static, &str, &[u8]> =
 pub const LEGACY_MIGRATE_CHECKPOINTS: TableDefinition<'static, &str, &[u8]> =
     TableDefinition::new("rowkey_migrate_checkpoints");
 
+#[cfg(feature = "redb")] // (again: the badge of the re-export in `rowkey`)
 /// Where index scrubs kept their checkpoints before [`CHECKPOINTS`], under the same key
 /// (`"<base table>/index-scrub/<index>"`). Read, never written: a scrub whose checkpoint is
 /// not in [`CHECKPOINTS`] resumes from its entry here, and its next checkpoint moves it.
@@ -30,6 +33,7 @@ pub const LEGACY_INDEX_CHECKPOINTS: TableDefinition<'static, &str, &[u8]> =
 /// The prefix of a scrub's checkpoint name (`index::Scrub`'s).
 const SCRUB_PREFIX: &str = "index-scrub/";
 
+#[cfg(feature = "redb")] // (again: the badge of the re-export in `rowkey`)
 /// A table's store in one redb database: the base table `name`, one table `"<name>.<index>"`
 /// per index, a migration's destination table (the base table unless
 /// [`destination`](Self::destination) names another) and checkpoints in [`CHECKPOINTS`].

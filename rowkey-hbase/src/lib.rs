@@ -317,10 +317,31 @@ pub mod testkit;
 mod write;
 
 /// Renamed [`testkit`] (feature `testkit`, for `[dev-dependencies]`).
+///
+/// ```
+/// # #![allow(deprecated)]
+/// // the old names are the new items
+/// fn kit(h: &rowkey_hbase::server::HBase) -> &rowkey_hbase::testkit::HBase { h }
+/// fn store(s: rowkey_hbase::index::HBaseIndexStore) -> rowkey_hbase::store::HBaseStore { s }
+/// assert_eq!(rowkey_hbase::index::FAMILY, rowkey_hbase::store::FAMILY);
+/// ```
 #[cfg(feature = "testkit")]
 #[deprecated(note = "use rowkey_hbase::testkit (feature `testkit`)")]
 pub mod server {
+    #![allow(deprecated)]
     pub use crate::testkit::*;
+    /// Moved: [`testkit::HBase`](crate::testkit::HBase).
+    #[deprecated(note = "use rowkey_hbase::testkit::HBase (feature `testkit`)")]
+    pub type HBase = crate::testkit::HBase;
+    /// Moved: [`testkit::Gateway`](crate::testkit::Gateway).
+    #[deprecated(note = "use rowkey_hbase::testkit::Gateway (feature `testkit`)")]
+    pub type Gateway = crate::testkit::Gateway;
+    /// Moved: [`testkit::ServerError`](crate::testkit::ServerError).
+    #[deprecated(note = "use rowkey_hbase::testkit::ServerError (feature `testkit`)")]
+    pub type ServerError = crate::testkit::ServerError;
+    /// Moved: [`testkit::PhoenixTimer`](crate::testkit::PhoenixTimer).
+    #[deprecated(note = "use rowkey_hbase::testkit::PhoenixTimer (feature `testkit`)")]
+    pub type PhoenixTimer = crate::testkit::PhoenixTimer;
 }
 
 /// Moved: the index store is [`store::HBaseStore`], the one store of indexes and migrations
@@ -328,6 +349,7 @@ pub mod server {
 /// `create_tables`).
 #[deprecated(note = "use rowkey_hbase::store::HBaseStore")]
 pub mod index {
+    #![allow(deprecated)]
     pub use crate::store::{CHECKPOINT_FAMILY, CHECKPOINT_QUALIFIER, FAMILY, QUALIFIER};
     /// Renamed [`HBaseStore`](crate::store::HBaseStore).
     #[deprecated(note = "use rowkey_hbase::store::HBaseStore")]

@@ -4,4 +4,6 @@
 //! `RedbStore::two_tables(&db, source, destination, name)` is
 //! `RedbStore::new(&db, source).destination(destination)` with the same.
 
-pub use crate::store::RedbStore;
+/// Moved: [`rowkey::store::RedbStore`](crate::store::RedbStore).
+#[deprecated(note = "use rowkey::store::RedbStore")]
+pub type RedbStore<'db> = crate::store::RedbStore<'db>;

@@ -371,7 +371,7 @@ async fn a_checkpoint_row_of_the_earlier_layout_is_resumed() {
     batch.put_raw(
         &cp_old,
         b"ev-16-to-32".to_vec(),
-        [Cell::new("m", b"checkpoint".to_vec(), blob).at(0)],
+        [Cell::new("m", b"checkpoint", blob).at(0)],
     );
     batch.apply().await.expect("old checkpoint row");
 

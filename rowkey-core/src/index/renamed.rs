@@ -4,7 +4,9 @@
 
 use crate::store;
 
-use super::{IndexBatch, IndexScan, ScrubFinding};
+use super::read::IndexScan;
+use super::scrub::ScrubFinding;
+use super::table::IndexBatch;
 
 /// Renamed [`IndexBatch`].
 #[deprecated(note = "use rowkey::index::IndexBatch")]

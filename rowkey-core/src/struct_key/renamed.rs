@@ -2,7 +2,7 @@
 //! `Finding`, `FindingKind` and `Severity` had the same names), for at least one release
 //! (CONTRIBUTING.md, "Deprecation").
 
-use super::{SchemaFinding, SchemaFindingKind, SchemaSeverity};
+use super::finding::{SchemaFinding, SchemaFindingKind, SchemaSeverity};
 
 /// Renamed [`SchemaFinding`].
 #[deprecated(note = "use rowkey::struct_key::SchemaFinding")]

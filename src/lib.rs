@@ -25,6 +25,7 @@
 //! generated code refers to `::rowkey` (override with `#[rowkey(crate = "path")]` when
 //! re-exporting).
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use rowkey_core::*;
 

@@ -181,6 +181,7 @@
 //! rowkey-bigtable = { version = "0.1", features = ["testkit"] }
 //! ```
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -203,6 +204,40 @@ mod struct_typed;
 #[cfg(feature = "testkit")]
 pub mod testkit;
 mod write;
+
+/// Renamed [`testkit`] (feature `testkit`, for `[dev-dependencies]`).
+///
+/// ```
+/// # #![allow(deprecated)]
+/// // the old names are the new items
+/// fn kit(e: &rowkey_bigtable::emulator::Emulator) -> &rowkey_bigtable::testkit::Emulator { e }
+/// fn store(s: rowkey_bigtable::index::BigtableIndexStore) -> rowkey_bigtable::store::BigtableStore { s }
+/// assert_eq!(rowkey_bigtable::index::FAMILY, rowkey_bigtable::store::FAMILY);
+/// ```
+#[cfg(feature = "testkit")]
+#[deprecated(note = "use rowkey_bigtable::testkit (feature `testkit`)")]
+pub mod emulator {
+    #![allow(deprecated)]
+    pub use crate::testkit::*;
+    /// Moved: [`testkit::Emulator`](crate::testkit::Emulator).
+    #[deprecated(note = "use rowkey_bigtable::testkit::Emulator (feature `testkit`)")]
+    pub type Emulator = crate::testkit::Emulator;
+    /// Moved: [`testkit::EmulatorError`](crate::testkit::EmulatorError).
+    #[deprecated(note = "use rowkey_bigtable::testkit::EmulatorError (feature `testkit`)")]
+    pub type EmulatorError = crate::testkit::EmulatorError;
+}
+
+/// Moved: the index store is [`store::BigtableStore`], the one store of indexes and
+/// migrations (the same constructor, `BigtableStore::new(handle, &base, &checkpoints)`, and
+/// `index`, `create_tables`).
+#[deprecated(note = "use rowkey_bigtable::store::BigtableStore")]
+pub mod index {
+    #![allow(deprecated)]
+    pub use crate::store::{CHECKPOINT_FAMILY, CHECKPOINT_QUALIFIER, FAMILY, QUALIFIER};
+    /// Renamed [`BigtableStore`](crate::store::BigtableStore).
+    #[deprecated(note = "use rowkey_bigtable::store::BigtableStore")]
+    pub type BigtableIndexStore = crate::store::BigtableStore;
+}
 
 pub use admin::Admin;
 pub use error::{Error, FailedWrite, WriteFailures};

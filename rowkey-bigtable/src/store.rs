@@ -11,6 +11,15 @@
 //! (family [`CHECKPOINT_FAMILY`]), where a checkpoint is the cell `m:checkpoint` (timestamp 0)
 //! of the row `<base table>/<name>` — so no table's scan ever sees it.
 //!
+//! **Checkpoints of the earlier layout.** Before `BigtableStore::new`, a migration's store
+//! (`rowkey_bigtable::migrate::BigtableStore::same_table(handle, table, checkpoints, name)`)
+//! kept its checkpoint in the row `<name>` of its checkpoint table. A migration given that
+//! name ([`Migration::name`](rowkey::migrate::Migration::name)) and the same checkpoint table
+//! resumes from that row when its own row `<base table>/<name>` does not exist yet; its next
+//! checkpoint is written to the new row (the old row is left as it was: delete it once the
+//! migration is done). A scrub's checkpoint row (`<base table>/index-scrub/<index>`) did not
+//! change.
+//!
 //! # Values
 //!
 //! A Bigtable row is many cells, a store row is `(key, value)`. The store keeps values one of
@@ -148,6 +157,10 @@ pub const QUALIFIER: &[u8] = b"v";
 pub const CHECKPOINT_FAMILY: &str = "m";
 /// The column of a checkpoint.
 pub const CHECKPOINT_QUALIFIER: &[u8] = b"checkpoint";
+
+/// The prefix of a scrub's checkpoint name (`rowkey::index::Scrub`'s); a scrub's row never
+/// moved.
+const SCRUB_PREFIX: &str = "index-scrub/";
 
 /// A table's store on Bigtable: see the [module docs](self).
 ///
@@ -573,16 +586,23 @@ impl Store for BigtableStore {
         self.block(batch.apply()).map(drop)
     }
 
+    /// The checkpoint's row `<base table>/<name>`; for a migration without one, the row
+    /// `<name>` the migration store of the earlier layout wrote (read, never written: the next
+    /// checkpoint goes to the new row, which is read first from then on).
     fn load_checkpoint(&self, name: &str) -> Result<Option<Vec<u8>>, Error> {
         let row = self.checkpoint_row(name);
+        let mut row_keys = vec![row.clone()];
+        let legacy = (!name.starts_with(SCRUB_PREFIX)).then(|| name.as_bytes().to_vec());
+        row_keys.extend(legacy.clone());
         let rows = RowSet {
-            row_keys: vec![row.clone()],
+            row_keys,
             row_ranges: Vec::new(),
         };
-        Ok(self
-            .read(&self.checkpoints, rows, 0, false)?
+        let mut found = self.read(&self.checkpoints, rows, 0, false)?;
+        found.sort_by_key(|(key, _)| *key != row);
+        Ok(found
             .into_iter()
-            .filter(|(key, _)| *key == row)
+            .filter(|(key, _)| *key == row || Some(key) == legacy.as_ref())
             .find_map(|(_, cells)| cell_value(cells, CHECKPOINT_FAMILY, CHECKPOINT_QUALIFIER)))
     }
 

@@ -1,6 +1,11 @@
 //! Start the Cloud Bigtable emulator (`cbtemulator`) on a free loopback port, for tests and
 //! examples.
 //!
+//! ```toml
+//! [dev-dependencies]
+//! rowkey-bigtable = { version = "0.1", features = ["testkit"] }
+//! ```
+//!
 //! The emulator ships in the Debian package `google-cloud-cli-bigtable-emulator` (the Cloud
 //! SDK's `platform/bigtable-emulator/cbtemulator`). [`Emulator::start`] finds it, starts it on
 //! `127.0.0.1:<free port>` and waits until it accepts connections. It keeps all data in memory.

@@ -2,6 +2,7 @@
 //! region planning and HBase interop. Users depend on the `rowkey` facade, which re-exports
 //! everything here together with `#[derive(RowKey)]`.
 #![forbid(unsafe_op_in_unsafe_fn)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 // Keys come from storage and users: no input may panic the runtime. Tests may unwrap.
 #![cfg_attr(

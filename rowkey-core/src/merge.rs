@@ -467,6 +467,7 @@ mod stream {
 
     use super::{before, MergeKey};
 
+    #[cfg(feature = "async")] // (again: the badge of the re-export in `rowkey`)
     /// Merge sorted streams into one sorted stream, comparing keys after `skip` salt bytes.
     /// Waits until every unfinished stream has its next item before yielding the smallest.
     ///
@@ -489,6 +490,7 @@ mod stream {
         merge_streams_in(streams, skip)
     }
 
+    #[cfg(feature = "async")] // (again: the badge of the re-export in `rowkey`)
     /// [`merge_streams`] for streams each in **descending** key order (reverse scans): one
     /// descending stream.
     ///
@@ -532,6 +534,7 @@ mod stream {
         }
     }
 
+    #[cfg(feature = "async")] // (again: the badge of the re-export in `rowkey`)
     /// The stream of [`merge_streams`] (and, with `REV = true`, of [`merge_streams_rev`]).
     pub struct MergeStreams<S: Stream, const REV: bool = false> {
         streams: Vec<S>,

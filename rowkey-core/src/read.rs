@@ -750,6 +750,7 @@ mod stream {
         Rev(MergeStreams<S, true>),
     }
 
+    #[cfg(feature = "async")] // (again: the badge of the re-export in `rowkey`)
     /// The typed rows of [`Read::stream_keyed`], with their keys, in logical order.
     pub struct KeyedRowStream<T, S: Stream> {
         inner: StreamEither<S>,
@@ -792,6 +793,7 @@ mod stream {
         }
     }
 
+    #[cfg(feature = "async")] // (again: the badge of the re-export in `rowkey`)
     /// The typed rows of [`Read::stream`], in logical order.
     pub struct RowStream<T, S: Stream> {
         inner: KeyedRowStream<T, S>,
@@ -820,6 +822,11 @@ pub use stream::{KeyedRowStream, RowStream};
 
 /// A ready adapter for [redb](https://docs.rs/redb) tables keyed by `&[u8]` (feature `redb`):
 /// [`rows`](redb::rows) for `(key, value)` rows, [`keys`](redb::keys) for the keys alone.
+///
+/// ```toml
+/// [dependencies]
+/// rowkey = { version = "0.1", features = ["redb"] }
+/// ```
 #[cfg(feature = "redb")]
 pub mod redb {
     use ::redb::{AccessGuard, ReadableTable, StorageError, Value};

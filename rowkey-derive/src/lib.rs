@@ -1,5 +1,6 @@
 //! `#[derive(RowKey)]` for the [`rowkey`](https://docs.rs/rowkey) crate. Use it through the
 //! `rowkey` facade (`use rowkey::RowKey;`); the generated code calls `rowkey`'s runtime.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod ast;
 mod attr;

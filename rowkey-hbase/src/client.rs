@@ -182,7 +182,6 @@ impl Client {
     ///     .with_max_streams(4);
     /// # Ok(()) }
     /// ```
-    /// use rowkey::plan::SplitPoints;
     #[must_use]
     pub fn with_retry_for(mut self, budget: Duration) -> Client {
         self.retry.budget = budget;

@@ -1,6 +1,12 @@
 //! Kerberos for a secured gateway (feature `kerberos`): SASL GSSAPI on the socket transport,
 //! SPNEGO in HTTP mode, through the system's GSSAPI library (MIT Kerberos, `libgssapi_krb5`).
 //!
+//! ```toml
+//! [dependencies]
+//! # builds against the system's MIT Kerberos (libkrb5-dev; bindgen needs libclang)
+//! rowkey-hbase = { version = "0.1", features = ["kerberos"] }
+//! ```
+//!
 //! A gateway of a Kerberized cluster (`hbase.security.authentication = kerberos`) runs with
 //! its own principal (`hbase.thrift.kerberos.principal`, say `hbase/gw1.example.com@EXAMPLE.COM`)
 //! and either speaks SASL on its socket (`hbase.thrift.security.qop` = `auth`, `auth-int` or

@@ -1,6 +1,11 @@
 //! The key tool with live HBase commands (feature `tool`): `rowkey::tool`'s commands (`describe`,
 //! `encode`, `scan`, `plan`, `hotspots`, …) plus
 //!
+//! ```toml
+//! [dependencies]
+//! rowkey-hbase = { version = "0.1", features = ["tool"] }
+//! ```
+//!
 //! - `visualize`, which samples a table's regions on a running cluster — the region servers'
 //!   own request counters ([`crate::load`]) — and writes the key visualizer's page, a progress
 //!   line on standard error while it samples;

@@ -11,6 +11,15 @@
 //! (family [`CHECKPOINT_FAMILY`]), where a checkpoint is the cell `m:checkpoint` of the row
 //! `<base table>/<name>` — so no table's scan ever sees it.
 //!
+//! **Checkpoints of the earlier layout.** Before `HBaseStore::new`, a migration's store
+//! (`rowkey_hbase::migrate::HBaseStore::same_table(table, checkpoints, name)`) kept its
+//! checkpoint in the row `<name>` of its checkpoint table. A migration given that name
+//! ([`Migration::name`](rowkey::migrate::Migration::name)) and the same checkpoint table resumes
+//! from that row when its own row `<base table>/<name>` does not exist yet; its next
+//! checkpoint is written to the new row (the old row is left as it was: delete it once the
+//! migration is done). A scrub's checkpoint row (`<base table>/index-scrub/<index>`) did not
+//! change.
+//!
 //! # Values
 //!
 //! An HBase row is many cells, a store row is `(key, value)`. The store keeps values one of two
@@ -562,15 +571,16 @@ impl Store for HBaseStore {
             CHECKPOINT_QUALIFIER.to_vec(),
             None,
         );
-        let rows = self.get_rows(
-            &self.checkpoints,
-            &[self.checkpoint_row(name)],
-            Some(vec![column]),
-        )?;
+        // the row `<base table>/<name>`, then (a migration's) the row `<name>` the migration
+        // store of the earlier layout wrote: read, never written (the module docs)
+        let mut keys = vec![self.checkpoint_row(name)];
+        if !name.starts_with("index-scrub/") {
+            keys.push(name.as_bytes().to_vec());
+        }
+        let rows = self.get_rows(&self.checkpoints, &keys, Some(vec![column]))?;
         Ok(rows
             .into_iter()
-            .next()
-            .and_then(|row| cell_value(row, CHECKPOINT_FAMILY, CHECKPOINT_QUALIFIER)))
+            .find_map(|row| cell_value(row, CHECKPOINT_FAMILY, CHECKPOINT_QUALIFIER)))
     }
 
     fn save_checkpoint(&self, name: &str, blob: &[u8]) -> Result<(), Error> {

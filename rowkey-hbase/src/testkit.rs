@@ -1,6 +1,11 @@
 //! Start a real HBase — standalone HBase 2.6 (master, region server and ZooKeeper in one JVM)
 //! and its Thrift2 gateway — on free loopback ports, for tests and examples.
 //!
+//! ```toml
+//! [dev-dependencies]
+//! rowkey-hbase = { version = "0.1", features = ["testkit"] }
+//! ```
+//!
 //! What it needs: a JDK 17 (`java`; HBase's Hadoop code does not run on JDK 24+) and Maven
 //! (`mvn`) reaching Maven Central. The jars are resolved from this crate's `harness/pom.xml`
 //! into `~/.m2` by `mvn dependency:build-classpath` (about 240 MB, first run only; the

@@ -122,6 +122,7 @@
 //! written chunk (about 110,000 rows each). `tests/memory.rs` measures the peak heap: under
 //! 1 MiB writing 94 MB.
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod block;
 mod bloom;

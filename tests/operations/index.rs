@@ -625,3 +625,62 @@ proptest! {
         prop_assert!(report.is_clean(), "{}", report);
     }
 }
+
+/// A scrub stopped under the checkpoint layout before #34 (the redb table
+/// `rowkey_index_checkpoints`, same key) resumes from it instead of starting over, and its next
+/// checkpoint moves to `rowkey_checkpoints`.
+#[test]
+fn a_scrub_stopped_with_the_old_checkpoint_layout_resumes() {
+    use redb::ReadableDatabase;
+    use rowkey::store::{CHECKPOINTS, LEGACY_INDEX_CHECKPOINTS};
+    let db = db();
+    let ix = indexes();
+    let t = table(RedbStore::new(&db, "orders"), &ix);
+    for id in 0..40 {
+        t.put(&order(id, 1, 1, &format!("N{id}"), id)).expect("put");
+    }
+    let first = t.scrub().page_rows(5).run_pages(2, |_| {}).expect("scrub");
+    assert!(!first.complete);
+    // the checkpoint, moved to where the earlier version wrote it
+    let tx = db.begin_write().unwrap();
+    {
+        let mut new = tx.open_table(CHECKPOINTS).unwrap();
+        let blob = new
+            .remove("orders/index-scrub/scrub")
+            .unwrap()
+            .expect("saved")
+            .value()
+            .to_vec();
+        tx.open_table(LEGACY_INDEX_CHECKPOINTS)
+            .unwrap()
+            .insert("orders/index-scrub/scrub", blob.as_slice())
+            .unwrap();
+    }
+    tx.commit().unwrap();
+
+    let mut this_run = 0;
+    let rest = t
+        .scrub()
+        .page_rows(5)
+        .run(|p| {
+            if p.table == Table::Base {
+                this_run = p.rows_this_run;
+            }
+        })
+        .expect("resume");
+    assert!(rest.complete && rest.is_clean(), "{rest}");
+    assert_eq!(
+        rest.base_rows, 40,
+        "the report counts the rows before the stop too"
+    );
+    assert_eq!(
+        this_run, 30,
+        "the 10 base rows scrubbed before the stop are not read again"
+    );
+    let tx = db.begin_read().unwrap();
+    let old = tx.open_table(LEGACY_INDEX_CHECKPOINTS).unwrap();
+    assert!(
+        old.get("orders/index-scrub/scrub").unwrap().is_none(),
+        "moved"
+    );
+}

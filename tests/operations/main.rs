@@ -5,7 +5,8 @@
 //! - [`index`]: index tables, the scrub and the crash proof;
 //! - [`migrate`], [`migrate_props`]: migrations stopped and resumed at random points;
 //! - [`keytool`], [`dump_props`]: every key tool command, and its dump readers;
-//! - [`visualizer`]: the key visualizer's report in headless Chromium.
+//! - [`visualizer`]: the key visualizer's report in headless Chromium;
+//! - [`deprecated`]: the deprecated names of renamed items still compile.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -13,6 +14,8 @@ mod common;
 #[path = "../common/crashy.rs"]
 mod crashy;
 
+#[cfg(feature = "redb")]
+mod deprecated;
 mod dump_props;
 #[cfg(feature = "redb")]
 mod index;

@@ -9,7 +9,10 @@ use common::bound_shapes;
 
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
 use rowkey::migrate::{all_ranges, Checkpoint, MigrateError, Migration, Phase, Side};
-use rowkey::store::{RedbStore, Store, Table, Write, CHECKPOINTS};
+use rowkey::store::{
+    RedbStore, Store, Table, Write, CHECKPOINTS, LEGACY_INDEX_CHECKPOINTS,
+    LEGACY_MIGRATE_CHECKPOINTS,
+};
 
 /// A put to the migration's destination table.
 fn dest_put(key: &[u8], value: &[u8]) -> Write {
@@ -755,4 +758,104 @@ fn dual_reads_with_ranges_and_prefixes_match_the_oracle() {
         );
     }
     assert!(rows > 200, "{rows} rows checked");
+}
+
+/// Moves the checkpoint `t/migration` into the layout before `rowkey_checkpoints`: the table
+/// `rowkey_migrate_checkpoints`, keyed by the migration's name alone.
+fn to_old_layout(db: &Database, old_name: &str) {
+    let tx = db.begin_write().unwrap();
+    {
+        let mut new = tx.open_table(CHECKPOINTS).unwrap();
+        let blob = new.remove("t/migration").unwrap().unwrap().value().to_vec();
+        let mut old = tx.open_table(LEGACY_MIGRATE_CHECKPOINTS).unwrap();
+        old.insert(old_name, blob.as_slice()).unwrap();
+    }
+    tx.commit().unwrap();
+}
+
+#[test]
+fn a_checkpoint_in_the_old_layout_is_resumed_or_refused_never_ignored() {
+    let db = new_db();
+    put(&db, T, &salted(95));
+    let store = RedbStore::new(&db, "t").destination("t2");
+    let m = Migration::<_, Salted16, Salted32, _>::from_into(&store).batch_size(10);
+    m.run_batches(3, |_| {}).unwrap();
+    to_old_layout(&db, "t-16-to-32");
+    let tx = db.begin_read().unwrap();
+    assert!(tx
+        .open_table(CHECKPOINTS)
+        .unwrap()
+        .get("t/migration")
+        .unwrap()
+        .is_none());
+    drop(tx);
+
+    // Under another name, the migration refuses to start from the first row, naming the old
+    // checkpoint and what to do.
+    let err = m.run(|_| {}).unwrap_err().to_string();
+    assert!(err.contains("rowkey_migrate_checkpoints"), "{err}");
+    assert!(err.contains("\"t-16-to-32\""), "{err}");
+    assert!(err.contains("Migration::name"), "{err}");
+    assert!(err.contains("to start over, remove"), "{err}");
+
+    // Under the old name, it resumes after the 30 rows done (read the old, write the new).
+    let m = m.name("t-16-to-32");
+    let cp = m.checkpoint().unwrap().unwrap();
+    assert_eq!((cp.phase, cp.copied), (Phase::Copy, 30));
+    let mut rows = Vec::new();
+    let s = m.run(|p| rows.push(p.rows)).unwrap();
+    assert_eq!(rows, [40, 50, 60, 70, 80, 90, 95]);
+    assert_eq!((s.rows_this_run, s.rows, s.complete), (65, 95, true));
+    let tx = db.begin_read().unwrap();
+    let old = tx.open_table(LEGACY_MIGRATE_CHECKPOINTS).unwrap();
+    assert!(old.get("t-16-to-32").unwrap().is_none(), "moved out");
+    drop(old);
+    assert!(tx
+        .open_table(CHECKPOINTS)
+        .unwrap()
+        .get("t/t-16-to-32")
+        .unwrap()
+        .is_some());
+    drop(tx);
+    m.verify().unwrap();
+
+    // With the old table emptied, a new migration starts as usual.
+    let fresh = Migration::<_, Salted16, Salted32, _>::from_into(&store).name("other");
+    assert_eq!(fresh.checkpoint().unwrap(), None);
+}
+
+#[test]
+fn a_scrub_checkpoint_in_the_old_layout_is_read_and_moved() {
+    let db = new_db();
+    let tx = db.begin_write().unwrap();
+    tx.open_table(LEGACY_INDEX_CHECKPOINTS)
+        .unwrap()
+        .insert("orders/index-scrub/by_buyer", &b"old blob"[..])
+        .unwrap();
+    tx.commit().unwrap();
+    let store = RedbStore::new(&db, "orders");
+    assert_eq!(
+        store.load_checkpoint("index-scrub/by_buyer").unwrap(),
+        Some(b"old blob".to_vec())
+    );
+    // another table's scrub does not see it; a scrub never reads the old migrations' table
+    assert_eq!(
+        RedbStore::new(&db, "other")
+            .load_checkpoint("index-scrub/by_buyer")
+            .unwrap(),
+        None
+    );
+    store
+        .save_checkpoint("index-scrub/by_buyer", b"new blob")
+        .unwrap();
+    assert_eq!(
+        store.load_checkpoint("index-scrub/by_buyer").unwrap(),
+        Some(b"new blob".to_vec())
+    );
+    let tx = db.begin_read().unwrap();
+    let old = tx.open_table(LEGACY_INDEX_CHECKPOINTS).unwrap();
+    assert!(
+        old.get("orders/index-scrub/by_buyer").unwrap().is_none(),
+        "moved out"
+    );
 }

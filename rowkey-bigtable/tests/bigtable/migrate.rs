@@ -335,3 +335,69 @@ async fn failed_writes_are_errors_and_stop_the_batch() {
     .await
     .expect("migration thread");
 }
+
+/// A migration begun before the store reshape kept its checkpoint in the row `<name>` of its
+/// checkpoint table (the old `migrate::BigtableStore::same_table(.., checkpoints, name)`); the
+/// migration given that name resumes from it, and writes its next checkpoint to the new row
+/// `<base table>/<name>`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_checkpoint_row_of_the_earlier_layout_is_resumed() {
+    let client = client();
+    for id in ["cp_new", "cp_old"] {
+        BigtableStore::create_checkpoint_table(&client, id)
+            .await
+            .expect("checkpoint table");
+    }
+    let (cp_new, cp_old) = (client.table("cp_new"), client.table("cp_old"));
+    let table = load(&client, "ev_legacy").await;
+    let handle = tokio::runtime::Handle::current();
+    let (t, new, old) = (table.clone(), cp_new.clone(), cp_old.clone());
+    let blob = tokio::task::spawn_blocking(move || {
+        let store = BigtableStore::new(handle, &t, &new).whole_rows();
+        let m = Migration::<_, Ev16, Ev32, _>::from_into(&store)
+            .name("ev-16-to-32")
+            .batch_size(BATCH);
+        m.run_batches(2, |_| {}).expect("first run");
+        store
+            .load_checkpoint("ev-16-to-32")
+            .expect("load")
+            .expect("saved")
+    })
+    .await
+    .expect("thread");
+    // the checkpoint in the old form: the cell m:checkpoint (timestamp 0) of the row named
+    // after the migration
+    let mut batch = Batch::new();
+    batch.put_raw(
+        &cp_old,
+        b"ev-16-to-32".to_vec(),
+        [Cell::new("m", b"checkpoint", blob).at(0)],
+    );
+    batch.apply().await.expect("old checkpoint row");
+
+    let handle = tokio::runtime::Handle::current();
+    tokio::task::spawn_blocking(move || {
+        let store = BigtableStore::new(handle, &table, &old).whole_rows();
+        let m = Migration::<_, Ev16, Ev32, _>::from_into(&store)
+            .name("ev-16-to-32")
+            .batch_size(BATCH);
+        let cp = m
+            .checkpoint()
+            .expect("checkpoint")
+            .expect("the old row is read");
+        assert_eq!(cp.copied, 2 * BATCH as u64);
+        let rest = m.run(|_| {}).expect("resume");
+        assert!(rest.complete);
+        assert_eq!(rest.rows, ROWS);
+        assert_eq!(rest.rows_this_run, ROWS - 2 * BATCH as u64);
+        m.verify().expect("verify");
+        // the new row holds the checkpoint now and is read first (the old row, never written,
+        // still says 2 batches)
+        assert_eq!(
+            m.checkpoint().expect("checkpoint").expect("saved").copied,
+            ROWS
+        );
+    })
+    .await
+    .expect("thread");
+}

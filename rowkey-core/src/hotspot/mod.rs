@@ -2,6 +2,11 @@
 //! deploying — per-region key counts and bytes, empty regions, skew, and a time × region
 //! heatmap (what Bigtable's Key Visualizer shows after the fact).
 //!
+//! ```toml
+//! [dependencies]
+//! rowkey = { version = "0.1", features = ["hotspot"] }
+//! ```
+//!
 //! An [`Analyzer`] holds only counters (one per region, plus one per region and time slice for
 //! the heatmap), so it takes any number of keys. Each key costs one binary search over the split
 //! points and no allocation.

@@ -2,6 +2,11 @@
 //! put, delete and batch, read with verification against the base table, and a resumable
 //! scrub that finds (and repairs) what a crash or a foreign writer left behind.
 //!
+//! ```toml
+//! [dependencies]
+//! rowkey = { version = "0.1", features = ["index"] }
+//! ```
+//!
 //! The HBase/Bigtable way to query by another field is another table whose row key is that
 //! field, written beside the record. Neither store writes two rows atomically, so a crash in
 //! the middle leaves index rows that point at nothing, or a record its index cannot find. This
@@ -118,6 +123,10 @@ mod def;
 mod error;
 mod read;
 mod record;
+#[cfg(feature = "redb")]
+#[deprecated(note = "use rowkey::store::RedbStore")]
+pub mod redb;
+mod renamed;
 mod scrub;
 mod table;
 mod verify;
@@ -126,6 +135,8 @@ pub use def::{Index, Kind};
 pub use error::{DefineIndexError, IndexError};
 pub use read::{Hit, Hits, IndexScan, ReadStats};
 pub use record::{Record, RecordError};
+#[allow(deprecated)]
+pub use renamed::{Batch, Finding, Row, Scan, Store, Table, Write};
 pub use scrub::{Scrub, ScrubFinding, ScrubProgress, ScrubReport, MAX_FINDINGS};
 pub use table::{IndexBatch, Indexed, Op};
 pub use verify::Problem;

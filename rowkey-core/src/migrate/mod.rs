@@ -3,6 +3,11 @@
 //! from a checkpoint, verified by count and checksum, with a dual read over both layouts and a
 //! dry run that shows the new layout's region distribution on the existing keys.
 //!
+//! ```toml
+//! [dependencies]
+//! rowkey = { version = "0.1", features = ["migrate"] }
+//! ```
+//!
 //! # The phases
 //!
 //! 1. [`Migration::dry_run`]: map every source row to its new key and report the hotspot
@@ -93,6 +98,10 @@ mod dual_read;
 mod error;
 mod migration;
 mod pager;
+#[cfg(feature = "redb")]
+#[deprecated(note = "use rowkey::store::RedbStore, and Migration::name for the checkpoint's name")]
+pub mod redb;
+mod renamed;
 mod report;
 mod retire;
 mod side;
@@ -104,5 +113,7 @@ pub use dual_read::{DualRead, DualRow};
 pub use error::MigrateError;
 pub use migration::{Migration, DEFAULT_NAME};
 pub use pager::all_ranges;
+#[allow(deprecated)]
+pub use renamed::{Row, Store};
 pub use report::{Progress, Summary, Verified, VerifyReport};
 pub use side::Side;

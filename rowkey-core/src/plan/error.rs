@@ -164,14 +164,16 @@ impl fmt::Display for PlanError {
                  tell (e.g. the high byte of a u64 id, which is 0x00 for every realistic id), \
                  leaving regions no key can reach; plan at most {buckets} regions from the \
                  layout, or split each bucket at the quantiles of a sample of real keys with \
-                 `rowkey::plan::salted_sample_split_points` (`T::split_points_from_sample`)"
+                 `rowkey::plan::salted_sample_split_points` (`T::split_points_from_sample` \
+                 with `use rowkey::plan::SplitPoints;`)"
             ),
             PlanError::RegionsNotMultipleOfBuckets { regions, buckets } => write!(
                 f,
                 "{regions} regions for {buckets} salt buckets: more regions than buckets must be \
                  a multiple of the buckets (e.g. {} or {}) so that every bucket is split alike; \
                  for other counts split each bucket at the quantiles of a sample of real keys \
-                 with `rowkey::plan::salted_sample_split_points` (`T::split_points_from_sample`)",
+                 with `rowkey::plan::salted_sample_split_points` \
+                 (`T::split_points_from_sample` with `use rowkey::plan::SplitPoints;`)",
                 buckets,
                 u64::from(*buckets) * 2
             ),
@@ -197,7 +199,8 @@ impl fmt::Display for PlanError {
             PlanError::NotSalted { layout } => write!(
                 f,
                 "`{layout}` has no salt, so there are no bucket boundaries to keep; use \
-                 `rowkey::plan::split_points_from_sample` (or `T::split_points_from_sample`)"
+                 `rowkey::plan::split_points_from_sample` (or `T::split_points_from_sample` \
+                 with `use rowkey::plan::SplitPoints;`)"
             ),
             PlanError::InvalidSampleKey { index, key, reason } => {
                 write!(

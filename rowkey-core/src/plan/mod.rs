@@ -1,6 +1,11 @@
 //! Region planning: where to pre-split a table, how many regions, and the HBase shell
 //! statement that creates it.
 //!
+//! ```toml
+//! [dependencies]
+//! rowkey = { version = "0.1", features = ["plan"] }
+//! ```
+//!
 //! * [`layout_split_points`] (behind `T::split_points(regions)`): split points derived from a
 //!   key layout — salt bucket boundaries, or even splits of the hash-prefix space.
 //!   Only bytes that vary by construction (salt, hash-prefix characters) are cut, so every

@@ -2,6 +2,12 @@
 //! ([`Store`]) over named tables ([`Table`]), with row writes ([`Write`]) applied in steps and
 //! named checkpoint blobs.
 //!
+//! ```toml
+//! [dependencies]
+//! # the port: with `migrate` (which `index` turns on); RedbStore also needs `redb`
+//! rowkey = { version = "0.1", features = ["migrate", "redb"] }
+//! ```
+//!
 //! One store serves every operation of a table: [`Indexed`](crate::index::Indexed) reads and
 //! writes the base table and one table per index, and [`Migration`](crate::migrate::Migration)
 //! copies the base table into the destination table (which may be the base table itself: see
@@ -33,4 +39,4 @@ mod redb;
 pub(crate) use pager::Pager;
 pub use port::{KeyValue, Store, Table, Write};
 #[cfg(feature = "redb")]
-pub use redb::{RedbStore, CHECKPOINTS};
+pub use redb::{RedbStore, CHECKPOINTS, LEGACY_INDEX_CHECKPOINTS, LEGACY_MIGRATE_CHECKPOINTS};

@@ -84,6 +84,7 @@ mod codec;
 mod finding;
 mod format;
 mod key;
+mod renamed;
 mod schema;
 #[cfg(test)]
 mod tests;
@@ -94,4 +95,6 @@ pub use codec::{
 pub use finding::{SchemaFinding, SchemaFindingKind, SchemaSeverity, RESERVED_NAMES};
 pub use format::{decode_ordered_code_i64, encode_ordered_code_i64, Int64Encoding};
 pub use key::StructKey;
+#[allow(deprecated)]
+pub use renamed::{Finding, FindingKind, Severity};
 pub use schema::{lint, Field, FieldType, SchemaError, StructEncoding, StructSchema, Value};

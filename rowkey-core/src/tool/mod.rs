@@ -1,5 +1,10 @@
 //! A command-line key tool for a project's own key types (feature `tool`).
 //!
+//! ```toml
+//! [dependencies]
+//! rowkey = { version = "0.1", features = ["tool"] }
+//! ```
+//!
 //! A project writes one line and gets a binary that reads and writes its keys the way the HBase
 //! shell, `cbt` and logs print them:
 //!

@@ -2,6 +2,11 @@
 //! `BulkLoadHFilesTool` (`hbase completebulkload`) to move into the table — what ImportTsv and
 //! `HFileOutputFormat2` do on the JVM, without MapReduce (feature `bulk`).
 //!
+//! ```toml
+//! [dependencies]
+//! rowkey-hbase = { version = "0.1", features = ["bulk"] }
+//! ```
+//!
 //! ```no_run
 //! use rowkey::RowKey;
 //! use rowkey_hbase::bulk::BulkLoad;

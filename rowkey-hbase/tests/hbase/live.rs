@@ -489,6 +489,69 @@ fn a_migration_cut_by_a_gateway_kill_resumes_and_loses_nothing() {
         .is_empty());
 }
 
+/// A migration begun before the store reshape kept its checkpoint in the row `<name>` of its
+/// checkpoint table (the old `migrate::HBaseStore::same_table(.., checkpoints, name)`); the
+/// migration given that name resumes from it and writes its next checkpoint to the new row
+/// `<base table>/<name>`.
+#[test]
+fn a_checkpoint_row_of_the_earlier_layout_is_resumed() {
+    use rowkey::store::Store;
+    let c = client();
+    c.create_table_for::<V16>("old_cp_v16", &["d"], 16)
+        .expect("create");
+    for t in ["old_cp_new", "old_cp_old"] {
+        HBaseStore::create_checkpoint_table(&c, t).expect("create");
+    }
+    let source = c.table("old_cp_v16");
+    let mut batch = Batch::new();
+    for id in 0..1000u64 {
+        batch
+            .put(
+                &source,
+                &V16 { id, ts: id },
+                [Cell::new("d", "a", id.to_string())],
+            )
+            .expect("encode");
+    }
+    batch.apply().expect("write");
+    let store = HBaseStore::new(&source, &c.table("old_cp_new")).whole_rows();
+    let m = Migration::<_, V16, V32, _>::from_into(&store)
+        .name("v16-to-v32")
+        .batch_size(250);
+    m.run_batches(2, |_| {}).expect("first run");
+    let blob = store
+        .load_checkpoint("v16-to-v32")
+        .expect("load")
+        .expect("saved");
+    // the checkpoint in the old form: the cell m:checkpoint of the row named after the migration
+    let mut old = Batch::new();
+    old.put_raw(
+        &c.table("old_cp_old"),
+        b"v16-to-v32".to_vec(),
+        [Cell::new("m", "checkpoint", blob)],
+    );
+    old.apply().expect("old checkpoint row");
+
+    let store = HBaseStore::new(&source, &c.table("old_cp_old")).whole_rows();
+    let m = Migration::<_, V16, V32, _>::from_into(&store)
+        .name("v16-to-v32")
+        .batch_size(250);
+    let cp = m
+        .checkpoint()
+        .expect("checkpoint")
+        .expect("the old row is read");
+    assert_eq!(cp.copied, 500);
+    let rest = m.run(|_| {}).expect("resume");
+    assert!(rest.complete);
+    assert_eq!((rest.rows, rest.rows_this_run), (1000, 500));
+    m.verify().expect("verify");
+    // the new row holds the checkpoint now and is read first (the old row still says 500)
+    assert_eq!(
+        m.checkpoint().expect("checkpoint").expect("saved").copied,
+        1000
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // The classic experiment
 

@@ -1017,6 +1017,7 @@ impl HBase {
   <property><name>hbase.regionserver.handler.count</name><value>30</value></property>
   <property><name>hbase.thrift.minWorkerThreads</name><value>64</value></property>
   <property><name>hbase.io.compress.snappy.codec</name><value>org.apache.hadoop.hbase.io.compress.xerial.SnappyCodec</value></property>
+  <property><name>hbase.io.compress.zstd.codec</name><value>org.apache.hadoop.hbase.io.compress.zstd.ZstdCodec</value></property>
 </configuration>
 "#,
             root = dir.display()

@@ -1,7 +1,7 @@
 //! Bulk load on the live server (issue 46): typed rows written as HFiles per region by
 //! `rowkey_hbase::bulk`, loaded by HBase's own `BulkLoadHFilesTool`, and read back through the
 //! gateway cell for cell — values on the edges (empty values, rows of `0x00` and `0xFF`, the
-//! longest legal row, many qualifiers, two families with different compression, timestamps 0
+//! longest legal row, many qualifiers, three families (NONE, SNAPPY, ZSTD), timestamps 0
 //! and `Long.MAX_VALUE`, cells at the load's timestamp), an input spilled in many runs, and a
 //! region split between writing and loading.
 
@@ -110,6 +110,8 @@ fn typed_rows_bulk_loaded_by_hbase_read_back_cell_for_cell() {
         vec![
             family("d", TCompressionAlgorithm::NONE),
             family("e", TCompressionAlgorithm::SNAPPY),
+            // HBase's own ZSTD codec (hbase-compression-zstd) is on the test server
+            family("z", TCompressionAlgorithm::ZSTD),
         ],
         None,
         None,
@@ -144,17 +146,19 @@ fn typed_rows_bulk_loaded_by_hbase_read_back_cell_for_cell() {
         let tail = vec![(id % 256) as u8; (id % 7) as usize];
         let key = Blob { id, tail };
         let value = vec![b'x'; (id % 500) as usize];
-        add(
-            &key,
-            vec![
-                Cell::new("e", "b", &value).at(i64::from(id) + 1),
-                Cell::new("d", "a", id.to_string()),
-            ],
-            vec![
-                ("e", b"b".to_vec(), i64::from(id) + 1, value.clone()),
-                ("d", b"a".to_vec(), load_ts, id.to_string().into_bytes()),
-            ],
-        );
+        let mut cells = vec![
+            Cell::new("e", "b", &value).at(i64::from(id) + 1),
+            Cell::new("d", "a", id.to_string()),
+        ];
+        let mut expect = vec![
+            ("e", b"b".to_vec(), i64::from(id) + 1, value.clone()),
+            ("d", b"a".to_vec(), load_ts, id.to_string().into_bytes()),
+        ];
+        if id % 3 == 0 {
+            cells.push(Cell::new("z", "c", &value).at(9));
+            expect.push(("z", b"c".to_vec(), 9, value.clone()));
+        }
+        add(&key, cells, expect);
     }
     // edges: rows of 0x00 and 0xFF, the longest row HBase takes, empty values, timestamps 0
     // and Long.MAX_VALUE, 500 qualifiers in one row
@@ -250,7 +254,7 @@ fn typed_rows_bulk_loaded_by_hbase_read_back_cell_for_cell() {
                 .and_then(|p| p.file_name())
                 .and_then(|n| n.to_str())
                 .expect("a family directory");
-            assert!(family == "d" || family == "e", "{}", f.display());
+            assert!(["d", "e", "z"].contains(&family), "{}", f.display());
         }
     }
     // the spill directory is gone: only the family directories are left
@@ -259,7 +263,7 @@ fn typed_rows_bulk_loaded_by_hbase_read_back_cell_for_cell() {
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
         .collect();
     top.sort();
-    assert_eq!(top, ["d", "e"]);
+    assert_eq!(top, ["d", "e", "z"]);
 
     // a region split after the files were written: the tool splits the files that span it
     let mid = Blob {
@@ -463,5 +467,71 @@ fn the_key_tool_writes_a_bulk_load_from_delimited_records() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("line 2: 3 columns"), "{err}");
     assert!(walk(&bad_dir).is_empty(), "{:?}", walk(&bad_dir));
+    client.delete_table(name).expect("drop");
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Big {
+    id: u32,
+}
+
+/// A million cells in one region, with 1 KiB blocks so the file's block index has several
+/// levels: written through a spilling sort, loaded by HBase's tool, and read back through the
+/// gateway — every row, in order, with its value.
+#[test]
+fn a_million_cells_in_one_region_load_and_read_back() {
+    let client = client();
+    let name = "bulk_million";
+    if client.table_exists(name).expect("exists") {
+        client.delete_table(name).expect("drop");
+    }
+    let mut d = family("d", TCompressionAlgorithm::NONE);
+    d.block_size = Some(1024);
+    let desc = TTableDescriptor::new(
+        TTableName::new(None, name.as_bytes().to_vec()),
+        vec![d],
+        None,
+        None,
+    );
+    client
+        .open()
+        .expect("connection")
+        .create_table(desc, vec![])
+        .expect("create");
+    let table = client.table(name);
+    let dir = out_dir(name);
+    let mut writer = BulkLoad::for_table(&table, &dir)
+        .expect("load")
+        .memory_budget(16 << 20)
+        .writer::<Big>()
+        .expect("writer");
+    const N: u32 = 1_000_000;
+    // in no order: a stride through the ids
+    for i in 0..N {
+        let id = u32::try_from(u64::from(i) * 7_919 % u64::from(N)).expect("below N");
+        writer
+            .add(&Big { id }, [Cell::new("d", "v", id.to_be_bytes()).at(1)])
+            .expect("add");
+    }
+    let report = writer.finish().expect("write");
+    assert_eq!(report.cells, u64::from(N));
+    assert!(report.runs >= 2, "{} runs", report.runs);
+    assert_eq!(report.files().count(), 1);
+    hbase()
+        .bulk_load(&dir, name)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut next = 0u32;
+    for row in table
+        .read::<Big>(&Big::scan().ranges())
+        .page_rows(10_000)
+        .rows()
+        .expect("rows")
+    {
+        let (k, row) = row.expect("row");
+        assert_eq!(k.id, next);
+        assert_eq!(row.value("d", b"v"), Some(&next.to_be_bytes()[..]));
+        next += 1;
+    }
+    assert_eq!(next, N, "every cell read back");
     client.delete_table(name).expect("drop");
 }

@@ -154,14 +154,7 @@ fn visualize_with<K: KeyTypes>(
         let _ = writeln!(stderr, "error: --every must be at least 1 (seconds)");
         return 2;
     }
-    let types = K::key_types();
-    let Some(key_type) = types.iter().find(|t| t.name == ty) else {
-        let names: Vec<&str> = types.iter().map(|t| t.name).collect();
-        let _ = writeln!(
-            stderr,
-            "error: no key type {ty} (types: {})",
-            names.join(", ")
-        );
+    let Some(key_type) = key_type_named::<K>(ty, stderr) else {
         return 2;
     };
     let html = html.unwrap_or_else(|| format!("{}.html", table.replace(':', "_")));
@@ -218,6 +211,24 @@ fn visualize_with<K: KeyTypes>(
             1
         }
     }
+}
+
+/// The registered key type `name`, or `None` after saying on `stderr` which types there are.
+fn key_type_named<K: KeyTypes>(
+    name: &str,
+    stderr: &mut dyn Write,
+) -> Option<rowkey::tool::KeyType> {
+    let types = K::key_types();
+    let found = types.iter().find(|t| t.name == name).copied();
+    if found.is_none() {
+        let names: Vec<&str> = types.iter().map(|t| t.name).collect();
+        let _ = writeln!(
+            stderr,
+            "error: no key type {name} (types: {})",
+            names.join(", ")
+        );
+    }
+    found
 }
 
 const BULK_USAGE: &str = "usage: keytool bulk <TYPE> --gateway HOST:PORT --table TABLE --out DIR \
@@ -300,14 +311,7 @@ fn bulk_with<K: KeyTypes>(
         );
         return 2;
     };
-    let types = K::key_types();
-    let Some(key_type) = types.iter().find(|t| t.name == ty) else {
-        let names: Vec<&str> = types.iter().map(|t| t.name).collect();
-        let _ = writeln!(
-            stderr,
-            "error: no key type {ty} (types: {})",
-            names.join(", ")
-        );
+    let Some(key_type) = key_type_named::<K>(ty, stderr) else {
         return 2;
     };
     let columns: Vec<Column> = columns.split(',').map(Column::parse).collect();
